@@ -1,0 +1,67 @@
+/**
+ * Providers and models as the wire shows them. Credentials never appear here:
+ * only whether one is configured.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { Identifier } from "../ids.ts";
+import { ReasoningEffort } from "../enums.ts";
+
+/** A provider id: lowercase letters, digits, `-` and `_`, starting with a letter or digit. */
+export const ProviderId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, {
+  error: "a provider id is 1–64 of a-z, 0-9, '-' and '_'",
+});
+
+/** A model's context window in tokens. */
+export const ContextWindow = z.int().min(1024).max(100_000_000);
+
+/** A provider summary (`provider.list`). */
+export const Provider = z.looseObject({
+  id: ProviderId,
+  displayName: z.string(),
+  origin: z.enum(["builtin", "custom"]),
+  configured: z.boolean(),
+  credentialConfigured: z.boolean(),
+  health: z.enum(["unknown", "ok", "error"]),
+  baseUrl: z.string().nullable().optional(),
+});
+/** A provider summary. */
+export type Provider = z.infer<typeof Provider>;
+
+/** A model summary (`model.list`). */
+export const Model = z.looseObject({
+  providerId: ProviderId,
+  id: Identifier,
+  displayName: z.string(),
+  enabled: z.boolean(),
+  contextWindow: ContextWindow,
+  supportsTools: z.boolean(),
+  /** Default effort sent as `reasoning_effort`; null means "auto" (send nothing). */
+  reasoningEffort: ReasoningEffort.nullable(),
+  reasoningEfforts: z.array(ReasoningEffort),
+});
+/** A model summary. */
+export type Model = z.infer<typeof Model>;
+
+/** A model entered by the user when configuring a provider. */
+export const ModelInput = z.strictObject({
+  id: Identifier,
+  displayName: z.string().min(1).max(200).optional(),
+  contextWindow: ContextWindow.optional(),
+  enabled: z.boolean().optional(),
+  supportsTools: z.boolean().optional(),
+  reasoningEfforts: z.array(ReasoningEffort).optional(),
+  reasoningEffort: ReasoningEffort.nullable().optional(),
+});
+/** A model entered by the user. */
+export type ModelInput = z.infer<typeof ModelInput>;
+
+/** A model found by `provider.discover_models`. */
+export const DiscoveredModel = z.looseObject({
+  id: Identifier,
+  displayName: z.string(),
+  contextWindow: ContextWindow,
+});
+/** A discovered model. */
+export type DiscoveredModel = z.infer<typeof DiscoveredModel>;

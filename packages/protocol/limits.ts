@@ -1,0 +1,46 @@
+/** Largest integer that survives a round trip through a JavaScript number (2^53 − 1). */
+export const JSON_MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
+
+/** Deepest nesting of arrays and objects accepted in one message; deeper input is hostile or a bug. */
+export const JSON_MAX_DEPTH = 64;
+
+/** Default byte limit of one inbound message; the server may configure another. */
+export const MESSAGE_DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Longest generic identifier (clientRequestId, provider or model id) accepted on the wire. */
+export const IDENTIFIER_MAX_CHARS = 200;
+
+/** Most requests accepted in one JSON-RPC batch. */
+export const BATCH_MAX_REQUESTS = 100;
+
+/** Default and largest page of the thread catalog, turn history and memory lists. */
+export const PAGE_DEFAULT_LIMIT = 50;
+/** Largest page a client may ask for. */
+export const PAGE_MAX_LIMIT = 100;
+
+/** Default and largest number of events one `event.replay` returns. */
+export const REPLAY_DEFAULT_LIMIT = 500;
+/** Largest `event.replay` page. */
+export const REPLAY_MAX_LIMIT = 1000;
+
+/** Longest thread title; titles are one line in a sidebar. */
+export const THREAD_TITLE_MAX_CHARS = 200;
+
+/** Longest user message or steer text in characters (1 MiB of text is already a document). */
+export const MESSAGE_CONTENT_MAX_CHARS = 1_000_000;
+
+/** Most attachments on one message. */
+export const ATTACHMENTS_MAX_COUNT = 8;
+/** Largest attachment in bytes. */
+export const ATTACHMENT_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Longest path accepted by file tools and RPCs. */
+export const PATH_MAX_CHARS = 4096;
+
+/** Longest memory content in characters. */
+export const MEMORY_CONTENT_MAX_CHARS = 2048;
+/** Longest memory preview in list pages. */
+export const MEMORY_PREVIEW_MAX_CHARS = 160;
+
+/** Largest page of process output returned by `process.read`. */
+export const PROCESS_READ_MAX_BYTES = 16 * 1024;

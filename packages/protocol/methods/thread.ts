@@ -1,0 +1,70 @@
+/**
+ * `thread.*`: create, rename, archive, unarchive, get, list.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { method } from "./_define.ts";
+import { Cursor, Identifier, ThreadId } from "../ids.ts";
+import { PAGE_MAX_LIMIT, PATH_MAX_CHARS } from "../limits.ts";
+import { Thread, ThreadTitle } from "../domain/thread.ts";
+import { EventEnvelope } from "../events.ts";
+
+const threadChange = z.looseObject({
+  thread: Thread,
+  /** False when the thread already had that state (no event was written). */
+  changed: z.boolean(),
+  event: EventEnvelope.nullable(),
+});
+
+/** Methods of the `thread` namespace. */
+export const threadMethods = {
+  "thread.create": method({
+    description: "Creates a thread with its default branch; without a workspace a managed " +
+      "folder is made. Idempotent on clientRequestId",
+    params: z.strictObject({
+      title: ThreadTitle.nullable().optional(),
+      clientRequestId: Identifier.optional(),
+      /** A project folder (absolute path) instead of a managed workspace. */
+      workspace: z.strictObject({
+        rootUri: z.string().min(1).max(PATH_MAX_CHARS),
+        name: z.string().min(1).max(200).optional(),
+      }).optional(),
+    }),
+    result: z.looseObject({ thread: Thread, event: EventEnvelope }),
+  }),
+  "thread.rename": method({
+    description: "Renames a thread; a user-given title is never replaced by an automatic one",
+    params: z.strictObject({ threadId: ThreadId, title: ThreadTitle }),
+    result: threadChange,
+  }),
+  "thread.archive": method({
+    description: "Archives a thread; refused while it has a queued or running run",
+    params: z.strictObject({ threadId: ThreadId }),
+    result: threadChange,
+  }),
+  "thread.unarchive": method({
+    description: "Brings an archived thread back to the active catalog",
+    params: z.strictObject({ threadId: ThreadId }),
+    result: threadChange,
+  }),
+  "thread.get": method({
+    description: "Reads one thread with the snapshot seq it was read at",
+    params: z.strictObject({ threadId: ThreadId }),
+    result: z.looseObject({ thread: Thread, snapshotSeq: z.int().min(0) }),
+  }),
+  "thread.list": method({
+    description: "Pages the thread catalog, newest first; cursors are bound to their scope",
+    params: z.strictObject({
+      cursor: Cursor.nullable().optional(),
+      limit: z.int().min(1).max(PAGE_MAX_LIMIT).optional(),
+      archived: z.boolean().optional(),
+    }),
+    result: z.looseObject({
+      threads: z.array(Thread),
+      nextCursor: Cursor.nullable(),
+      hasMore: z.boolean(),
+      snapshotSeq: z.int().min(0),
+    }),
+  }),
+};

@@ -1,0 +1,89 @@
+/**
+ * `turn.*`, `run.*` and `event.replay`.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { method } from "./_define.ts";
+import { BranchId, Cursor, Identifier, RunId, ThreadId, TurnId } from "../ids.ts";
+import { ExecutionPolicy, ReasoningEffort, RunStatus } from "../enums.ts";
+import { MESSAGE_CONTENT_MAX_CHARS, PAGE_MAX_LIMIT, REPLAY_MAX_LIMIT } from "../limits.ts";
+import { AttachmentInputs, Turn } from "../domain/item.ts";
+import { EventEnvelope } from "../events.ts";
+
+const MessageContent = z.string().min(1).max(MESSAGE_CONTENT_MAX_CHARS);
+
+/** Methods of the `turn`, `run` and `event` namespaces. */
+export const turnMethods = {
+  "turn.start": method({
+    description: "Starts a turn: commits the user item, turn, queued run and frozen run " +
+      "config in one transaction, acknowledges, then publishes. Idempotent on clientRequestId",
+    params: z.strictObject({
+      threadId: ThreadId,
+      branchId: BranchId.optional(),
+      content: MessageContent,
+      providerId: Identifier,
+      modelId: Identifier,
+      clientRequestId: Identifier.optional(),
+      attachments: AttachmentInputs.optional(),
+      reasoningEffort: ReasoningEffort.nullable().optional(),
+      executionPolicy: ExecutionPolicy.optional(),
+    }),
+    result: z.looseObject({
+      threadId: ThreadId,
+      branchId: BranchId,
+      turnId: TurnId,
+      runId: RunId,
+    }),
+  }),
+  "turn.list": method({
+    description: "Pages a branch's turns, oldest first, each with all runs and items",
+    params: z.strictObject({
+      threadId: ThreadId,
+      branchId: BranchId.optional(),
+      cursor: Cursor.nullable().optional(),
+      limit: z.int().min(1).max(PAGE_MAX_LIMIT).optional(),
+    }),
+    result: z.looseObject({
+      turns: z.array(Turn),
+      nextCursor: Cursor.nullable(),
+      hasMore: z.boolean(),
+      snapshotSeq: z.int().min(0),
+    }),
+  }),
+  "run.cancel": method({
+    description: "Asks a run to stop; accepted only means the request was taken",
+    params: z.strictObject({ runId: RunId }),
+    result: z.looseObject({ accepted: z.boolean(), runId: RunId, status: RunStatus }),
+  }),
+  "run.steer": method({
+    description: "Adds text to a running run; it enters the run's next model call",
+    params: z.strictObject({
+      runId: RunId,
+      content: MessageContent,
+      /** Guards against steering a different run than the one the user saw. */
+      expectedRunId: RunId.optional(),
+      clientRequestId: Identifier.optional(),
+      attachments: AttachmentInputs.optional(),
+    }),
+    result: z.looseObject({
+      accepted: z.boolean(),
+      runId: RunId,
+      clientRequestId: Identifier.nullable(),
+      status: z.literal("received"),
+    }),
+  }),
+  "event.replay": method({
+    description: "Reads committed events after a seq, to catch up after a reconnect",
+    params: z.strictObject({
+      afterSeq: z.int().min(0),
+      limit: z.int().min(1).max(REPLAY_MAX_LIMIT).optional(),
+    }),
+    result: z.looseObject({
+      events: z.array(EventEnvelope),
+      latestSeq: z.int().min(0),
+      nextAfterSeq: z.int().min(0),
+      hasMore: z.boolean(),
+    }),
+  }),
+};

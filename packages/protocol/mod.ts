@@ -1,0 +1,43 @@
+/**
+ * @daedalus/protocol — the wire contract of the Daedalus runtime. zod schemas are the
+ * single definition of every message: JSON-RPC envelopes, each method's params and
+ * result, the journal event envelope and payloads, domain shapes, error and reason
+ * codes, ids, and the strict JSON codec. Pure TypeScript, no I/O.
+ *
+ * Where things live: methods by namespace in `methods/` (registry in `methods.ts`),
+ * events in `events.ts`, shapes in `domain/`, codes in `errors.ts` and
+ * `reason_codes.ts`, vocabularies in `enums.ts`.
+ *
+ * @example
+ * ```ts
+ * import { decodeInbound, parseParams } from "@daedalus/protocol";
+ *
+ * const { entries } = decodeInbound('{"jsonrpc":"2.0","id":1,"method":"thread.get",' +
+ *   '"params":{"threadId":"thread_0123456789abcdef0123456789abcdef"}}');
+ * const entry = entries[0];
+ * if (entry.ok && entry.call.method === "thread.get") {
+ *   const params = parseParams("thread.get", entry.call.params);
+ * }
+ * ```
+ *
+ * @module
+ */
+export * from "./version.ts";
+export * from "./limits.ts";
+export * from "./json_codec.ts";
+export * from "./ids.ts";
+export * from "./errors.ts";
+export * from "./reason_codes.ts";
+export * from "./enums.ts";
+export * from "./jsonrpc.ts";
+export * from "./domain/thread.ts";
+export * from "./domain/item.ts";
+export * from "./domain/provider.ts";
+export * from "./domain/skill.ts";
+export * from "./domain/memory.ts";
+export * from "./domain/file.ts";
+export * from "./domain/process.ts";
+export * from "./domain/usage.ts";
+export * from "./events.ts";
+export * from "./methods.ts";
+export * from "./golden_trace.ts";

@@ -1,0 +1,150 @@
+/**
+ * Every stable reason code of the protocol, grouped by where it appears. Codes are
+ * facts of the wire: clients switch on them and localize them.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** Provider failure categories (seed 000 §6.16); a failed Run settles as `provider_<category>`. */
+export const PROVIDER_FAILURE_CATEGORIES = [
+  "authentication",
+  "rate_limit",
+  "context_overflow",
+  "invalid_request",
+  "timeout",
+  "network",
+  "server",
+  "cancelled",
+  "protocol",
+  "unknown",
+] as const;
+/** A provider failure category. */
+export const ProviderFailureCategory = z.enum(PROVIDER_FAILURE_CATEGORIES);
+
+/** Why a Run settled the way it did (`run.settled.reasonCode`, `Run.reasonCode`). */
+export const RUN_REASON_CODES = [
+  "cancelled",
+  "context_budget_exceeded",
+  "model_input_unavailable",
+  "protected_value",
+  "agent_error",
+  "provider_protocol",
+  "provider_unavailable",
+  "runtime_interrupted",
+  "runtime_shutdown",
+  "model_not_configured",
+  "model_selection_required",
+  "provider_configuration_changed",
+  "model_configuration_changed",
+  "execution_policy_changed",
+  ...PROVIDER_FAILURE_CATEGORIES.map((category) => `provider_${category}` as const),
+] as const;
+/** A Run reason code. `null` on a completed Run. */
+export const RunReasonCode = z.enum([...new Set(RUN_REASON_CODES)] as [string, ...string[]]);
+
+/** Memory operation and recall reason codes (seed 000 §6.16). */
+export const MEMORY_REASON_CODES = [
+  "memory_not_found",
+  "memory_revision_conflict",
+  "memory_forgotten",
+  "memory_idempotency_conflict",
+  "memory_source_unavailable",
+  "memory_retrieval_overflow",
+  "memory_snapshot_unavailable",
+] as const;
+/** A memory reason code. */
+export const MemoryReasonCode = z.enum(MEMORY_REASON_CODES);
+
+/** Why `file.preview` (or `file.change.get`) could not show a file (seed 000 §14). */
+export const FILE_UNAVAILABLE_REASONS = [
+  "file_not_found",
+  "not_a_file",
+  "binary_file",
+  "unsupported_encoding",
+  "too_large",
+  "scan_limit",
+  "revision_changed",
+  "protected_content",
+  "outside_workspace",
+  "change_not_recorded",
+  "capture_too_large",
+] as const;
+/** A file-preview unavailable reason. */
+export const FileUnavailableReason = z.enum(FILE_UNAVAILABLE_REASONS);
+
+/** Error codes of managed processes and process tools. */
+export const PROCESS_ERROR_CODES = [
+  "terminated",
+  "runtime_recovered",
+  "runtime_interrupted",
+  "process_recovered",
+  "supervise_storm",
+  "supervise_unavailable",
+  "spawn_failed",
+  "timeout",
+] as const;
+/** A process error code. */
+export const ProcessErrorCode = z.enum(PROCESS_ERROR_CODES);
+
+/** Reason codes of JSON-RPC errors that are not memory or provider failures. */
+export const REQUEST_REASON_CODES = [
+  // decoding (strict JSON codec)
+  "invalid_json",
+  "message_too_large",
+  "nesting_too_deep",
+  "non_finite_number",
+  "unsafe_integer",
+  // envelope and dispatch
+  "invalid_request",
+  "method_not_found",
+  "invalid_params",
+  "unknown_field",
+  "batch_too_large",
+  "internal_error",
+  // session
+  "not_initialized",
+  "unsupported_protocol_version",
+  "already_initialized",
+  "shutting_down",
+  // domain
+  "thread_not_found",
+  "branch_not_found",
+  "turn_not_found",
+  "run_not_found",
+  "item_not_found",
+  "process_not_found",
+  "thread_archived",
+  "thread_busy",
+  "run_not_active",
+  "run_mismatch",
+  "idempotency_conflict",
+  "invalid_cursor",
+  "workspace_unavailable",
+  "attachment_invalid",
+  "model_not_configured",
+  "model_selection_required",
+  "provider_not_found",
+  "provider_builtin",
+  "model_not_found",
+  "skill_not_found",
+  "config_invalid",
+  "protected_value",
+  "permission_denied",
+] as const;
+
+/** Every reason code a JSON-RPC error's `data.reasonCode` may carry. */
+export const ERROR_REASON_CODES = [
+  ...REQUEST_REASON_CODES,
+  ...MEMORY_REASON_CODES,
+  ...PROVIDER_FAILURE_CATEGORIES.map((category) => `provider_${category}` as const),
+] as const;
+/** The reason code of a JSON-RPC error. */
+export const ErrorReasonCode = z.enum(
+  [...new Set(ERROR_REASON_CODES)] as [
+    typeof ERROR_REASON_CODES[number],
+    ...typeof ERROR_REASON_CODES[number][],
+  ],
+);
+/** The reason code of a JSON-RPC error. */
+export type ErrorReasonCode = z.infer<typeof ErrorReasonCode>;
