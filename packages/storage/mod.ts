@@ -2,8 +2,37 @@
  * @daedalus/storage — the runtime home, the state journal and its projections,
  * config.yaml, and offline maintenance, on the built-in `node:sqlite`.
  *
- * Imports only `@daedalus/protocol`.
+ * Where things live: the home layout in `home.ts`, its lock in `lock.ts`,
+ * config.yaml in `config_file.ts`, state.db in `state/` (journal, projections,
+ * writes, reads), maintenance in `maintenance.ts`. Imports only `@daedalus/protocol`.
+ *
+ * @example
+ * ```ts
+ * import { homePaths, resolveHome, StateStore } from "@daedalus/storage";
+ *
+ * const store = StateStore.open(homePaths(resolveHome()).stateDb);
+ * store.close();
+ * ```
  *
  * @module
  */
-export {};
+export * from "./errors.ts";
+export * from "./limits.ts";
+export * from "./home.ts";
+export * from "./lock.ts";
+export * from "./config_file.ts";
+export * from "./maintenance.ts";
+export * from "./state/errors.ts";
+export * from "./state/schema.ts";
+export * from "./state/database.ts";
+export * from "./state/backup.ts";
+export * from "./state/journal.ts";
+export * from "./state/projections.ts";
+export * from "./state/store.ts";
+export * from "./state/thread_writes.ts";
+export * from "./state/turn_writes.ts";
+export * from "./state/run_writes.ts";
+export * from "./state/run_facts.ts";
+export * from "./state/run_row.ts";
+export * from "./state/thread_row.ts";
+export * from "./state/maintenance.ts";

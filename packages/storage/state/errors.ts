@@ -150,3 +150,53 @@ export class StateBackupError extends Error {
     this.path = path;
   }
 }
+
+/** Codes of {@linkcode JournalError} and {@linkcode StoreError}. */
+export type StoreErrorCode =
+  | "invalid_event"
+  | "thread_not_found"
+  | "branch_not_found"
+  | "run_not_found"
+  | "item_not_found"
+  | "thread_archived"
+  | "thread_busy"
+  | "run_not_active"
+  | "idempotency_conflict"
+  | "workspace_unavailable";
+
+/** The journal refused an event (a bug in its producer, never user input). */
+export class JournalError extends Error {
+  /** Stable reason. */
+  readonly code: StoreErrorCode;
+
+  /**
+   * @param code stable reason
+   * @param message what is wrong
+   * @param options the original error as `cause`
+   */
+  constructor(code: StoreErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "JournalError";
+    this.code = code;
+  }
+}
+
+/**
+ * A store operation was refused for a reason the caller can act on (missing thread,
+ * archived thread, idempotency conflict…). Its `code` is a protocol reason code.
+ */
+export class StoreError extends Error {
+  /** Stable reason, one of the protocol's error reason codes. */
+  readonly code: StoreErrorCode;
+
+  /**
+   * @param code stable reason
+   * @param message sentence-case description without a trailing period
+   * @param options the original error as `cause`
+   */
+  constructor(code: StoreErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "StoreError";
+    this.code = code;
+  }
+}

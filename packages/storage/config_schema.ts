@@ -1,0 +1,156 @@
+/**
+ * The zod schema of `config.yaml` version 1, with the file's snake_case keys. Objects are
+ * strict: an unknown key is an error, not something silently dropped on the next write.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { CONFIG_DISPLAY_NAME_MAX_CHARS, CONFIG_MODEL_ID_MAX_CHARS } from "./limits.ts";
+
+/** The config.yaml format version this build reads and writes. */
+export const CONFIG_VERSION = 1;
+
+// Mirrors the protocol's ReasoningEffort; switch to the import once @daedalus/protocol's
+// mod.ts exports it.
+const ReasoningEffortSchema = z.enum([
+  "none",
+  "minimal",
+  "low",
+  "medium",
+  "high",
+  "xhigh",
+  "max",
+  "ultra",
+]);
+
+const CONTROL_CHARS = /\p{Cc}/u;
+// JavaScript objects give this key a special meaning; zod records drop it silently.
+const RESERVED_KEY = "__proto__";
+
+const ProviderIdSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, {
+  error: "provider id must be 1-64 lowercase letters, digits, '_' or '-', " +
+    "starting with a letter or digit",
+});
+
+const ModelIdSchema = z.string()
+  .min(1, { error: "model id must not be empty" })
+  .max(CONFIG_MODEL_ID_MAX_CHARS, {
+    error: `model id must be at most ${CONFIG_MODEL_ID_MAX_CHARS} characters`,
+  })
+  .refine((id) => !CONTROL_CHARS.test(id) && id.trim() === id && id !== RESERVED_KEY, {
+    error: "model id must not contain control characters or surrounding spaces",
+  });
+
+const SkillNameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, {
+  error: "skill name must be 1-64 lowercase letters, digits or '-', " +
+    "starting with a letter or digit",
+});
+
+const DisplayNameSchema = z.string()
+  .min(1, { error: "display_name must not be empty" })
+  .max(CONFIG_DISPLAY_NAME_MAX_CHARS, {
+    error: `display_name must be at most ${CONFIG_DISPLAY_NAME_MAX_CHARS} characters`,
+  })
+  .refine((name) => !CONTROL_CHARS.test(name), {
+    error: "display_name must be one line without control characters",
+  });
+
+// RFC 9110 field-name token characters.
+const HeaderNameSchema = z.string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: "header name must be an HTTP token" })
+  .refine((name) => name !== RESERVED_KEY, { error: "header name is reserved" });
+
+const HeaderValueSchema = z.string().refine((value) => !/[\r\n\0]/.test(value), {
+  error: "header value must not contain line breaks or NUL",
+});
+
+const ApiKeySchema = z.string()
+  .min(1, { error: "api_key must not be empty; omit the key instead" })
+  .refine((key) => !CONTROL_CHARS.test(key), {
+    error: "api_key must not contain control characters",
+  });
+
+/** One model of a provider, as stored under `providers.<id>.models.<model-id>`. */
+export const ModelConfigSchema = z.strictObject({
+  display_name: DisplayNameSchema.optional(),
+  enabled: z.boolean().default(true),
+  supports_tools: z.boolean().default(true),
+  context_window: z.int().positive({ error: "context_window must be a positive integer" })
+    .optional(),
+  reasoning_efforts: z.array(ReasoningEffortSchema).optional(),
+  reasoning_effort: ReasoningEffortSchema.optional(),
+}).superRefine((model, ctx) => {
+  const efforts = model.reasoning_efforts;
+  if (efforts === undefined) return;
+  efforts.forEach((effort, index) => {
+    if (efforts.indexOf(effort) === index) return;
+    ctx.addIssue({
+      code: "custom",
+      path: ["reasoning_efforts", index],
+      message: `reasoning effort ${effort} is listed twice`,
+    });
+  });
+  if (model.reasoning_effort !== undefined && !efforts.includes(model.reasoning_effort)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["reasoning_effort"],
+      message: "reasoning_effort must be one of reasoning_efforts",
+    });
+  }
+});
+
+/** One OpenAI-compatible provider, as stored under `providers.<id>`. */
+export const ProviderConfigSchema = z.strictObject({
+  type: z.literal("openai_compatible"),
+  preset: z.literal("deepseek").optional(),
+  display_name: DisplayNameSchema.optional(),
+  base_url: z.url({
+    protocol: /^https?$/,
+    error: (issue) => issue.input === undefined ? undefined : "base_url must be an http(s) URL",
+  }),
+  api_key: ApiKeySchema.optional(),
+  headers: z.record(HeaderNameSchema, HeaderValueSchema).optional(),
+  models: z.record(ModelIdSchema, ModelConfigSchema).default(() => ({})),
+});
+
+const SkillsConfigSchema = z.strictObject({
+  disabled: z.array(SkillNameSchema).default(() => []).superRefine((names, ctx) => {
+    names.forEach((name, index) => {
+      if (names.indexOf(name) === index) return;
+      ctx.addIssue({ code: "custom", path: [index], message: `skill ${name} is listed twice` });
+    });
+  }),
+});
+
+/**
+ * The whole of `config.yaml` version 1.
+ *
+ * @example
+ * ```ts
+ * const config = DaedalusConfigSchema.parse({
+ *   version: 1,
+ *   providers: {
+ *     local: {
+ *       type: "openai_compatible",
+ *       base_url: "http://127.0.0.1:11434/v1",
+ *       models: { "qwen2.5:7b": { context_window: 32768 } },
+ *     },
+ *   },
+ * });
+ * config.providers.local.models["qwen2.5:7b"].enabled; // true
+ * ```
+ */
+export const DaedalusConfigSchema = z.strictObject({
+  version: z.literal(CONFIG_VERSION, { error: `version must be ${CONFIG_VERSION}` }),
+  providers: z.record(ProviderIdSchema, ProviderConfigSchema).default(() => ({})),
+  skills: SkillsConfigSchema.default(() => ({ disabled: [] })),
+});
+
+/** A validated config with defaults filled in. */
+export type DaedalusConfig = z.output<typeof DaedalusConfigSchema>;
+/** A config as accepted for writing: defaults may be omitted. */
+export type DaedalusConfigInput = z.input<typeof DaedalusConfigSchema>;
+/** A validated provider entry. */
+export type ProviderConfig = z.output<typeof ProviderConfigSchema>;
+/** A validated model entry. */
+export type ModelConfig = z.output<typeof ModelConfigSchema>;

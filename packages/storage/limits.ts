@@ -1,0 +1,41 @@
+/**
+ * Limits and fixed constants of `@daedalus/storage`, each with the reason it has this value.
+ *
+ * @module
+ */
+
+// --- Runtime home -------------------------------------------------------------------------
+
+/** Mode of the runtime home and its directories: it holds API keys and the access token. */
+export const HOME_DIR_MODE = 0o700;
+
+/** Mode of files that hold secrets (config.yaml, auth.json): readable by the owner only. */
+export const SECRET_FILE_MODE = 0o600;
+
+/** Mode of `runtime.lock`: only the owner's processes may take the home. */
+export const LOCK_FILE_MODE = 0o600;
+
+/** Hex digits of the thread id used as a managed workspace suffix (seed 000: `<HHMMSS>-<suffix>`). */
+export const WORKSPACE_SUFFIX_HEX_CHARS = 8;
+
+// --- Runtime lock -------------------------------------------------------------------------
+
+/** How long a second runtime waits for `runtime.lock` before giving up (seed 000: 10 s). */
+export const RUNTIME_LOCK_TIMEOUT_MS = 10_000;
+
+/** Interval between attempts to take `runtime.lock` (seed 000: 50 ms). */
+export const RUNTIME_LOCK_POLL_MS = 50;
+
+// --- config.yaml --------------------------------------------------------------------------
+
+/** Largest config.yaml read or written; real configs are a few KiB (seed 000: 256 KiB). */
+export const CONFIG_MAX_BYTES = 256 * 1024;
+
+/** Longest model id; matches the protocol's generic identifier limit. */
+export const CONFIG_MODEL_ID_MAX_CHARS = 200;
+
+/** Longest provider or model display name; it is one line in a settings list. */
+export const CONFIG_DISPLAY_NAME_MAX_CHARS = 200;
+
+/** Most problems listed in one config error; past that the first few are what the user fixes. */
+export const CONFIG_ISSUES_MAX_COUNT = 20;

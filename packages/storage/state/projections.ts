@@ -1,0 +1,323 @@
+/**
+ * The one function that turns a journal event into projection rows. It runs on the
+ * live path (in the same transaction as the append) and in rebuilds, so the two
+ * cannot drift: every projection column is derived from events alone.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { JournalEvent } from "@daedalus/protocol";
+import { statement } from "./_statements.ts";
+
+/** Projection tables, children first: the order to clear them in. */
+export const PROJECTION_TABLES = [
+  "file_changes",
+  "model_usages",
+  "model_calls",
+  "process_sessions",
+  "context_revisions",
+  "run_configs",
+  "items",
+  "runs",
+  "turns",
+  "branches",
+  "threads",
+] as const;
+
+type Payload = Record<string, unknown>;
+
+/**
+ * Applies one event to the projections.
+ *
+ * @param connection the state.db connection, inside a transaction
+ * @param event the committed (or replayed) event
+ */
+export function applyEvent(connection: DatabaseSync, event: JournalEvent): void {
+  const payload = event.payload as Payload;
+  const run = (sql: string, ...values: SqlValue[]) => statement(connection, sql).run(...values);
+  switch (event.type) {
+    case "thread.created": {
+      const thread = event.payload.thread;
+      run(
+        `INSERT INTO threads (id, title, title_source, default_branch_id, created_at, updated_at,
+           archived_at, client_request_id, workspace_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        thread.id,
+        thread.title,
+        text(payload.titleSource) ?? (thread.title === null ? null : "provisional"),
+        thread.defaultBranchId,
+        thread.createdAt,
+        thread.updatedAt,
+        thread.archivedAt,
+        event.payload.clientRequestId,
+        thread.workspace === null ? null : JSON.stringify(thread.workspace),
+      );
+      const branch = event.payload.branch;
+      run(
+        "INSERT INTO branches (id, thread_id, created_at, is_default) VALUES (?, ?, ?, ?)",
+        branch.id,
+        branch.threadId,
+        branch.createdAt,
+        branch.isDefault ? 1 : 0,
+      );
+      return;
+    }
+    case "thread.renamed": {
+      const thread = event.payload.thread;
+      run(
+        "UPDATE threads SET title = ?, title_source = ?, updated_at = ? WHERE id = ?",
+        thread.title,
+        text(payload.titleSource) ?? "user",
+        thread.updatedAt,
+        thread.id,
+      );
+      return;
+    }
+    case "thread.archived":
+    case "thread.unarchived": {
+      const thread = event.payload.thread;
+      run(
+        "UPDATE threads SET archived_at = ?, updated_at = ? WHERE id = ?",
+        thread.archivedAt,
+        thread.updatedAt,
+        thread.id,
+      );
+      return;
+    }
+    case "run.state_changed":
+      return applyRunStateChanged(connection, event);
+    case "item.started":
+    case "item.completed":
+    case "run.steered": {
+      const item = event.payload.item;
+      run(
+        `INSERT INTO items (id, turn_id, run_id, ordinal, kind, role, status, content, created_at,
+           updated_at, data_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET status = excluded.status, content = excluded.content,
+           updated_at = excluded.updated_at, data_json = excluded.data_json`,
+        item.id,
+        item.turnId,
+        item.runId,
+        item.ordinal,
+        item.kind,
+        item.role,
+        item.status,
+        item.content,
+        item.createdAt,
+        item.updatedAt,
+        JSON.stringify(item.data),
+      );
+      return;
+    }
+    case "item.delta": {
+      if (event.payload.field === "reasoning") {
+        run(
+          `UPDATE items SET data_json = json_set(data_json, '$.reasoning',
+             coalesce(json_extract(data_json, '$.reasoning'), '') || ?), updated_at = ?
+           WHERE id = ?`,
+          event.payload.delta,
+          event.timestamp,
+          event.itemId,
+        );
+      } else {
+        run(
+          "UPDATE items SET content = content || ?, updated_at = ? WHERE id = ?",
+          event.payload.delta,
+          event.timestamp,
+          event.itemId,
+        );
+      }
+      return;
+    }
+    case "file.change_recorded": {
+      const { turnId: _t, runId: _r, itemId: _i, ...record } = payload;
+      run(
+        `INSERT INTO file_changes (tool_call_item_id, record_json) VALUES (?, ?)
+         ON CONFLICT(tool_call_item_id) DO UPDATE SET record_json = excluded.record_json`,
+        event.payload.toolCallItemId,
+        JSON.stringify({ ...record, recordedAt: event.timestamp }),
+      );
+      return;
+    }
+    case "process.recorded": {
+      const process = event.payload.process;
+      run(
+        `INSERT INTO process_sessions (process_id, run_id, item_id, record_json) VALUES (?, ?, ?, ?)
+         ON CONFLICT(process_id) DO UPDATE SET record_json = excluded.record_json`,
+        process.processId,
+        process.runId,
+        process.itemId,
+        JSON.stringify(process),
+      );
+      return;
+    }
+    case "model.input_prepared": {
+      const body = event.payload;
+      run(
+        `INSERT INTO model_calls (run_id, call_ordinal, step_ordinal, input_json, prepared_at, purpose)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        event.runId,
+        body.callOrdinal,
+        body.stepOrdinal,
+        JSON.stringify(body.stepInput),
+        event.timestamp,
+        body.purpose,
+      );
+      const revision = body.contextRevision;
+      if (revision !== null && typeof revision.revision === "number") {
+        run(
+          `INSERT INTO context_revisions (run_id, revision, record_json) VALUES (?, ?, ?)
+           ON CONFLICT(run_id, revision) DO NOTHING`,
+          event.runId,
+          revision.revision,
+          JSON.stringify(revision),
+        );
+      }
+      return;
+    }
+    case "model.response_finished":
+      return applyResponseFinished(connection, event);
+    case "context.compacted":
+    case "run.settled":
+      // The journal row is the whole fact: the Run's state moved with its own
+      // run.state_changed, and the compacted revision is recorded by the next
+      // model.input_prepared.
+      return;
+  }
+}
+
+type SqlValue = string | number | null;
+
+function text(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+function applyRunStateChanged(
+  connection: DatabaseSync,
+  event: Extract<JournalEvent, { type: "run.state_changed" }>,
+): void {
+  const run = (sql: string, ...values: SqlValue[]) => statement(connection, sql).run(...values);
+  const body = event.payload;
+  const summary = body.run;
+  if (body.previousStatus === null) {
+    const turn = body.turn;
+    if (turn) {
+      run(
+        `INSERT INTO turns (id, thread_id, branch_id, ordinal, status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        turn.id,
+        turn.threadId,
+        turn.branchId,
+        turn.ordinal,
+        body.status,
+        turn.createdAt,
+        event.timestamp,
+      );
+    }
+    run(
+      `INSERT INTO runs (id, turn_id, provider_id, model_id, status, created_at, started_at,
+         settled_at, reason_code, client_request_id, execution_policy)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      summary.id,
+      summary.turnId,
+      summary.providerId,
+      summary.modelId,
+      summary.status,
+      summary.createdAt,
+      summary.startedAt,
+      summary.settledAt,
+      summary.reasonCode,
+      body.clientRequestId ?? null,
+      summary.executionPolicy,
+    );
+    const config = (body as Payload).runConfig;
+    if (config !== undefined) {
+      run(
+        "INSERT INTO run_configs (run_id, config_json) VALUES (?, ?)",
+        summary.id,
+        JSON.stringify(config),
+      );
+    }
+  } else {
+    run(
+      "UPDATE runs SET status = ?, started_at = ?, settled_at = ?, reason_code = ? WHERE id = ?",
+      summary.status,
+      summary.startedAt,
+      summary.settledAt,
+      summary.reasonCode,
+      summary.id,
+    );
+  }
+  run(
+    "UPDATE turns SET status = ?, updated_at = ? WHERE id = ?",
+    body.status,
+    event.timestamp,
+    summary.turnId,
+  );
+  // A thread's place in the catalog follows its activity: new turns and settlements.
+  if (body.previousStatus === null || isTerminal(body.status)) {
+    run("UPDATE threads SET updated_at = ? WHERE id = ?", event.timestamp, summary.threadId);
+  }
+}
+
+function isTerminal(status: string): boolean {
+  return status === "completed" || status === "failed" || status === "cancelled";
+}
+
+function applyResponseFinished(
+  connection: DatabaseSync,
+  event: Extract<JournalEvent, { type: "model.response_finished" }>,
+): void {
+  const body = event.payload;
+  const extra = body as Payload;
+  const outcome = body.outcome ?? (body.usage ? "completed" : "failed");
+  const activityDate = text(extra.activityDate) ?? event.timestamp.slice(0, 10);
+  const usage = outcome === "completed" ? body.usage : null;
+  statement(
+    connection,
+    `UPDATE model_calls SET outcome = ?, reason_code = ?, response_model_id = ?, request_id = ?,
+       usage_json = ?, activity_date = ?, finished_at = ? WHERE run_id = ? AND call_ordinal = ?`,
+  ).run(
+    outcome,
+    outcome === "completed" ? null : text(extra.reasonCode) ?? outcome,
+    body.responseModelId,
+    body.requestId,
+    usage ? JSON.stringify(usage) : null,
+    usage ? activityDate : null,
+    event.timestamp,
+    event.runId,
+    body.callOrdinal,
+  );
+  if (!usage) return;
+  statement(
+    connection,
+    `INSERT INTO model_usages (thread_id, turn_id, run_id, call_ordinal, step_ordinal, provider_id,
+       model_id, input_tokens, cached_input_tokens, output_tokens, reasoning_output_tokens,
+       total_tokens, activity_date, completed_at)
+     SELECT ?, ?, c.run_id, c.call_ordinal, c.step_ordinal, r.provider_id, r.model_id,
+       ?, ?, ?, ?, ?, ?, ?
+     FROM model_calls c JOIN runs r ON r.id = c.run_id
+     WHERE c.run_id = ? AND c.call_ordinal = ?`,
+  ).run(
+    event.threadId,
+    event.turnId,
+    usage.inputTokens,
+    usage.cachedInputTokens,
+    usage.outputTokens,
+    usage.reasoningOutputTokens,
+    usage.totalTokens,
+    activityDate,
+    event.timestamp,
+    event.runId,
+    body.callOrdinal,
+  );
+}
+
+/**
+ * Clears every projection table, children first. Run inside a transaction, then
+ * replay the journal with {@linkcode applyEvent}.
+ *
+ * @param connection the state.db connection
+ */
+export function clearProjections(connection: DatabaseSync): void {
+  for (const table of PROJECTION_TABLES) connection.exec(`DELETE FROM ${table}`);
+}

@@ -1,0 +1,44 @@
+/**
+ * A Run's row as the wire's RunSummary.
+ *
+ * @module
+ */
+import type { RunSummary } from "@daedalus/protocol";
+import type { StateDatabase } from "./database.ts";
+import { statement } from "./_statements.ts";
+import { StoreError } from "./errors.ts";
+
+/**
+ * Reads one Run as the wire's RunSummary, with its model-call and compaction counts.
+ *
+ * @param db the database
+ * @param runId the run
+ * @returns the run
+ * @throws {StoreError} `run_not_found`
+ */
+export function readRunSummary(db: StateDatabase, runId: string): RunSummary {
+  const row = statement(
+    db.connection,
+    `SELECT r.*, t.thread_id, t.branch_id,
+       (SELECT count(*) FROM model_calls c WHERE c.run_id = r.id) AS model_calls,
+       (SELECT count(*) FROM context_revisions v WHERE v.run_id = r.id) AS revisions
+     FROM runs r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?`,
+  ).get(runId);
+  if (!row) throw new StoreError("run_not_found", `Run ${runId} does not exist`);
+  return {
+    id: String(row.id),
+    turnId: String(row.turn_id),
+    threadId: String(row.thread_id),
+    branchId: String(row.branch_id),
+    providerId: String(row.provider_id),
+    modelId: String(row.model_id),
+    executionPolicy: String(row.execution_policy) as RunSummary["executionPolicy"],
+    status: String(row.status) as RunSummary["status"],
+    reasonCode: row.reason_code === null ? null : String(row.reason_code),
+    modelCalls: Number(row.model_calls),
+    compactions: Math.max(0, Number(row.revisions) - 1),
+    createdAt: String(row.created_at),
+    startedAt: row.started_at === null ? null : String(row.started_at),
+    settledAt: row.settled_at === null ? null : String(row.settled_at),
+  };
+}

@@ -1,0 +1,399 @@
+/**
+ * Writes during a Run: state changes, items and their deltas, steering, and
+ * settlement — exactly one `run.settled` per Run, whoever races to settle it.
+ *
+ * @module
+ */
+import {
+  type Attachment,
+  type Item,
+  type ItemKind,
+  type ItemRole,
+  type ItemStatus,
+  type JournalEvent,
+  newId,
+  type RunStatus,
+  type SettledStatus,
+} from "@daedalus/protocol";
+import type { Committed, StateStore, WriteContext } from "./store.ts";
+import type { StateDatabase } from "./database.ts";
+import { StoreError } from "./errors.ts";
+import { statement } from "./_statements.ts";
+import { readRunSummary } from "./run_row.ts";
+
+/** The scope ids of a Run. */
+export interface RunScope {
+  /** Thread of the run. */
+  threadId: string;
+  /** Branch of the run. */
+  branchId: string;
+  /** Turn of the run. */
+  turnId: string;
+  /** The run. */
+  runId: string;
+}
+
+/**
+ * Reads a Run's scope ids and status.
+ *
+ * @param db the database
+ * @param runId the run
+ * @returns its scope and status
+ * @throws {StoreError} `run_not_found`
+ */
+export function readRunScope(db: StateDatabase, runId: string): RunScope & { status: RunStatus } {
+  const row = statement(
+    db.connection,
+    `SELECT r.status, r.turn_id, t.thread_id, t.branch_id FROM runs r
+     JOIN turns t ON t.id = r.turn_id WHERE r.id = ?`,
+  ).get(runId);
+  if (!row) throw new StoreError("run_not_found", `Run ${runId} does not exist`);
+  return {
+    runId,
+    turnId: String(row.turn_id),
+    threadId: String(row.thread_id),
+    branchId: String(row.branch_id),
+    status: String(row.status) as RunStatus,
+  };
+}
+
+function changeState(
+  context: WriteContext,
+  scope: RunScope,
+  previousStatus: RunStatus,
+  status: RunStatus,
+  changes: { startedAt?: string; settledAt?: string; reasonCode?: string | null },
+): void {
+  const current = readRunSummary(context.db, scope.runId);
+  const run = { ...current, status, ...changes };
+  const { threadId, branchId, turnId, runId } = scope;
+  context.append({
+    type: "run.state_changed",
+    threadId,
+    branchId,
+    turnId,
+    runId,
+    payload: { status, previousStatus, run },
+  });
+}
+
+/**
+ * Moves a queued Run to running.
+ *
+ * @param store the state store
+ * @param runId the run
+ * @returns true when it was queued and now runs; false otherwise (nothing written)
+ */
+export function activateRun(store: StateStore, runId: string): Committed<boolean> {
+  return store.write((context) => {
+    const scope = readRunScope(context.db, runId);
+    if (scope.status !== "queued") return false;
+    changeState(context, scope, "queued", "running", { startedAt: context.now });
+    return true;
+  });
+}
+
+/** A new Item of a Run. */
+export interface NewItem {
+  /** What it is. */
+  kind: ItemKind;
+  /** Who speaks. */
+  role: ItemRole | null;
+  /** Initial status: `streaming` for messages, `running` for tool calls, terminal otherwise. */
+  status: ItemStatus;
+  /** Initial content. */
+  content?: string;
+  /** Kind-specific data. */
+  data?: Record<string, unknown>;
+}
+
+function nextOrdinal(db: StateDatabase, runId: string): number {
+  return Number(
+    statement(
+      db.connection,
+      "SELECT coalesce(max(ordinal), 0) + 1 AS n FROM items WHERE run_id = ?",
+    )
+      .get(runId)?.n ?? 1,
+  );
+}
+
+function addItem(context: WriteContext, scope: RunScope, input: NewItem): Item {
+  const item: Item = {
+    id: newId("item"),
+    turnId: scope.turnId,
+    runId: scope.runId,
+    ordinal: nextOrdinal(context.db, scope.runId),
+    kind: input.kind,
+    role: input.role,
+    status: input.status,
+    content: input.content ?? "",
+    data: input.data ?? {},
+    createdAt: context.now,
+    updatedAt: context.now,
+  };
+  const terminal = input.status !== "streaming" && input.status !== "running";
+  context.append({
+    type: terminal ? "item.completed" : "item.started",
+    ...scopeIds(scope),
+    itemId: item.id,
+    payload: { item },
+  });
+  return item;
+}
+
+function scopeIds(scope: RunScope): RunScope {
+  const { threadId, branchId, turnId, runId } = scope;
+  return { threadId, branchId, turnId, runId };
+}
+
+/**
+ * Starts (or, with a terminal status, records) an Item of a Run.
+ *
+ * @param store the state store
+ * @param runId the run
+ * @param input the item
+ * @returns the item
+ */
+export function startItem(store: StateStore, runId: string, input: NewItem): Committed<Item> {
+  return store.write((context) => addItem(context, readRunScope(context.db, runId), input));
+}
+
+function readItem(db: StateDatabase, itemId: string): Item {
+  const row = statement(db.connection, "SELECT * FROM items WHERE id = ?").get(itemId);
+  if (!row) throw new StoreError("item_not_found", `Item ${itemId} does not exist`);
+  return {
+    id: String(row.id),
+    turnId: String(row.turn_id),
+    runId: String(row.run_id),
+    ordinal: Number(row.ordinal),
+    kind: String(row.kind) as ItemKind,
+    role: row.role === null ? null : String(row.role) as ItemRole,
+    status: String(row.status) as ItemStatus,
+    content: String(row.content),
+    data: JSON.parse(String(row.data_json)),
+    createdAt: String(row.created_at),
+    updatedAt: String(row.updated_at),
+  };
+}
+
+/**
+ * Appends streamed text to an Item.
+ *
+ * @param store the state store
+ * @param itemId the item
+ * @param delta the text (non-empty)
+ * @param field the answer (default) or the model's reasoning
+ * @returns the item.delta event
+ */
+export function appendItemDelta(
+  store: StateStore,
+  itemId: string,
+  delta: string,
+  field: "content" | "reasoning" = "content",
+): Committed<JournalEvent> {
+  return store.write((context) => {
+    const item = readItem(context.db, itemId);
+    const scope = readRunScope(context.db, item.runId);
+    return context.append({
+      type: "item.delta",
+      ...scopeIds(scope),
+      itemId,
+      payload: field === "content" ? { delta } : { delta, field },
+    });
+  });
+}
+
+/** How an Item ends. */
+export interface ItemCompletion {
+  /** Terminal status. */
+  status: "completed" | "failed" | "cancelled";
+  /** Replacement content; the streamed content is kept when absent. */
+  content?: string;
+  /** Data merged over the item's data. */
+  data?: Record<string, unknown>;
+}
+
+function finishItem(context: WriteContext, itemId: string, completion: ItemCompletion): Item {
+  const current = readItem(context.db, itemId);
+  const item: Item = {
+    ...current,
+    status: completion.status,
+    content: completion.content ?? current.content,
+    data: { ...current.data, ...completion.data },
+    updatedAt: context.now,
+  };
+  const scope = readRunScope(context.db, item.runId);
+  context.append({ type: "item.completed", ...scopeIds(scope), itemId, payload: { item } });
+  return item;
+}
+
+/**
+ * Completes an Item.
+ *
+ * @param store the state store
+ * @param itemId the item
+ * @param completion its terminal status, content and data
+ * @returns the item
+ */
+export function completeItem(
+  store: StateStore,
+  itemId: string,
+  completion: ItemCompletion,
+): Committed<Item> {
+  return store.write((context) => finishItem(context, itemId, completion));
+}
+
+/**
+ * Settles a tool call: completes the call Item and records its result Item in one
+ * transaction, with any extra facts (file change, process) the caller appends.
+ *
+ * @param store the state store
+ * @param callItemId the tool_call item
+ * @param completion the call's terminal status and data
+ * @param result the tool_result item's status, content and data
+ * @param facts more events to append in the same transaction
+ * @returns the call and result items
+ */
+export function settleToolCall(
+  store: StateStore,
+  callItemId: string,
+  completion: ItemCompletion,
+  result: {
+    status: "completed" | "failed" | "cancelled";
+    content: string;
+    data?: Record<string, unknown>;
+  },
+  facts: (context: WriteContext, scope: RunScope) => void = () => {},
+): Committed<{ call: Item; result: Item }> {
+  return store.write((context) => {
+    const call = finishItem(context, callItemId, completion);
+    const scope = readRunScope(context.db, call.runId);
+    facts(context, scope);
+    const resultItem = addItem(context, scope, {
+      kind: "tool_result",
+      role: "tool",
+      status: result.status,
+      content: result.content,
+      data: { toolCallItemId: callItemId, ...result.data },
+    });
+    return { call, result: resultItem };
+  });
+}
+
+/**
+ * Adds steer text to an active Run as a user Item (`run.steered`).
+ *
+ * @param store the state store
+ * @param runId the run
+ * @param content the text
+ * @param options attachments and clientRequestId
+ * @returns the steer item
+ * @throws {StoreError} `run_not_active` when the run is settled
+ */
+export function steerRun(
+  store: StateStore,
+  runId: string,
+  content: string,
+  options: { attachments?: Attachment[]; clientRequestId?: string } = {},
+): Committed<Item> {
+  return store.write((context) => {
+    const scope = readRunScope(context.db, runId);
+    if (scope.status !== "queued" && scope.status !== "running") {
+      throw new StoreError(
+        "run_not_active",
+        `Run ${runId} is ${scope.status}; it cannot be steered`,
+      );
+    }
+    const data: Record<string, unknown> = { steer: true };
+    if (options.attachments?.length) data.attachments = options.attachments;
+    if (options.clientRequestId) data.clientRequestId = options.clientRequestId;
+    const item: Item = {
+      id: newId("item"),
+      turnId: scope.turnId,
+      runId,
+      ordinal: nextOrdinal(context.db, runId),
+      kind: "message",
+      role: "user",
+      status: "completed",
+      content,
+      data,
+      createdAt: context.now,
+      updatedAt: context.now,
+    };
+    context.append({ type: "run.steered", ...scopeIds(scope), itemId: item.id, payload: { item } });
+    return item;
+  });
+}
+
+/** The result of {@linkcode settleRun}. */
+export interface Settlement {
+  /** Whether this call settled the run (false when it already was). */
+  settled: boolean;
+  /** The run's terminal status (this call's, or the earlier one). */
+  status: SettledStatus;
+  /** The reason code of the terminal status. */
+  reasonCode: string | null;
+}
+
+/**
+ * Settles a Run: ends its active Items (partial text is kept, with the run's status),
+ * moves it to its terminal status and appends the one `run.settled`, in one
+ * transaction. Later attempts — a cancel racing a completion, shutdown, recovery —
+ * change nothing and report the first settlement.
+ *
+ * @param store the state store
+ * @param runId the run
+ * @param status terminal status
+ * @param reasonCode why (null for completed)
+ * @returns whether this call settled it
+ */
+export function settleRun(
+  store: StateStore,
+  runId: string,
+  status: SettledStatus,
+  reasonCode: string | null,
+): Committed<Settlement> {
+  try {
+    return store.write((context) => {
+      const scope = readRunScope(context.db, runId);
+      if (isTerminal(scope.status)) return earlier(context.db, runId);
+      const active = statement(
+        context.db.connection,
+        "SELECT id FROM items WHERE run_id = ? AND status IN ('streaming', 'running') ORDER BY ordinal",
+      ).all(runId);
+      const itemStatus = status === "completed" ? "completed" : status;
+      for (const row of active) finishItem(context, String(row.id), { status: itemStatus });
+      changeState(context, scope, scope.status, status, {
+        startedAt: readRunSummary(context.db, runId).startedAt ?? context.now,
+        settledAt: context.now,
+        reasonCode,
+      });
+      context.append({ type: "run.settled", ...scopeIds(scope), payload: { status, reasonCode } });
+      return { settled: true, status, reasonCode };
+    });
+  } catch (error) {
+    // Another connection settled it between our read and our append: the unique
+    // index events_one_settled_per_run refused the second run.settled.
+    if (String((error as Error).message).includes("UNIQUE constraint failed: events.run_id")) {
+      return { result: earlier(store.db, runId), events: [] };
+    }
+    throw error;
+  }
+}
+
+function isTerminal(status: RunStatus): status is SettledStatus {
+  return status === "completed" || status === "failed" || status === "cancelled";
+}
+
+function earlier(db: StateDatabase, runId: string): Settlement {
+  const row = statement(db.connection, "SELECT status, reason_code FROM runs WHERE id = ?").get(
+    runId,
+  );
+  return {
+    settled: false,
+    status: String(row?.status) as SettledStatus,
+    reasonCode: row?.reason_code === null || row?.reason_code === undefined
+      ? null
+      : String(row.reason_code),
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The state store: every write the services make is one method here, one
+ * transaction that appends its events (which update the projections) and returns
+ * them, so the caller can acknowledge first and publish after.
+ *
+ * @module
+ */
+import type { JournalEvent } from "@daedalus/protocol";
+import {
+  openStateDatabase,
+  type OpenStateDatabaseOptions,
+  type StateDatabase,
+} from "./database.ts";
+import { appendEvent, type EventDraft } from "./journal.ts";
+
+/** What one write produced: its result and the events it committed, in seq order. */
+export interface Committed<T> {
+  /** The operation's result. */
+  result: T;
+  /** The events committed by the operation (empty for idempotent replays). */
+  events: JournalEvent[];
+}
+
+/** The context every write function gets inside its transaction. */
+export interface WriteContext {
+  /** The database, for reads inside the transaction. */
+  readonly db: StateDatabase;
+  /** The transaction's single timestamp (ISO-8601 UTC). */
+  readonly now: string;
+  /** Appends an event, applying it to the projections. */
+  append(draft: EventDraft): JournalEvent;
+}
+
+/** Options of {@linkcode StateStore.open}. */
+export interface StateStoreOptions extends OpenStateDatabaseOptions {
+  /** The clock; tests inject one. Defaults to the system clock. */
+  clock?: () => Date;
+}
+
+/**
+ * An open state.db with its journal. Use one per process: node:sqlite is
+ * synchronous, so every transaction runs to completion before the next starts.
+ */
+export class StateStore {
+  /** The underlying database. */
+  readonly db: StateDatabase;
+  readonly #clock: () => Date;
+  #lastTimestamp = "";
+
+  private constructor(db: StateDatabase, clock: () => Date) {
+    this.db = db;
+    this.#clock = clock;
+  }
+
+  /**
+   * Opens (creating when empty) the state database at `path`.
+   *
+   * @param path the state.db file
+   * @param options database options and the clock
+   * @returns the store
+   * @throws {StateSchemaIncompatibleError} on schema drift
+   */
+  static open(path: string, options: StateStoreOptions = {}): StateStore {
+    const { clock = () => new Date(), ...dbOptions } = options;
+    return new StateStore(openStateDatabase(path, dbOptions), clock);
+  }
+
+  /**
+   * Runs `fn` in one write transaction with an event appender.
+   *
+   * @param fn synchronous work; may throw to roll everything back
+   * @returns fn's result with the events it appended
+   */
+  write<T>(fn: (context: WriteContext) => T): Committed<T> {
+    const events: JournalEvent[] = [];
+    const now = this.#timestamp();
+    const connection = this.db.connection;
+    const result = this.db.transaction(() =>
+      fn({
+        db: this.db,
+        now,
+        append: (draft) => {
+          const event = appendEvent(connection, draft, now);
+          events.push(event);
+          return event;
+        },
+      })
+    );
+    return { result, events };
+  }
+
+  /**
+   * Runs `fn` in a read transaction, so several reads see one snapshot.
+   *
+   * @param fn synchronous reads
+   * @returns what fn returned
+   */
+  read<T>(fn: (db: StateDatabase) => T): T {
+    return this.db.transaction(() => fn(this.db));
+  }
+
+  /** Closes the database. */
+  close(): void {
+    this.db.close();
+  }
+
+  /** A timestamp that never goes backwards, so journal order and time order agree. */
+  #timestamp(): string {
+    let stamp = this.#clock().toISOString();
+    if (stamp < this.#lastTimestamp) stamp = this.#lastTimestamp;
+    this.#lastTimestamp = stamp;
+    return stamp;
+  }
+}
