@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
-import { ErrorReasonCode } from "./reason_codes.ts";
+import type { ErrorReasonCode, RpcErrorData, RpcErrorObject } from "./types.gen.ts";
 
 /** JSON-RPC 2.0 error codes, the standard ones and the runtime's own. */
 export const RPC_ERROR_CODES = {
@@ -23,27 +22,6 @@ export const RPC_ERROR_CODES = {
 /** One of the values of {@linkcode RPC_ERROR_CODES}. */
 export type RpcErrorCode = typeof RPC_ERROR_CODES[keyof typeof RPC_ERROR_CODES];
 
-/** The `data` member of every error the runtime sends. */
-export const RpcErrorData = z.looseObject({
-  /** Stable, machine-readable reason. */
-  reasonCode: ErrorReasonCode,
-  /** The offending params field as a dotted path, when one is to blame. */
-  field: z.string().optional(),
-  /** Seconds after which a retry may succeed, for retryable provider failures. */
-  retryAfterSec: z.number().nonnegative().optional(),
-});
-/** The `data` member of every error the runtime sends. */
-export type RpcErrorData = z.infer<typeof RpcErrorData>;
-
-/** A JSON-RPC error object. */
-export const RpcErrorObject = z.object({
-  code: z.int(),
-  message: z.string(),
-  data: RpcErrorData,
-});
-/** A JSON-RPC error object. */
-export type RpcErrorObject = z.infer<typeof RpcErrorObject>;
-
 /**
  * The one error class that becomes a JSON-RPC error response. Services throw it
  * with a stable reason code; the server serializes it as is.
@@ -60,6 +38,8 @@ export class RpcError extends Error {
   readonly data: RpcErrorData;
 
   /**
+   * Makes the error the server will send.
+   *
    * @param code JSON-RPC error code
    * @param reasonCode stable reason
    * @param message sentence-case description, no trailing period

@@ -5,37 +5,17 @@
  *
  * @module
  */
-import { z } from "zod";
 import { isMethodName, parseParams, parseResult } from "./methods.ts";
-import { JsonRpcFailure, JsonRpcNotification, JsonRpcRequest, JsonRpcSuccess } from "./jsonrpc.ts";
-import { EventNotification } from "./events.ts";
-
-/** One message of a case, in the order it crossed the wire. */
-export const GoldenStep = z.strictObject({
-  from: z.enum(["client", "server"]),
-  /** Marks a client message that is deliberately malformed (its params are not validated). */
-  invalid: z.boolean().optional(),
-  message: z.unknown(),
-});
-/** One message of a case. */
-export type GoldenStep = z.infer<typeof GoldenStep>;
-
-/** One recorded conversation. */
-export const GoldenCase = z.strictObject({
-  name: z.string().min(1),
-  description: z.string().optional(),
-  steps: z.array(GoldenStep).min(1),
-});
-/** One recorded conversation. */
-export type GoldenCase = z.infer<typeof GoldenCase>;
-
-/** The whole trace file. */
-export const GoldenTrace = z.strictObject({
-  version: z.literal(1),
-  cases: z.array(GoldenCase),
-});
-/** The whole trace file. */
-export type GoldenTrace = z.infer<typeof GoldenTrace>;
+import type { SchemaError } from "./schema.ts";
+import {
+  EventNotification,
+  type GoldenCase,
+  GoldenTrace,
+  JsonRpcFailure,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcSuccess,
+} from "./types.gen.ts";
 
 /** Thrown when a trace message does not match the protocol; the message names case, step and field. */
 export class GoldenTraceError extends Error {
@@ -45,6 +25,8 @@ export class GoldenTraceError extends Error {
   readonly step: number;
 
   /**
+   * Names the failing case and step in the message.
+   *
    * @param caseName the failing case
    * @param step the failing step's index
    * @param message what is wrong
@@ -137,7 +119,7 @@ export function validateGoldenCase(goldenCase: GoldenCase): void {
   });
 }
 
-function describe(error: z.ZodError | undefined): string {
+function describe(error: SchemaError | undefined): string {
   const issue = error?.issues[0];
   if (!issue) return "invalid";
   const path = issue.path.map(String).join(".");

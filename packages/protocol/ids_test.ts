@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ID_PREFIXES, Identifier, newId, ThreadId } from "./ids.ts";
+import { ID_PREFIXES, Identifier, newId, ThreadId } from "./mod.ts";
 
 Deno.test("newId mints prefix + 32 lowercase hex, unique", () => {
   const seen = new Set<string>();

@@ -20,6 +20,8 @@ export class StrictJsonError extends Error {
   readonly code: StrictJsonViolation;
 
   /**
+   * Names the broken rule.
+   *
    * @param code the broken rule
    * @param message a sentence-case description
    * @param options the original error, when there is one

@@ -1,60 +1,20 @@
 /**
- * JSON-RPC 2.0 envelopes, exactly as the specification has them, and the decoder
- * every inbound message goes through (strict JSON first, then the envelope).
+ * The decoder every inbound JSON-RPC message goes through (strict JSON first, then the
+ * envelope), and the builders of the responses. The envelope schemas are exported with
+ * the other message schemas.
  *
  * @module
  */
-import { z } from "zod";
 import { type DecodeOptions, decodeStrictJson, StrictJsonError } from "./json_codec.ts";
-import { RPC_ERROR_CODES, RpcError, RpcErrorObject } from "./errors.ts";
+import { RPC_ERROR_CODES, RpcError } from "./errors.ts";
 import { BATCH_MAX_REQUESTS } from "./limits.ts";
-
-/** A request id: a string or a safe integer. */
-export const JsonRpcId = z.union([z.string().min(1).max(200), z.int()]);
-/** A request id. */
-export type JsonRpcId = z.infer<typeof JsonRpcId>;
-
-/** A JSON-RPC request (has an id, expects a response). Params are by name. */
-export const JsonRpcRequest = z.strictObject({
-  jsonrpc: z.literal("2.0"),
-  id: JsonRpcId,
-  method: z.string().min(1).max(200),
-  params: z.record(z.string(), z.unknown()).optional(),
-});
-/** A JSON-RPC request. */
-export type JsonRpcRequest = z.infer<typeof JsonRpcRequest>;
-
-/** A JSON-RPC notification (no id, no response). */
-export const JsonRpcNotification = z.strictObject({
-  jsonrpc: z.literal("2.0"),
-  method: z.string().min(1).max(200),
-  params: z.record(z.string(), z.unknown()).optional(),
-});
-/** A JSON-RPC notification. */
-export type JsonRpcNotification = z.infer<typeof JsonRpcNotification>;
-
-/** A successful response. */
-export const JsonRpcSuccess = z.strictObject({
-  jsonrpc: z.literal("2.0"),
-  id: JsonRpcId,
-  result: z.unknown(),
-});
-/** A successful response. */
-export type JsonRpcSuccess = z.infer<typeof JsonRpcSuccess>;
-
-/** An error response; `id` is null when the request's id could not be read. */
-export const JsonRpcFailure = z.strictObject({
-  jsonrpc: z.literal("2.0"),
-  id: JsonRpcId.nullable(),
-  error: RpcErrorObject,
-});
-/** An error response. */
-export type JsonRpcFailure = z.infer<typeof JsonRpcFailure>;
-
-/** Any response. */
-export const JsonRpcResponse = z.union([JsonRpcSuccess, JsonRpcFailure]);
-/** Any response. */
-export type JsonRpcResponse = z.infer<typeof JsonRpcResponse>;
+import {
+  type JsonRpcFailure,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  type JsonRpcSuccess,
+} from "./types.gen.ts";
 
 /** One entry of a decoded inbound message: a usable call, or an error to answer with. */
 export type InboundEntry =

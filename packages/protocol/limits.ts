@@ -1,5 +1,5 @@
 /** Largest integer that survives a round trip through a JavaScript number (2^53 − 1). */
-export const JSON_MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
+export const JSON_MAX_SAFE_INTEGER: number = Number.MAX_SAFE_INTEGER;
 
 /** Deepest nesting of arrays and objects accepted in one message; deeper input is hostile or a bug. */
 export const JSON_MAX_DEPTH = 64;

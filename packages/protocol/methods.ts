@@ -1,49 +1,50 @@
 /**
  * The registry of every RPC method: one place that names each method's params and
- * result schema, and the validators that turn zod issues into JSON-RPC errors.
+ * result schema, and the validators that turn schema issues into JSON-RPC errors.
  *
  * @module
  */
-import type { z } from "zod";
-import type { MethodSpec } from "./methods/_define.ts";
-import { initialize, runtimeMethods } from "./methods/runtime.ts";
-import { threadMethods } from "./methods/thread.ts";
-import { turnMethods } from "./methods/turn.ts";
-import { providerMethods } from "./methods/provider.ts";
-import { skillMethods } from "./methods/skill.ts";
-import { memoryMethods } from "./methods/memory.ts";
-import { workspaceMethods } from "./methods/workspace.ts";
+import type { Schema, SchemaError } from "./schema.ts";
+import type { MethodParamsMap, MethodResultMap } from "./types.gen.ts";
+import * as registry from "./_schemas/methods.ts";
 import { RPC_ERROR_CODES, RpcError } from "./errors.ts";
 
-export type { MethodSpec } from "./methods/_define.ts";
+/** The params and result schemas of one RPC method. */
+export interface MethodSpec<P = unknown, R = unknown> {
+  /** Strict params: unknown fields are an error. */
+  params: Schema<P>;
+  /** The result; servers may add fields, so clients tolerate unknown ones. */
+  result: Schema<R>;
+  /** What the method does, for the generated protocol file. */
+  description: string;
+}
+
+/** The name of any method, `initialize` included. */
+export type AnyMethodName = keyof MethodResultMap;
+/** The name of a method callable after `initialize`. */
+export type MethodName = Exclude<AnyMethodName, "initialize">;
+/**
+ * The params a caller passes to a method. The same type as {@linkcode ValidParamsOf}:
+ * no params schema has a default or transform (the generator refuses one until it emits
+ * a separate input type).
+ */
+export type ParamsOf<M extends AnyMethodName> = MethodParamsMap[M];
+/** The params a method receives after validation. */
+export type ValidParamsOf<M extends AnyMethodName> = MethodParamsMap[M];
+/** The result a method returns. */
+export type ResultOf<M extends AnyMethodName> = MethodResultMap[M];
 
 /** Every method a client may call after `initialize`, by name. */
-export const METHODS = {
-  ...threadMethods,
-  ...turnMethods,
-  ...providerMethods,
-  ...skillMethods,
-  ...memoryMethods,
-  ...workspaceMethods,
-  ...runtimeMethods,
-} as const;
+export const METHODS: { readonly [M in MethodName]: MethodSpec<ValidParamsOf<M>, ResultOf<M>> } =
+  registry.METHODS;
 
 /** `initialize` and every other method. */
-export const ALL_METHODS = { initialize, ...METHODS } as const;
-
-/** The name of a method callable after `initialize`. */
-export type MethodName = keyof typeof METHODS;
-/** The name of any method, `initialize` included. */
-export type AnyMethodName = keyof typeof ALL_METHODS;
-/** The params a caller passes to a method (before defaults). */
-export type ParamsOf<M extends AnyMethodName> = z.input<typeof ALL_METHODS[M]["params"]>;
-/** The params a method receives after validation. */
-export type ValidParamsOf<M extends AnyMethodName> = z.output<typeof ALL_METHODS[M]["params"]>;
-/** The result a method returns. */
-export type ResultOf<M extends AnyMethodName> = z.infer<typeof ALL_METHODS[M]["result"]>;
+export const ALL_METHODS: {
+  readonly [M in AnyMethodName]: MethodSpec<ValidParamsOf<M>, ResultOf<M>>;
+} = registry.ALL_METHODS;
 
 /** Names of the methods callable after `initialize`, in registry order. */
-export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
+export const METHOD_NAMES: MethodName[] = Object.keys(METHODS) as MethodName[];
 
 /**
  * Tells whether a string names a known method (`initialize` included).
@@ -94,16 +95,16 @@ export function parseResult<M extends AnyMethodName>(name: M, result: unknown): 
 }
 
 /**
- * Turns a zod error on params into the JSON-RPC error the runtime sends.
+ * Turns a schema error on params into the JSON-RPC error the runtime sends.
  *
  * @param name the method
- * @param error the zod error
+ * @param error the error of the params schema
  * @returns an RpcError naming the first offending field
  */
-export function paramsError(name: string, error: z.ZodError): RpcError {
+export function paramsError(name: string, error: SchemaError): RpcError {
   const issue = error.issues[0];
   if (issue?.code === "unrecognized_keys") {
-    const field = dottedPath([...issue.path, issue.keys[0] ?? ""]);
+    const field = dottedPath([...issue.path, issue.keys?.[0] ?? ""]);
     return new RpcError(
       RPC_ERROR_CODES.invalidParams,
       "unknown_field",

@@ -4,9 +4,9 @@
  * result, the journal event envelope and payloads, domain shapes, error and reason
  * codes, ids, and the strict JSON codec. Pure TypeScript, no I/O.
  *
- * Where things live: methods by namespace in `methods/` (registry in `methods.ts`),
- * events in `events.ts`, shapes in `domain/`, codes in `errors.ts` and
- * `reason_codes.ts`, vocabularies in `enums.ts`.
+ * Each message is exported twice under one name: as a type, and as its schema typed
+ * {@linkcode Schema} of that type (`Thread.parse(x)` returns a `Thread`). Both are
+ * generated from the zod schemas into `types.gen.ts`.
  *
  * @example
  * ```ts
@@ -25,19 +25,14 @@
 export * from "./version.ts";
 export * from "./limits.ts";
 export * from "./json_codec.ts";
+export * from "./schema.ts";
+export * from "./types.gen.ts";
 export * from "./ids.ts";
 export * from "./errors.ts";
 export * from "./reason_codes.ts";
 export * from "./enums.ts";
 export * from "./jsonrpc.ts";
-export * from "./domain/thread.ts";
-export * from "./domain/item.ts";
-export * from "./domain/provider.ts";
-export * from "./domain/skill.ts";
-export * from "./domain/memory.ts";
-export * from "./domain/file.ts";
-export * from "./domain/process.ts";
-export * from "./domain/usage.ts";
 export * from "./events.ts";
 export * from "./methods.ts";
 export * from "./golden_trace.ts";
+export * from "./manifest.ts";

@@ -1,10 +1,14 @@
 /**
  * Every stable reason code of the protocol, grouped by where it appears. Codes are
- * facts of the wire: clients switch on them and localize them.
+ * facts of the wire: clients switch on them and localize them. Their schemas are
+ * exported with the other message schemas.
+ *
+ * `RUN_REASON_CODES` and `ERROR_REASON_CODES` are typed by the generated unions of their
+ * schemas, so a code added here without `deno task protocol:generate` does not compile.
  *
  * @module
  */
-import { z } from "zod";
+import type { ErrorReasonCode, RunReasonCode } from "./types.gen.ts";
 
 /** Provider failure categories (seed 000 §6.16); a failed Run settles as `provider_<category>`. */
 export const PROVIDER_FAILURE_CATEGORIES = [
@@ -19,11 +23,9 @@ export const PROVIDER_FAILURE_CATEGORIES = [
   "protocol",
   "unknown",
 ] as const;
-/** A provider failure category. */
-export const ProviderFailureCategory = z.enum(PROVIDER_FAILURE_CATEGORIES);
 
 /** Why a Run settled the way it did (`run.settled.reasonCode`, `Run.reasonCode`). */
-export const RUN_REASON_CODES = [
+export const RUN_REASON_CODES: readonly RunReasonCode[] = [
   "cancelled",
   "context_budget_exceeded",
   "model_input_unavailable",
@@ -39,9 +41,7 @@ export const RUN_REASON_CODES = [
   "model_configuration_changed",
   "execution_policy_changed",
   ...PROVIDER_FAILURE_CATEGORIES.map((category) => `provider_${category}` as const),
-] as const;
-/** A Run reason code. `null` on a completed Run. */
-export const RunReasonCode = z.enum([...new Set(RUN_REASON_CODES)] as [string, ...string[]]);
+];
 
 /** Memory operation and recall reason codes (seed 000 §6.16). */
 export const MEMORY_REASON_CODES = [
@@ -53,8 +53,6 @@ export const MEMORY_REASON_CODES = [
   "memory_retrieval_overflow",
   "memory_snapshot_unavailable",
 ] as const;
-/** A memory reason code. */
-export const MemoryReasonCode = z.enum(MEMORY_REASON_CODES);
 
 /** Why `file.preview` (or `file.change.get`) could not show a file (seed 000 §14). */
 export const FILE_UNAVAILABLE_REASONS = [
@@ -70,8 +68,6 @@ export const FILE_UNAVAILABLE_REASONS = [
   "change_not_recorded",
   "capture_too_large",
 ] as const;
-/** A file-preview unavailable reason. */
-export const FileUnavailableReason = z.enum(FILE_UNAVAILABLE_REASONS);
 
 /** Error codes of managed processes and process tools. */
 export const PROCESS_ERROR_CODES = [
@@ -84,8 +80,6 @@ export const PROCESS_ERROR_CODES = [
   "spawn_failed",
   "timeout",
 ] as const;
-/** A process error code. */
-export const ProcessErrorCode = z.enum(PROCESS_ERROR_CODES);
 
 /** Reason codes of JSON-RPC errors that are not memory or provider failures. */
 export const REQUEST_REASON_CODES = [
@@ -134,17 +128,8 @@ export const REQUEST_REASON_CODES = [
 ] as const;
 
 /** Every reason code a JSON-RPC error's `data.reasonCode` may carry. */
-export const ERROR_REASON_CODES = [
+export const ERROR_REASON_CODES: readonly ErrorReasonCode[] = [
   ...REQUEST_REASON_CODES,
   ...MEMORY_REASON_CODES,
   ...PROVIDER_FAILURE_CATEGORIES.map((category) => `provider_${category}` as const),
-] as const;
-/** The reason code of a JSON-RPC error. */
-export const ErrorReasonCode = z.enum(
-  [...new Set(ERROR_REASON_CODES)] as [
-    typeof ERROR_REASON_CODES[number],
-    ...typeof ERROR_REASON_CODES[number][],
-  ],
-);
-/** The reason code of a JSON-RPC error. */
-export type ErrorReasonCode = z.infer<typeof ErrorReasonCode>;
+];

@@ -4,22 +4,23 @@
  * @module
  */
 import { z } from "zod";
+import { docs } from "../docs.ts";
 import { ItemId, MemoryId, ThreadId, Timestamp, TurnId } from "../ids.ts";
 import { MemoryKind, MemorySourceKind, MemoryState } from "../enums.ts";
-import { MEMORY_CONTENT_MAX_CHARS, MEMORY_PREVIEW_MAX_CHARS } from "../limits.ts";
+import { MEMORY_CONTENT_MAX_CHARS, MEMORY_PREVIEW_MAX_CHARS } from "../../limits.ts";
 
-/** Where a memory applies: everywhere, or one workspace (its key is derived by the runtime). */
 export const MemoryScope = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("global"), key: z.null() }),
   z.strictObject({ type: z.literal("workspace"), key: z.string().min(1).max(200) }),
-]);
-/** A memory scope. */
-export type MemoryScope = z.infer<typeof MemoryScope>;
+]).register(docs, {
+  description:
+    "Where a memory applies: everywhere, or one workspace (its key is derived by the runtime).",
+});
 
-/** Memory text: 1–2,048 characters. */
-export const MemoryContent = z.string().trim().min(1).max(MEMORY_CONTENT_MAX_CHARS);
+export const MemoryContent = z.string().trim().min(1).max(MEMORY_CONTENT_MAX_CHARS).register(docs, {
+  description: "Memory text: 1–2,048 characters.",
+});
 
-/** A memory in a list page. */
 export const MemorySummary = z.looseObject({
   id: MemoryId,
   kind: MemoryKind,
@@ -30,22 +31,18 @@ export const MemorySummary = z.looseObject({
   createdAt: Timestamp,
   updatedAt: Timestamp,
   forgottenAt: Timestamp.nullable(),
-});
-/** A memory in a list page. */
-export type MemorySummary = z.infer<typeof MemorySummary>;
+}).register(docs, { description: "A memory in a list page." });
 
-/** Where a memory's current revision came from, and whether that source still exists. */
 export const MemoryProvenance = z.looseObject({
   sourceKind: MemorySourceKind,
   threadId: ThreadId.nullable(),
   turnId: TurnId.nullable(),
   itemId: ItemId.nullable(),
   status: z.enum(["available", "unavailable", "none"]),
+}).register(docs, {
+  description: "Where a memory's current revision came from, and whether that source still exists.",
 });
-/** A memory's provenance. */
-export type MemoryProvenance = z.infer<typeof MemoryProvenance>;
 
-/** A whole memory (`memory.get`); content is null once forgotten. */
 export const Memory = z.looseObject({
   id: MemoryId,
   kind: MemoryKind,
@@ -57,6 +54,6 @@ export const Memory = z.looseObject({
   updatedAt: Timestamp,
   forgottenAt: Timestamp.nullable(),
   provenance: MemoryProvenance,
+}).register(docs, {
+  description: "A whole memory (`memory.get`); content is null once forgotten.",
 });
-/** A whole memory. */
-export type Memory = z.infer<typeof Memory>;

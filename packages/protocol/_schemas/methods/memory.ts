@@ -7,7 +7,7 @@ import { z } from "zod";
 import { method } from "./_define.ts";
 import { Cursor, Identifier, ItemId, MemoryId } from "../ids.ts";
 import { MemoryKind, MemoryState } from "../enums.ts";
-import { PAGE_MAX_LIMIT } from "../limits.ts";
+import { PAGE_MAX_LIMIT } from "../../limits.ts";
 import { Memory, MemoryContent, MemoryScope, MemorySummary } from "../domain/memory.ts";
 
 const MutationResult = z.looseObject({

@@ -4,34 +4,26 @@
  * @module
  */
 import { z } from "zod";
+import { docs } from "../docs.ts";
 import { LocalDate } from "../ids.ts";
 
-/** Tokens reported by the provider for one model call. */
 export const TokenUsage = z.looseObject({
   inputTokens: z.int().min(0),
   cachedInputTokens: z.int().min(0).nullable(),
   outputTokens: z.int().min(0),
   reasoningOutputTokens: z.int().min(0).nullable(),
   totalTokens: z.int().min(0),
-});
-/** Tokens of one model call. */
-export type TokenUsage = z.infer<typeof TokenUsage>;
+}).register(docs, { description: "Tokens reported by the provider for one model call." });
 
-/** Lifetime usage figures (`usage.read`). */
 export const UsageSummary = z.looseObject({
   lifetimeTokens: z.int().min(0),
   peakDailyTokens: z.int().min(0),
   longestRunningTurnSec: z.int().min(0),
   currentStreakDays: z.int().min(0),
   longestStreakDays: z.int().min(0),
-});
-/** Lifetime usage figures. */
-export type UsageSummary = z.infer<typeof UsageSummary>;
+}).register(docs, { description: "Lifetime usage figures (`usage.read`)." });
 
-/** Tokens of one local calendar day. */
 export const DailyUsageBucket = z.looseObject({
   startDate: LocalDate,
   tokens: z.int().min(0),
-});
-/** Tokens of one day. */
-export type DailyUsageBucket = z.infer<typeof DailyUsageBucket>;
+}).register(docs, { description: "Tokens of one local calendar day." });

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { method } from "./_define.ts";
 import { ItemId, ProcessId, ThreadId } from "../ids.ts";
-import { PATH_MAX_CHARS, PROCESS_READ_MAX_BYTES } from "../limits.ts";
+import { PATH_MAX_CHARS, PROCESS_READ_MAX_BYTES } from "../../limits.ts";
 import { FileChange, FilePreview } from "../domain/file.ts";
 import { ProcessOutputPage } from "../domain/process.ts";
 import { DailyUsageBucket, UsageSummary } from "../domain/usage.ts";

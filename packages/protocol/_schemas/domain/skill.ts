@@ -4,28 +4,22 @@
  * @module
  */
 import { z } from "zod";
+import { docs } from "../docs.ts";
 
-/** A skill name: `^[a-z0-9][a-z0-9-]{0,63}$`. */
 export const SkillName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, {
   error: "a skill name is 1–64 of a-z, 0-9 and '-', starting with a letter or digit",
-});
+}).register(docs, { description: "A skill name: `^[a-z0-9][a-z0-9-]{0,63}$`." });
 
-/** A skill found under `<home>/skills/<name>/SKILL.md`. */
 export const Skill = z.looseObject({
   name: SkillName,
   description: z.string().max(1024),
   /** Absolute path of its SKILL.md. */
   location: z.string(),
   enabled: z.boolean(),
-});
-/** A skill. */
-export type Skill = z.infer<typeof Skill>;
+}).register(docs, { description: "A skill found under `<home>/skills/<name>/SKILL.md`." });
 
-/** Why a skills-folder entry was not loaded. */
 export const SkillDiagnostic = z.looseObject({
   entry: z.string(),
   code: z.string(),
   message: z.string(),
-});
-/** A skill diagnostic. */
-export type SkillDiagnostic = z.infer<typeof SkillDiagnostic>;
+}).register(docs, { description: "Why a skills-folder entry was not loaded." });

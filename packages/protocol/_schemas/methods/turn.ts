@@ -7,7 +7,7 @@ import { z } from "zod";
 import { method } from "./_define.ts";
 import { BranchId, Cursor, Identifier, RunId, ThreadId, TurnId } from "../ids.ts";
 import { ExecutionPolicy, ReasoningEffort, RunStatus } from "../enums.ts";
-import { MESSAGE_CONTENT_MAX_CHARS, PAGE_MAX_LIMIT, REPLAY_MAX_LIMIT } from "../limits.ts";
+import { MESSAGE_CONTENT_MAX_CHARS, PAGE_MAX_LIMIT, REPLAY_MAX_LIMIT } from "../../limits.ts";
 import { AttachmentInputs, Turn } from "../domain/item.ts";
 import { EventEnvelope } from "../events.ts";
 

@@ -4,11 +4,11 @@
  * @module
  */
 import { z } from "zod";
+import { docs } from "../docs.ts";
 import { ItemId, ProcessId, RunId, ThreadId, Timestamp } from "../ids.ts";
 import { ProcessState } from "../enums.ts";
 import { ProcessErrorCode } from "../reason_codes.ts";
 
-/** The recorded facts of one managed process (`process.recorded`). */
 export const ProcessRecord = z.looseObject({
   processId: ProcessId,
   threadId: ThreadId,
@@ -24,11 +24,10 @@ export const ProcessRecord = z.looseObject({
   pty: z.boolean(),
   startedAt: Timestamp,
   finishedAt: Timestamp.nullable(),
+}).register(docs, {
+  description: "The recorded facts of one managed process (`process.recorded`).",
 });
-/** The recorded facts of one managed process. */
-export type ProcessRecord = z.infer<typeof ProcessRecord>;
 
-/** A page of a process's output with its state (`process.read`, `process.stop`). */
 export const ProcessOutputPage = z.looseObject({
   processId: ProcessId,
   state: ProcessState,
@@ -44,6 +43,6 @@ export const ProcessOutputPage = z.looseObject({
   cursor: z.int().min(0),
   nextCursor: z.int().min(0),
   hasMore: z.boolean(),
+}).register(docs, {
+  description: "A page of a process's output with its state (`process.read`, `process.stop`).",
 });
-/** A page of process output. */
-export type ProcessOutputPage = z.infer<typeof ProcessOutputPage>;

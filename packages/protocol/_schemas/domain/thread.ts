@@ -4,29 +4,28 @@
  * @module
  */
 import { z } from "zod";
+import { docs } from "../docs.ts";
 import { BranchId, ThreadId, Timestamp, WorkspaceId } from "../ids.ts";
-import { PATH_MAX_CHARS, THREAD_TITLE_MAX_CHARS } from "../limits.ts";
+import { PATH_MAX_CHARS, THREAD_TITLE_MAX_CHARS } from "../../limits.ts";
 
-/** A thread title: one line, 1–200 characters. */
 export const ThreadTitle = z.string().trim().min(1).max(THREAD_TITLE_MAX_CHARS).regex(
   /^[^\r\n]*$/,
   {
     error: "a title is one line",
   },
-);
+).register(docs, { description: "A thread title: one line, 1–200 characters." });
 
-/** Where a thread's files live: a managed folder the runtime made, or a project folder. */
 export const Workspace = z.looseObject({
   id: WorkspaceId,
   name: z.string(),
   kind: z.enum(["project", "managed"]),
   /** Absolute path of the folder; null when it is not available. */
   rootUri: z.string().max(PATH_MAX_CHARS).nullable(),
+}).register(docs, {
+  description:
+    "Where a thread's files live: a managed folder the runtime made, or a project folder.",
 });
-/** A workspace. */
-export type Workspace = z.infer<typeof Workspace>;
 
-/** A thread summary (seed 000 §6.16 ThreadSummary). */
 export const Thread = z.looseObject({
   id: ThreadId,
   title: z.string().nullable(),
@@ -35,16 +34,13 @@ export const Thread = z.looseObject({
   createdAt: Timestamp,
   updatedAt: Timestamp,
   archivedAt: Timestamp.nullable(),
-});
-/** A thread summary. */
-export type Thread = z.infer<typeof Thread>;
+}).register(docs, { description: "A thread summary (seed 000 §6.16 ThreadSummary)." });
 
-/** A branch of a thread; every thread has exactly one default branch. */
 export const Branch = z.looseObject({
   id: BranchId,
   threadId: ThreadId,
   createdAt: Timestamp,
   isDefault: z.boolean(),
+}).register(docs, {
+  description: "A branch of a thread; every thread has exactly one default branch.",
 });
-/** A branch. */
-export type Branch = z.infer<typeof Branch>;

@@ -5,18 +5,21 @@
  * @module
  */
 import { z } from "zod";
+import { docs } from "../docs.ts";
 import { Identifier } from "../ids.ts";
 import { ReasoningEffort } from "../enums.ts";
 
-/** A provider id: lowercase letters, digits, `-` and `_`, starting with a letter or digit. */
 export const ProviderId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, {
   error: "a provider id is 1–64 of a-z, 0-9, '-' and '_'",
+}).register(docs, {
+  description:
+    "A provider id: lowercase letters, digits, `-` and `_`, starting with a letter or digit.",
 });
 
-/** A model's context window in tokens. */
-export const ContextWindow = z.int().min(1024).max(100_000_000);
+export const ContextWindow = z.int().min(1024).max(100_000_000).register(docs, {
+  description: "A model's context window in tokens.",
+});
 
-/** A provider summary (`provider.list`). */
 export const Provider = z.looseObject({
   id: ProviderId,
   displayName: z.string(),
@@ -25,11 +28,8 @@ export const Provider = z.looseObject({
   credentialConfigured: z.boolean(),
   health: z.enum(["unknown", "ok", "error"]),
   baseUrl: z.string().nullable().optional(),
-});
-/** A provider summary. */
-export type Provider = z.infer<typeof Provider>;
+}).register(docs, { description: "A provider summary (`provider.list`)." });
 
-/** A model summary (`model.list`). */
 export const Model = z.looseObject({
   providerId: ProviderId,
   id: Identifier,
@@ -40,11 +40,8 @@ export const Model = z.looseObject({
   /** Default effort sent as `reasoning_effort`; null means "auto" (send nothing). */
   reasoningEffort: ReasoningEffort.nullable(),
   reasoningEfforts: z.array(ReasoningEffort),
-});
-/** A model summary. */
-export type Model = z.infer<typeof Model>;
+}).register(docs, { description: "A model summary (`model.list`)." });
 
-/** A model entered by the user when configuring a provider. */
 export const ModelInput = z.strictObject({
   id: Identifier,
   displayName: z.string().min(1).max(200).optional(),
@@ -53,15 +50,10 @@ export const ModelInput = z.strictObject({
   supportsTools: z.boolean().optional(),
   reasoningEfforts: z.array(ReasoningEffort).optional(),
   reasoningEffort: ReasoningEffort.nullable().optional(),
-});
-/** A model entered by the user. */
-export type ModelInput = z.infer<typeof ModelInput>;
+}).register(docs, { description: "A model entered by the user when configuring a provider." });
 
-/** A model found by `provider.discover_models`. */
 export const DiscoveredModel = z.looseObject({
   id: Identifier,
   displayName: z.string(),
   contextWindow: ContextWindow,
-});
-/** A discovered model. */
-export type DiscoveredModel = z.infer<typeof DiscoveredModel>;
+}).register(docs, { description: "A model found by `provider.discover_models`." });

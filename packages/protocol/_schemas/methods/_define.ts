@@ -1,7 +1,10 @@
 import type { z } from "zod";
 
-/** The params and result schemas of one RPC method. */
-export interface MethodSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+/** The zod schemas of one RPC method's params and result. */
+export interface MethodDefinition<
+  P extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
   /** Strict params: unknown fields are an error. */
   params: P;
   /** The result; servers may add fields, so clients tolerate unknown ones. */
@@ -10,9 +13,9 @@ export interface MethodSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType
   description: string;
 }
 
-/** Declares a method; a function only so each spec keeps its precise types. */
+/** Declares a method; a function only so each definition keeps its precise types. */
 export function method<P extends z.ZodType, R extends z.ZodType>(
-  spec: MethodSpec<P, R>,
-): MethodSpec<P, R> {
-  return spec;
+  definition: MethodDefinition<P, R>,
+): MethodDefinition<P, R> {
+  return definition;
 }

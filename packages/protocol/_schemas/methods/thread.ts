@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { method } from "./_define.ts";
 import { Cursor, Identifier, ThreadId } from "../ids.ts";
-import { PAGE_MAX_LIMIT, PATH_MAX_CHARS } from "../limits.ts";
+import { PAGE_MAX_LIMIT, PATH_MAX_CHARS } from "../../limits.ts";
 import { Thread, ThreadTitle } from "../domain/thread.ts";
 import { EventEnvelope } from "../events.ts";
 

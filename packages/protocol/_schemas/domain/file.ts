@@ -4,10 +4,10 @@
  * @module
  */
 import { z } from "zod";
+import { docs } from "../docs.ts";
 import { ItemId, ThreadId, Timestamp } from "../ids.ts";
 import { FileUnavailableReason } from "../reason_codes.ts";
 
-/** One side (before or after) of a recorded write or edit. */
 export const FileCapture = z.looseObject({
   exists: z.boolean(),
   byteCount: z.int().min(0).nullable(),
@@ -16,16 +16,12 @@ export const FileCapture = z.looseObject({
   bom: z.boolean().nullable(),
   newline: z.enum(["lf", "crlf", "cr", "mixed", "none"]).nullable(),
   lineCount: z.int().min(0).nullable(),
+}).register(docs, { description: "One side (before or after) of a recorded write or edit." });
+
+export const FileOperation = z.enum(["write", "edit"]).register(docs, {
+  description: "A write or edit.",
 });
-/** One side of a recorded file change. */
-export type FileCapture = z.infer<typeof FileCapture>;
 
-/** A write or edit. */
-export const FileOperation = z.enum(["write", "edit"]);
-/** A write or edit. */
-export type FileOperation = z.infer<typeof FileOperation>;
-
-/** A page of a text file (`file.preview`). */
 export const FilePreviewText = z.looseObject({
   threadId: ThreadId,
   path: z.string(),
@@ -40,25 +36,20 @@ export const FilePreviewText = z.looseObject({
   nextOffset: z.int().min(1).nullable(),
   truncated: z.boolean(),
   truncationReason: z.string().nullable(),
-});
+}).register(docs, { description: "A page of a text file (`file.preview`)." });
 
-/** A file the preview cannot show, and why. */
 export const FilePreviewUnavailable = z.looseObject({
   threadId: ThreadId,
   path: z.string(),
   status: z.literal("unavailable"),
   reason: FileUnavailableReason,
-});
+}).register(docs, { description: "A file the preview cannot show, and why." });
 
-/** The result of `file.preview`. */
 export const FilePreview = z.discriminatedUnion("status", [
   FilePreviewText,
   FilePreviewUnavailable,
-]);
-/** The result of `file.preview`. */
-export type FilePreview = z.infer<typeof FilePreview>;
+]).register(docs, { description: "The result of `file.preview`." });
 
-/** A recorded write or edit with its captures and diff (`file.change.get`). */
 export const FileChangeRecorded = z.looseObject({
   threadId: ThreadId,
   toolCallItemId: ItemId,
@@ -71,20 +62,20 @@ export const FileChangeRecorded = z.looseObject({
   diff: z.string().nullable(),
   additions: z.int().min(0),
   deletions: z.int().min(0),
+}).register(docs, {
+  description: "A recorded write or edit with its captures and diff (`file.change.get`).",
 });
 
-/** A change that was not captured (too large, or none recorded for that item). */
 export const FileChangeUnavailable = z.looseObject({
   threadId: ThreadId,
   toolCallItemId: ItemId,
   status: z.literal("unavailable"),
   reason: FileUnavailableReason,
+}).register(docs, {
+  description: "A change that was not captured (too large, or none recorded for that item).",
 });
 
-/** The result of `file.change.get`. */
 export const FileChange = z.discriminatedUnion("status", [
   FileChangeRecorded,
   FileChangeUnavailable,
-]);
-/** The result of `file.change.get`. */
-export type FileChange = z.infer<typeof FileChange>;
+]).register(docs, { description: "The result of `file.change.get`." });

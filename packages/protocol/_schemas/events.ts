@@ -1,0 +1,147 @@
+/**
+ * The journal event envelope and the payload of each of the 15 event types.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { BranchId, Identifier, ItemId, RunId, ThreadId, Timestamp, TurnId } from "./ids.ts";
+import { EVENT_SCHEMA_VERSION } from "../version.ts";
+import { ModelCallPurpose, RunStatus, SettledStatus } from "./enums.ts";
+import { RunReasonCode } from "./reason_codes.ts";
+import { Branch, Thread } from "./domain/thread.ts";
+import { Item, RunSummary } from "./domain/item.ts";
+import { FileOperation } from "./domain/file.ts";
+import { ProcessRecord } from "./domain/process.ts";
+import { TokenUsage } from "./domain/usage.ts";
+import { docs } from "./docs.ts";
+
+/** Scope ids a payload mirrors from its envelope (present exactly when non-null there). */
+const mirrored = {
+  turnId: TurnId.optional(),
+  runId: RunId.optional(),
+  itemId: ItemId.optional(),
+};
+
+function payload<T extends z.ZodRawShape>(shape: T) {
+  return z.looseObject({ ...shape, ...mirrored });
+}
+
+/** A Turn without its runs, carried by the first `run.state_changed` of a turn. */
+const TurnHeader = z.looseObject({
+  id: TurnId,
+  threadId: ThreadId,
+  branchId: BranchId,
+  ordinal: z.int().min(1),
+  createdAt: Timestamp,
+});
+
+/** The payload schema of each event type. */
+export const EVENT_PAYLOADS = {
+  "thread.created": payload({
+    thread: Thread,
+    branch: Branch,
+    clientRequestId: Identifier.nullable(),
+  }),
+  "thread.renamed": payload({ thread: Thread }),
+  "thread.archived": payload({ thread: Thread }),
+  "thread.unarchived": payload({ thread: Thread }),
+  "run.state_changed": payload({
+    status: RunStatus,
+    /** Null when the Run was just created (queued). */
+    previousStatus: RunStatus.nullable(),
+    run: RunSummary,
+    /** Present when the Run was just created, so the Turn can be shown at once. */
+    turn: TurnHeader.optional(),
+    clientRequestId: Identifier.nullable().optional(),
+  }),
+  "item.started": payload({ item: Item }),
+  "item.delta": payload({
+    delta: z.string().min(1),
+    /** Which text the delta extends: the answer (default) or the model's reasoning. */
+    field: z.enum(["content", "reasoning"]).optional(),
+  }),
+  "item.completed": payload({ item: Item }),
+  "file.change_recorded": payload({
+    toolCallItemId: ItemId,
+    path: z.string(),
+    operation: FileOperation,
+    additions: z.int().min(0),
+    deletions: z.int().min(0),
+  }),
+  "process.recorded": payload({ process: ProcessRecord }),
+  "model.input_prepared": payload({
+    callOrdinal: z.int().min(1),
+    /** Null for compression and completion-check calls. */
+    stepOrdinal: z.int().min(1).nullable(),
+    purpose: ModelCallPurpose,
+    /** The ContextRevision in full on first use, then null (referenced by `stepInput`). */
+    contextRevision: z.record(z.string(), z.unknown()).nullable(),
+    stepInput: z.record(z.string(), z.unknown()),
+  }),
+  "context.compacted": payload({ revision: z.int().min(1) }),
+  "model.response_finished": payload({
+    callOrdinal: z.int().min(1),
+    outcome: SettledStatus.optional(),
+    usage: TokenUsage.nullable(),
+    responseModelId: z.string().nullable(),
+    requestId: z.string().nullable(),
+  }),
+  "run.settled": payload({ status: SettledStatus, reasonCode: RunReasonCode.nullable() }),
+  "run.steered": payload({ item: Item }),
+} as const;
+
+type EventType = keyof typeof EVENT_PAYLOADS;
+
+const envelopeShape = {
+  seq: z.int().min(1),
+  schemaVersion: z.literal(EVENT_SCHEMA_VERSION),
+  threadId: ThreadId.nullable(),
+  branchId: BranchId.nullable(),
+  turnId: TurnId.nullable(),
+  runId: RunId.nullable(),
+  itemId: ItemId.nullable(),
+  timestamp: Timestamp,
+};
+
+/** The envelope of one event type, with that type's payload. */
+type EventVariant<T extends EventType> = z.ZodObject<
+  typeof envelopeShape & { type: z.ZodLiteral<T>; payload: typeof EVENT_PAYLOADS[T] },
+  z.core.$strict
+>;
+type AnyEventVariant = { [T in EventType]: EventVariant<T> }[EventType];
+
+const variants = (Object.keys(EVENT_PAYLOADS) as EventType[]).map((type) =>
+  z.strictObject({ ...envelopeShape, type: z.literal(type), payload: EVENT_PAYLOADS[type] })
+) as unknown as [AnyEventVariant, ...AnyEventVariant[]];
+
+export const EventEnvelope = z.discriminatedUnion("type", variants).superRefine((event, ctx) => {
+  const body = event.payload as Record<string, unknown>;
+  for (const key of ["turnId", "runId", "itemId"] as const) {
+    const scoped = event[key];
+    if (scoped === null && key in body) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["payload", key],
+        message: `payload.${key} must be absent when the envelope's ${key} is null`,
+      });
+    } else if (scoped !== null && body[key] !== scoped) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["payload", key],
+        message: `payload.${key} must mirror the envelope's ${key} (${scoped})`,
+      });
+    }
+  }
+}).register(docs, {
+  description: "One journal event as it crosses the wire. Non-null `turnId`/`runId`/`itemId` " +
+    "must be mirrored in the payload with the same value; null ones must be absent.",
+});
+
+export const EventNotification = z.strictObject({
+  jsonrpc: z.literal("2.0"),
+  method: z.literal("event"),
+  params: EventEnvelope,
+}).register(docs, {
+  description: "The `event` notification the server pushes over WebSocket for each committed " +
+    "event.",
+});

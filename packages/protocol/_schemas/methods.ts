@@ -1,0 +1,26 @@
+/**
+ * The registry of every RPC method's params and result schemas, by name.
+ *
+ * @module
+ */
+import { initialize, runtimeMethods } from "./methods/runtime.ts";
+import { threadMethods } from "./methods/thread.ts";
+import { turnMethods } from "./methods/turn.ts";
+import { providerMethods } from "./methods/provider.ts";
+import { skillMethods } from "./methods/skill.ts";
+import { memoryMethods } from "./methods/memory.ts";
+import { workspaceMethods } from "./methods/workspace.ts";
+
+/** Every method a client may call after `initialize`, by name. */
+export const METHODS = {
+  ...threadMethods,
+  ...turnMethods,
+  ...providerMethods,
+  ...skillMethods,
+  ...memoryMethods,
+  ...workspaceMethods,
+  ...runtimeMethods,
+} as const;
+
+/** `initialize` and every other method. */
+export const ALL_METHODS = { initialize, ...METHODS } as const;

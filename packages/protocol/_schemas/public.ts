@@ -1,0 +1,94 @@
+/**
+ * The public message schemas, under the names mod.ts exports them by. For each one,
+ * `deno task protocol:generate` writes a type and a typed export of the same name into
+ * `types.gen.ts`; its doc comment is the description registered in `docs`.
+ *
+ * @module
+ */
+export {
+  BranchId,
+  Cursor,
+  Identifier,
+  ItemId,
+  LocalDate,
+  MemoryId,
+  ProcessId,
+  RunId,
+  ThreadId,
+  Timestamp,
+  TurnId,
+  WorkspaceId,
+} from "./ids.ts";
+export {
+  ExecutionPolicy,
+  ItemKind,
+  ItemRole,
+  ItemStatus,
+  MemoryKind,
+  MemorySourceKind,
+  MemoryState,
+  ModelCallPurpose,
+  ProcessState,
+  ReasoningEffort,
+  RunStatus,
+  SettledStatus,
+  ToolId,
+  TurnStatus,
+} from "./enums.ts";
+export {
+  ErrorReasonCode,
+  FileUnavailableReason,
+  MemoryReasonCode,
+  ProcessErrorCode,
+  ProviderFailureCategory,
+  RunReasonCode,
+} from "./reason_codes.ts";
+export { RpcErrorData, RpcErrorObject } from "./errors.ts";
+export {
+  JsonRpcFailure,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcSuccess,
+} from "./jsonrpc.ts";
+export { Branch, Thread, ThreadTitle, Workspace } from "./domain/thread.ts";
+export {
+  Attachment,
+  AttachmentInput,
+  AttachmentInputs,
+  Item,
+  RunSummary,
+  RunWithItems,
+  Turn,
+} from "./domain/item.ts";
+export {
+  ContextWindow,
+  DiscoveredModel,
+  Model,
+  ModelInput,
+  Provider,
+  ProviderId,
+} from "./domain/provider.ts";
+export { Skill, SkillDiagnostic, SkillName } from "./domain/skill.ts";
+export {
+  Memory,
+  MemoryContent,
+  MemoryProvenance,
+  MemoryScope,
+  MemorySummary,
+} from "./domain/memory.ts";
+export {
+  FileCapture,
+  FileChange,
+  FileChangeRecorded,
+  FileChangeUnavailable,
+  FileOperation,
+  FilePreview,
+  FilePreviewText,
+  FilePreviewUnavailable,
+} from "./domain/file.ts";
+export { ProcessOutputPage, ProcessRecord } from "./domain/process.ts";
+export { DailyUsageBucket, TokenUsage, UsageSummary } from "./domain/usage.ts";
+export { EventEnvelope, EventNotification } from "./events.ts";
+export { GoldenCase, GoldenStep, GoldenTrace } from "./golden_trace.ts";
