@@ -5,23 +5,13 @@
  * @module
  */
 import { z } from "zod";
+import { REASONING_EFFORTS } from "@daedalus/protocol";
 import { CONFIG_DISPLAY_NAME_MAX_CHARS, CONFIG_MODEL_ID_MAX_CHARS } from "./limits.ts";
 
 /** The config.yaml format version this build reads and writes. */
 export const CONFIG_VERSION = 1;
 
-// Mirrors the protocol's ReasoningEffort; switch to the import once @daedalus/protocol's
-// mod.ts exports it.
-const ReasoningEffortSchema = z.enum([
-  "none",
-  "minimal",
-  "low",
-  "medium",
-  "high",
-  "xhigh",
-  "max",
-  "ultra",
-]);
+const ReasoningEffortSchema = z.enum(REASONING_EFFORTS);
 
 const CONTROL_CHARS = /\p{Cc}/u;
 // JavaScript objects give this key a special meaning; zod records drop it silently.

@@ -61,6 +61,15 @@ export interface StateDatabase {
    *   when `fn` returns a promise
    */
   transaction<T>(fn: () => T): T;
+  /**
+   * Runs `fn` in a deferred (`BEGIN`) transaction: one consistent snapshot for
+   * several reads, without taking the write lock. Inside another transaction it
+   * simply runs.
+   *
+   * @param fn synchronous reads
+   * @returns what `fn` returned
+   */
+  readTransaction<T>(fn: () => T): T;
   /** Closes the connection; a second call does nothing. */
   close(): void;
 }
@@ -204,15 +213,19 @@ class OpenStateDatabase implements StateDatabase {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.#depth === 0 ? this.#outer(fn) : this.#nested(fn);
+    return this.#depth === 0 ? this.#outer(fn, !this.readOnly) : this.#nested(fn);
+  }
+
+  readTransaction<T>(fn: () => T): T {
+    return this.#depth === 0 ? this.#outer(fn, false) : fn();
   }
 
   close(): void {
     if (this.connection.isOpen) this.connection.close();
   }
 
-  #outer<T>(fn: () => T): T {
-    this.connection.exec(this.readOnly ? "BEGIN" : "BEGIN IMMEDIATE");
+  #outer<T>(fn: () => T, write: boolean): T {
+    this.connection.exec(write ? "BEGIN IMMEDIATE" : "BEGIN");
     this.#depth = 1;
     try {
       const result = requireSync(fn());

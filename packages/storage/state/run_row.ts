@@ -34,11 +34,29 @@ export function readRunSummary(db: StateDatabase, runId: string): RunSummary {
     modelId: String(row.model_id),
     executionPolicy: String(row.execution_policy) as RunSummary["executionPolicy"],
     status: String(row.status) as RunSummary["status"],
-    reasonCode: row.reason_code === null ? null : String(row.reason_code),
+    reasonCode: row.reason_code === null
+      ? null
+      : String(row.reason_code) as NonNullable<RunSummary["reasonCode"]>,
     modelCalls: Number(row.model_calls),
     compactions: Math.max(0, Number(row.revisions) - 1),
     createdAt: String(row.created_at),
     startedAt: row.started_at === null ? null : String(row.started_at),
     settledAt: row.settled_at === null ? null : String(row.settled_at),
   };
+}
+
+/**
+ * Reads the RunConfig frozen when the Run's turn started.
+ *
+ * @param db the database
+ * @param runId the run
+ * @returns the config as stored
+ * @throws {StoreError} `run_not_found` when the run has no config
+ */
+export function readRunConfig(db: StateDatabase, runId: string): Record<string, unknown> {
+  const row = statement(db.connection, "SELECT config_json FROM run_configs WHERE run_id = ?").get(
+    runId,
+  );
+  if (!row) throw new StoreError("run_not_found", `Run ${runId} has no frozen config`);
+  return JSON.parse(String(row.config_json));
 }

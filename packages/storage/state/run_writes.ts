@@ -20,6 +20,7 @@ import type { StateDatabase } from "./database.ts";
 import { StoreError } from "./errors.ts";
 import { statement } from "./_statements.ts";
 import { readRunSummary } from "./run_row.ts";
+import { ITEM_COLUMNS, itemFromRow } from "./_rows.ts";
 
 /** The scope ids of a Run. */
 export interface RunScope {
@@ -159,20 +160,39 @@ export function startItem(store: StateStore, runId: string, input: NewItem): Com
 }
 
 function readItem(db: StateDatabase, itemId: string): Item {
-  const row = statement(db.connection, "SELECT * FROM items WHERE id = ?").get(itemId);
+  const row = statement(db.connection, `SELECT ${ITEM_COLUMNS} FROM items WHERE id = ?`).get(
+    itemId,
+  );
   if (!row) throw new StoreError("item_not_found", `Item ${itemId} does not exist`);
+  return itemFromRow(row);
+}
+
+/**
+ * An item's run scope in one indexed lookup (the delta hot path must not read
+ * content); refuses items that are no longer streaming or whose run has settled.
+ */
+function readStreamingItemScope(db: StateDatabase, itemId: string): RunScope {
+  const row = statement(
+    db.connection,
+    `SELECT i.run_id, i.turn_id, i.status AS item_status, r.status AS run_status,
+       t.thread_id, t.branch_id
+     FROM items i JOIN runs r ON r.id = i.run_id JOIN turns t ON t.id = i.turn_id WHERE i.id = ?`,
+  ).get(itemId);
+  if (!row) throw new StoreError("item_not_found", `Item ${itemId} does not exist`);
+  if (
+    row.run_status !== "running" ||
+    (row.item_status !== "streaming" && row.item_status !== "running")
+  ) {
+    throw new StoreError(
+      "run_not_active",
+      `Item ${itemId} is ${row.item_status} in a ${row.run_status} run; it takes no more text`,
+    );
+  }
   return {
-    id: String(row.id),
+    threadId: String(row.thread_id),
+    branchId: String(row.branch_id),
     turnId: String(row.turn_id),
     runId: String(row.run_id),
-    ordinal: Number(row.ordinal),
-    kind: String(row.kind) as ItemKind,
-    role: row.role === null ? null : String(row.role) as ItemRole,
-    status: String(row.status) as ItemStatus,
-    content: String(row.content),
-    data: JSON.parse(String(row.data_json)),
-    createdAt: String(row.created_at),
-    updatedAt: String(row.updated_at),
   };
 }
 
@@ -184,6 +204,7 @@ function readItem(db: StateDatabase, itemId: string): Item {
  * @param delta the text (non-empty)
  * @param field the answer (default) or the model's reasoning
  * @returns the item.delta event
+ * @throws {StoreError} `run_not_active` once the item or its run has ended
  */
 export function appendItemDelta(
   store: StateStore,
@@ -192,11 +213,10 @@ export function appendItemDelta(
   field: "content" | "reasoning" = "content",
 ): Committed<JournalEvent> {
   return store.write((context) => {
-    const item = readItem(context.db, itemId);
-    const scope = readRunScope(context.db, item.runId);
+    const scope = readStreamingItemScope(context.db, itemId);
     return context.append({
       type: "item.delta",
-      ...scopeIds(scope),
+      ...scope,
       itemId,
       payload: field === "content" ? { delta } : { delta, field },
     });

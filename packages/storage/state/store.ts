@@ -35,6 +35,11 @@ export interface WriteContext {
 export interface StateStoreOptions extends OpenStateDatabaseOptions {
   /** The clock; tests inject one. Defaults to the system clock. */
   clock?: () => Date;
+  /**
+   * Called synchronously after every commit that appended events, in commit order —
+   * how the runtime's event hub learns which seqs exist before it publishes them.
+   */
+  onCommit?: (events: readonly JournalEvent[]) => void;
 }
 
 /**
@@ -45,11 +50,17 @@ export class StateStore {
   /** The underlying database. */
   readonly db: StateDatabase;
   readonly #clock: () => Date;
+  readonly #onCommit: (events: readonly JournalEvent[]) => void;
   #lastTimestamp = "";
 
-  private constructor(db: StateDatabase, clock: () => Date) {
+  private constructor(
+    db: StateDatabase,
+    clock: () => Date,
+    onCommit: (events: readonly JournalEvent[]) => void,
+  ) {
     this.db = db;
     this.#clock = clock;
+    this.#onCommit = onCommit;
   }
 
   /**
@@ -61,8 +72,8 @@ export class StateStore {
    * @throws {StateSchemaIncompatibleError} on schema drift
    */
   static open(path: string, options: StateStoreOptions = {}): StateStore {
-    const { clock = () => new Date(), ...dbOptions } = options;
-    return new StateStore(openStateDatabase(path, dbOptions), clock);
+    const { clock = () => new Date(), onCommit = () => {}, ...dbOptions } = options;
+    return new StateStore(openStateDatabase(path, dbOptions), clock, onCommit);
   }
 
   /**
@@ -86,6 +97,7 @@ export class StateStore {
         },
       })
     );
+    if (events.length > 0 && !this.db.inTransaction) this.#onCommit(events);
     return { result, events };
   }
 
@@ -96,7 +108,17 @@ export class StateStore {
    * @returns what fn returned
    */
   read<T>(fn: (db: StateDatabase) => T): T {
-    return this.db.transaction(() => fn(this.db));
+    return this.db.readTransaction(() => fn(this.db));
+  }
+
+  /**
+   * The store's clock as a timestamp that never goes backwards (what the next
+   * write would use at the earliest).
+   *
+   * @returns an ISO-8601 UTC timestamp
+   */
+  now(): string {
+    return this.#timestamp();
   }
 
   /** Closes the database. */

@@ -6,9 +6,10 @@
 import { newId, type Thread, type Workspace } from "@daedalus/protocol";
 import type { StateDatabase } from "./database.ts";
 import type { Committed, StateStore } from "./store.ts";
+import type { EventDraft } from "./journal.ts";
 import { StoreError } from "./errors.ts";
 import { statement } from "./_statements.ts";
-import { threadFromRow } from "./thread_row.ts";
+import { THREAD_COLUMNS, threadFromRow } from "./_rows.ts";
 import { managedWorkspacePath } from "../home.ts";
 
 /** What {@linkcode createThread} needs. */
@@ -49,16 +50,45 @@ export async function createThread(
   if (replay) return { result: { thread: replay, created: false }, events: [] };
 
   const threadId = newId("thread");
-  const workspace = await prepareWorkspace(threadId, input);
-  return store.write(({ db, now, append }) => {
-    const raced = replayCreate(db, input);
-    if (raced) return { thread: raced, created: false };
+  const createdAt = store.now();
+  const workspace = await prepareWorkspace(threadId, new Date(createdAt), input);
+  // A retry that raced this one (or conflicts with it) wins inside the transaction;
+  // the folder made for the loser is removed again.
+  const removeMadeFolder = async () => {
+    if (workspace.kind === "managed" && workspace.rootUri) {
+      await Deno.remove(workspace.rootUri).catch(() => {});
+    }
+  };
+  let committed: Committed<CreateThreadResult>;
+  try {
+    committed = store.write(({ db, now, append }) => {
+      const raced = replayCreate(db, input);
+      if (raced) return { thread: raced, created: false };
+      return appendCreated(append, threadId, createdAt, now, workspace, input);
+    });
+  } catch (error) {
+    await removeMadeFolder();
+    throw error;
+  }
+  if (!committed.result.created) await removeMadeFolder();
+  return committed;
+}
+
+function appendCreated(
+  append: (draft: EventDraft) => unknown,
+  threadId: string,
+  createdAt: string,
+  now: string,
+  workspace: Workspace,
+  input: CreateThreadInput,
+): CreateThreadResult {
+  {
     const thread: Thread = {
       id: threadId,
       title: input.title ?? null,
       defaultBranchId: newId("branch"),
       workspace,
-      createdAt: now,
+      createdAt,
       updatedAt: now,
       archivedAt: null,
     };
@@ -68,13 +98,13 @@ export async function createThread(
       branchId: thread.defaultBranchId,
       payload: {
         thread,
-        branch: { id: thread.defaultBranchId, threadId, createdAt: now, isDefault: true },
+        branch: { id: thread.defaultBranchId, threadId, createdAt, isDefault: true },
         clientRequestId: input.clientRequestId ?? null,
         titleSource: thread.title === null ? null : "provisional",
       },
     });
     return { thread, created: true };
-  });
+  }
 }
 
 function replayCreate(db: StateDatabase, input: CreateThreadInput): Thread | null {
@@ -101,7 +131,11 @@ function replayCreate(db: StateDatabase, input: CreateThreadInput): Thread | nul
   return readThread(db, original.id);
 }
 
-async function prepareWorkspace(threadId: string, input: CreateThreadInput): Promise<Workspace> {
+async function prepareWorkspace(
+  threadId: string,
+  created: Date,
+  input: CreateThreadInput,
+): Promise<Workspace> {
   if (input.workspace) {
     const root = input.workspace.rootUri;
     let isDirectory = false;
@@ -125,7 +159,6 @@ async function prepareWorkspace(threadId: string, input: CreateThreadInput): Pro
       rootUri: root,
     };
   }
-  const created = new Date();
   const root = managedWorkspacePath(input.workspacesRoot, created, threadId);
   try {
     await Deno.mkdir(root, { recursive: true });
@@ -161,7 +194,9 @@ function localStamp(date: Date): string {
  * @throws {StoreError} `thread_not_found`
  */
 export function readThread(db: StateDatabase, threadId: string): Thread {
-  const row = statement(db.connection, "SELECT * FROM threads WHERE id = ?").get(threadId);
+  const row = statement(db.connection, `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`).get(
+    threadId,
+  );
   if (!row) throw new StoreError("thread_not_found", `Thread ${threadId} does not exist`);
   return threadFromRow(row);
 }

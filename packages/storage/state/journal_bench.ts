@@ -1,0 +1,123 @@
+/**
+ * Journal throughput: single-event commits, batched appends, and replaying a large
+ * journal. Run with `deno task bench`; results go in packages/storage/README.md.
+ */
+import { DatabaseSync } from "node:sqlite";
+import { EVENT_SCHEMA_VERSION } from "@daedalus/protocol";
+import {
+  activateRun,
+  appendItemDelta,
+  createThread,
+  startItem,
+  startTurn,
+  StateStore,
+} from "../mod.ts";
+import { iterateJournal } from "./journal.ts";
+
+const dir = await Deno.makeTempDir({ prefix: "daedalus-bench-" });
+
+async function runWithStreamingItem(path: string) {
+  const store = StateStore.open(path);
+  const { result } = await createThread(store, { title: "bench", workspacesRoot: `${dir}/ws` });
+  const turn = startTurn(store, {
+    threadId: result.thread.id,
+    content: "go",
+    providerId: "p",
+    modelId: "m",
+    runConfig: {},
+  });
+  activateRun(store, turn.result.runId);
+  const item = startItem(store, turn.result.runId, {
+    kind: "message",
+    role: "assistant",
+    status: "streaming",
+  });
+  return { store, itemId: item.result.id, runId: turn.result.runId };
+}
+
+// Items are rotated every 500 deltas, as a streamed answer (deltas coalesced to 256
+// characters) ends long before its row grows without bound.
+const single = await runWithStreamingItem(`${dir}/single.db`);
+let deltas = 0;
+Deno.bench("journal: one item.delta per transaction (commit)", { group: "append" }, () => {
+  if (++deltas % 500 === 0) {
+    single.itemId = startItem(single.store, single.runId, {
+      kind: "message",
+      role: "assistant",
+      status: "streaming",
+    }).result.id;
+  }
+  appendItemDelta(single.store, single.itemId, "a delta of some forty characters or so..");
+});
+
+const raw = new DatabaseSync(`${dir}/raw.db`);
+raw.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE t (v TEXT)");
+const rawInsert = raw.prepare("INSERT INTO t (v) VALUES (?)");
+Deno.bench("raw node:sqlite: one INSERT per BEGIN IMMEDIATE (baseline)", {
+  group: "append",
+  baseline: true,
+}, () => {
+  raw.exec("BEGIN IMMEDIATE");
+  rawInsert.run("x");
+  raw.exec("COMMIT");
+});
+
+const batched = await runWithStreamingItem(`${dir}/batched.db`);
+Deno.bench("journal: 1,000 item.delta events in one transaction", { group: "batch" }, () => {
+  batched.itemId = startItem(batched.store, batched.runId, {
+    kind: "message",
+    role: "assistant",
+    status: "streaming",
+  }).result.id;
+  batched.store.write((context) => {
+    for (let i = 0; i < 1000; i++) {
+      context.append({
+        type: "item.delta",
+        threadId: null,
+        runId: batched.runId,
+        itemId: batched.itemId,
+        payload: { delta: "a delta of some forty characters or so.." },
+      });
+    }
+  });
+});
+
+// A 1,000,000-event journal written directly (the bench measures reading it back).
+const replayPath = `${dir}/replay.db`;
+const big = await runWithStreamingItem(replayPath);
+const scope = big.store.db.connection.prepare(
+  "SELECT t.thread_id, t.branch_id, r.turn_id FROM runs r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?",
+).get(big.runId)!;
+big.store.db.transaction(() => {
+  const insert = big.store.db.connection.prepare(
+    `INSERT INTO events (schema_version, event_type, thread_id, branch_id, turn_id, run_id, item_id,
+       created_at, payload_json) VALUES (?, 'item.delta', ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const payload = JSON.stringify({
+    delta: "a streamed delta of ordinary length",
+    turnId: scope.turn_id,
+    runId: big.runId,
+    itemId: big.itemId,
+  });
+  for (let i = 0; i < 1_000_000; i++) {
+    insert.run(
+      EVENT_SCHEMA_VERSION,
+      scope.thread_id as string,
+      scope.branch_id as string,
+      scope.turn_id as string,
+      big.runId,
+      big.itemId,
+      "2026-10-01T10:00:00.000Z",
+      payload,
+    );
+  }
+});
+Deno.bench(
+  "journal: replay 1,000,000 events (read + parse)",
+  { group: "replay", n: 3, warmup: 1 },
+  () => {
+    let count = 0;
+    for (const _event of iterateJournal(big.store.db.connection)) count++;
+    if (count < 1_000_000) throw new Error(`replayed ${count}`);
+  },
+);

@@ -1,0 +1,134 @@
+/**
+ * Opaque page cursors: base64url of a small JSON object holding a format version, the
+ * scope the cursor was issued for and the last position of its page. A cursor is only
+ * honoured in the scope that issued it, so a client cannot page the archived catalog
+ * with an active-catalog cursor or one thread's history with another's.
+ *
+ * @module
+ */
+import { BranchId, ThreadId, Timestamp } from "@daedalus/protocol";
+import { ReadError } from "./errors.ts";
+import { CURSOR_FORMAT_VERSION, CURSOR_MAX_CHARS } from "./limits.ts";
+
+/** Which half of the thread catalog a cursor pages. */
+export type CatalogScope = "active" | "archived";
+
+/** The last thread of a catalog page. */
+export interface CatalogPosition {
+  /** Its `updated_at`. */
+  updatedAt: string;
+  /** Its id, which breaks ties on `updatedAt`. */
+  id: string;
+}
+
+/** The branch a history cursor is bound to. */
+export interface HistoryScope {
+  /** The thread the branch belongs to. */
+  threadId: string;
+  /** The branch whose turns are paged. */
+  branchId: string;
+}
+
+const HISTORY_SCOPE = "turns";
+
+/** Encodes the position after which the next catalog page starts. */
+export function encodeCatalogCursor(scope: CatalogScope, position: CatalogPosition): string {
+  return encodeCursor({ s: scope, u: position.updatedAt, i: position.id });
+}
+
+/**
+ * Decodes a catalog cursor issued for `scope`.
+ *
+ * @throws {ReadError} `invalid_cursor` when it is malformed or was issued for the other scope
+ */
+export function decodeCatalogCursor(cursor: string, scope: CatalogScope): CatalogPosition {
+  const body = decodeCursor(cursor, scope);
+  const updatedAt = Timestamp.safeParse(body.u);
+  const id = ThreadId.safeParse(body.i);
+  if (!updatedAt.success || !id.success) throw malformed("its position is not a thread");
+  return { updatedAt: updatedAt.data, id: id.data };
+}
+
+/** Encodes the ordinal after which the next page of a branch's turns starts. */
+export function encodeHistoryCursor(scope: HistoryScope, ordinal: number): string {
+  return encodeCursor({ s: HISTORY_SCOPE, t: scope.threadId, b: scope.branchId, o: ordinal });
+}
+
+/**
+ * Decodes a history cursor and checks it was issued for the same thread and branch.
+ *
+ * @returns the ordinal of the last turn of the previous page
+ * @throws {ReadError} `invalid_cursor` when it is malformed or bound to another branch
+ */
+export function decodeHistoryCursor(cursor: string, scope: HistoryScope): number {
+  const body = decodeCursor(cursor, HISTORY_SCOPE);
+  const threadId = ThreadId.safeParse(body.t);
+  const branchId = BranchId.safeParse(body.b);
+  const ordinal = body.o;
+  if (!threadId.success || !branchId.success || !isPositiveSafeInteger(ordinal)) {
+    throw malformed("its position is not a turn");
+  }
+  if (threadId.data !== scope.threadId || branchId.data !== scope.branchId) {
+    throw new ReadError(
+      "invalid_cursor",
+      "Cursor was issued for another thread or branch",
+      "cursor",
+    );
+  }
+  return ordinal;
+}
+
+function encodeCursor(body: Record<string, string | number>): string {
+  const json = JSON.stringify({ v: CURSOR_FORMAT_VERSION, ...body });
+  const binary = String.fromCharCode(...new TextEncoder().encode(json));
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function decodeCursor(cursor: string, scope: string): Record<string, unknown> {
+  if (cursor.length === 0 || cursor.length > CURSOR_MAX_CHARS) {
+    throw malformed(`it must be 1 to ${CURSOR_MAX_CHARS} characters`);
+  }
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw malformed("it is not base64url");
+  const body = parseCursorJson(cursor);
+  if (body.v !== CURSOR_FORMAT_VERSION) throw malformed("its version is not supported");
+  if (typeof body.s !== "string") throw malformed("it names no scope");
+  if (body.s !== scope) {
+    throw new ReadError(
+      "invalid_cursor",
+      `Cursor was issued for the ${describeScope(body.s)}, not the ${describeScope(scope)}`,
+      "cursor",
+    );
+  }
+  return body;
+}
+
+function parseCursorJson(cursor: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    const base64 = cursor.replaceAll("-", "+").replaceAll("_", "/");
+    const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (error) {
+    throw new ReadError("invalid_cursor", "Cursor is malformed: it cannot be decoded", "cursor", {
+      cause: error,
+    });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw malformed("it is not an object");
+  }
+  return Object.fromEntries(Object.entries(value));
+}
+
+function describeScope(scope: string): string {
+  if (scope === "active" || scope === "archived") return `${scope} thread catalog`;
+  if (scope === HISTORY_SCOPE) return "turn history";
+  return "unknown scope";
+}
+
+function malformed(reason: string): ReadError {
+  return new ReadError("invalid_cursor", `Cursor is malformed: ${reason}`, "cursor");
+}
+
+function isPositiveSafeInteger(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 1;
+}

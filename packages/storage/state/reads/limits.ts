@@ -1,0 +1,36 @@
+/**
+ * Limits of the state reads, each with the reason it has this value. Page sizes are the
+ * protocol's, so a request the protocol accepts is never refused here.
+ *
+ * @module
+ */
+import {
+  PAGE_DEFAULT_LIMIT,
+  PAGE_MAX_LIMIT,
+  REPLAY_DEFAULT_LIMIT,
+  REPLAY_MAX_LIMIT,
+} from "@daedalus/protocol";
+
+/** Threads or turns per page when the caller names no limit; the protocol's default. */
+export const PAGE_DEFAULT_ROWS: number = PAGE_DEFAULT_LIMIT;
+
+/** Most threads or turns per page; the protocol's `thread.list`/`turn.list` maximum. */
+export const PAGE_MAX_ROWS: number = PAGE_MAX_LIMIT;
+
+/** Events per replay page when the caller names no limit; the protocol's default. */
+export const REPLAY_DEFAULT_EVENTS: number = REPLAY_DEFAULT_LIMIT;
+
+/** Most events per replay page; the protocol's `event.replay` maximum. */
+export const REPLAY_MAX_EVENTS: number = REPLAY_MAX_LIMIT;
+
+/** Format version written into every cursor; a cursor of another version is refused. */
+export const CURSOR_FORMAT_VERSION = 1;
+
+/** Longest cursor accepted; the protocol's `Cursor` allows at most this many characters. */
+export const CURSOR_MAX_CHARS = 1024;
+
+/** Widest usage window in days (about ten years); more than any chart shows. */
+export const USAGE_WINDOW_MAX_DAYS = 3660;
+
+/** Milliseconds in a calendar day, for whole-day arithmetic on UTC-anchored local dates. */
+export const DAY_MS = 86_400_000;

@@ -1,0 +1,165 @@
+/**
+ * A branch's turn history, oldest first, each turn with all of its runs and their
+ * items. One page costs a fixed number of statements however many runs and items it
+ * holds: the turns, then every run of those turns, then every item of those runs.
+ *
+ * @module
+ */
+import {
+  BranchId,
+  type Item,
+  type ResultOf,
+  type RunWithItems,
+  ThreadId,
+} from "@daedalus/protocol";
+import type { StateDatabase } from "../database.ts";
+import { textColumn } from "../_sqlite.ts";
+import { decodeHistoryCursor, encodeHistoryCursor, type HistoryScope } from "./_cursor.ts";
+import { pageLimit, requireId } from "./_params.ts";
+import {
+  ITEM_COLUMNS,
+  itemFromRow,
+  type Row,
+  runFromRow,
+  selectLatestSeq,
+  TURN_COLUMNS,
+  turnFromRow,
+} from "../_rows.ts";
+import { ReadError } from "./errors.ts";
+import { PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS } from "./limits.ts";
+
+/** What {@linkcode listTurns} returns: the `turn.list` result. */
+export type TurnPage = ResultOf<"turn.list">;
+
+/** Options of {@linkcode listTurns}. */
+export interface ListTurnsOptions {
+  /** The thread whose history is read. */
+  threadId: string;
+  /** The branch to read; the thread's default branch when absent. */
+  branchId?: string;
+  /** `nextCursor` of the previous page of the same branch; absent or null for the first. */
+  cursor?: string | null;
+  /** Turns per page, 1–100; default 50. */
+  limit?: number;
+}
+
+/**
+ * Pages a branch's turns in ordinal order, each with its runs (by creation time, then
+ * id) and each run's items (by ordinal).
+ *
+ * @param db the state database
+ * @param options thread, branch, cursor and limit
+ * @returns the page, `nextCursor` (null on the last page), `hasMore` and `snapshotSeq`
+ * @throws {ReadError} `invalid_params` for malformed ids or a limit outside 1–100,
+ *   `thread_not_found`, `branch_not_found` when the branch is not the thread's,
+ *   `invalid_cursor` for a malformed cursor or one issued for another branch
+ * @example
+ * ```ts
+ * const { turns, nextCursor } = listTurns(db, { threadId, limit: 20 });
+ * ```
+ */
+export function listTurns(db: StateDatabase, options: ListTurnsOptions): TurnPage {
+  const threadId = requireId(ThreadId, options.threadId, "threadId");
+  const branchId = options.branchId === undefined
+    ? undefined
+    : requireId(BranchId, options.branchId, "branchId");
+  const limit = pageLimit(options.limit, PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS);
+  return db.transaction(() => {
+    const scope = resolveBranch(db, threadId, branchId);
+    const afterOrdinal = options.cursor == null ? 0 : decodeHistoryCursor(options.cursor, scope);
+    const turnRows = db.connection.prepare(
+      `SELECT ${TURN_COLUMNS} FROM turns WHERE branch_id = ? AND ordinal > ?
+       ORDER BY ordinal ASC LIMIT ?`,
+    ).all(scope.branchId, afterOrdinal, limit + 1);
+    const pageRows = turnRows.slice(0, limit);
+    const runsByTurn = selectRunsOfTurns(db, scope, pageRows.map((row) => textColumn(row, "id")));
+    const turns = pageRows.map((row) =>
+      turnFromRow(row, runsByTurn.get(textColumn(row, "id")) ?? [])
+    );
+    const hasMore = turnRows.length > limit;
+    const last = turns.at(-1);
+    return {
+      turns,
+      nextCursor: hasMore && last !== undefined ? encodeHistoryCursor(scope, last.ordinal) : null,
+      hasMore,
+      snapshotSeq: selectLatestSeq(db.connection),
+    };
+  });
+}
+
+/** Checks the thread exists and the branch is one of its own (its default when absent). */
+function resolveBranch(
+  db: StateDatabase,
+  threadId: string,
+  branchId: string | undefined,
+): HistoryScope {
+  const thread = db.connection.prepare("SELECT default_branch_id FROM threads WHERE id = ?")
+    .get(threadId);
+  if (thread === undefined) {
+    throw new ReadError("thread_not_found", `Thread ${threadId} does not exist`, "threadId");
+  }
+  if (branchId === undefined) {
+    return { threadId, branchId: textColumn(thread, "default_branch_id") };
+  }
+  const branch = db.connection.prepare("SELECT 1 FROM branches WHERE id = ? AND thread_id = ?")
+    .get(branchId, threadId);
+  if (branch === undefined) {
+    throw new ReadError(
+      "branch_not_found",
+      `Branch ${branchId} does not belong to thread ${threadId}`,
+      "branchId",
+    );
+  }
+  return { threadId, branchId };
+}
+
+/**
+ * Every run of the given turns (all on `scope`'s branch) with its items, grouped by turn
+ * id. The IN list is walked in turn-id order, so `runs_turn_history_idx` yields each
+ * turn's runs by (created_at, id) without a sort.
+ */
+function selectRunsOfTurns(
+  db: StateDatabase,
+  scope: HistoryScope,
+  turnIds: string[],
+): Map<string, RunWithItems[]> {
+  const byTurn = new Map<string, RunWithItems[]>();
+  if (turnIds.length === 0) return byTurn;
+  const runRows = db.connection.prepare(
+    `SELECT r.id, r.turn_id, r.provider_id, r.model_id, r.execution_policy, r.status,
+            r.reason_code, r.created_at, r.started_at, r.settled_at,
+            (SELECT count(*) FROM model_calls AS c WHERE c.run_id = r.id) AS model_call_count,
+            (SELECT count(*) FROM context_revisions AS v WHERE v.run_id = r.id)
+              AS context_revision_count
+     FROM runs AS r
+     WHERE r.turn_id IN (SELECT value FROM json_each(?))
+     ORDER BY r.turn_id, r.created_at ASC, r.id ASC`,
+  ).all(JSON.stringify(turnIds));
+  const itemsByRun = selectItemsOfRuns(db, runRows.map((row) => textColumn(row, "id")));
+  for (const row of runRows) {
+    const run = runFromRow(row, scope, itemsByRun.get(textColumn(row, "id")) ?? []);
+    appendTo(byTurn, run.turnId, run);
+  }
+  return byTurn;
+}
+
+function selectItemsOfRuns(db: StateDatabase, runIds: string[]): Map<string, Item[]> {
+  const byRun = new Map<string, Item[]>();
+  if (runIds.length === 0) return byRun;
+  const rows: Row[] = db.connection.prepare(
+    `SELECT ${ITEM_COLUMNS} FROM items
+     WHERE run_id IN (SELECT value FROM json_each(?))
+     ORDER BY run_id, ordinal ASC`,
+  ).all(JSON.stringify(runIds));
+  for (const row of rows) {
+    const item = itemFromRow(row);
+    appendTo(byRun, item.runId, item);
+  }
+  return byRun;
+}
+
+function appendTo<T>(groups: Map<string, T[]>, key: string, value: T): void {
+  const group = groups.get(key);
+  if (group === undefined) groups.set(key, [value]);
+  else group.push(value);
+}
