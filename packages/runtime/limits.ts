@@ -1,0 +1,18 @@
+/** Streamed text is persisted in pieces of at most this many characters (after the first). */
+export const DELTA_COALESCE_MAX_CHARS = 256;
+
+/** …or at least this often, in milliseconds, whichever comes first. */
+export const DELTA_COALESCE_MAX_MS = 50;
+
+/** Default number of Runs executing at once (`DAEDALUS_AGENT_WORKERS`). */
+export const AGENT_WORKERS_DEFAULT = 6;
+/** Smallest allowed `DAEDALUS_AGENT_WORKERS`. */
+export const AGENT_WORKERS_MIN = 1;
+/** Largest allowed `DAEDALUS_AGENT_WORKERS`. */
+export const AGENT_WORKERS_MAX = 8;
+
+/** How long shutdown waits for cancelled Runs to settle before closing the databases. */
+export const SHUTDOWN_WORKER_WAIT_MS = 10_000;
+
+/** Default port of `daedalus serve`. */
+export const DEFAULT_PORT = 7420;

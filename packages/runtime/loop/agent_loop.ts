@@ -1,0 +1,247 @@
+/**
+ * The agent loop of one Run: model call → streamed text and tool calls → tool
+ * results → next call, until the model answers without tools; then exactly one
+ * settlement. Cancellation and steering work at any time.
+ *
+ * @module
+ */
+import type { JournalEvent, RunReasonCode } from "@daedalus/protocol";
+import {
+  appendItemDelta,
+  type Committed,
+  completeItem,
+  readRunConfig,
+  readRunScope,
+  recordModelInput,
+  recordModelResponse,
+  settleRun,
+  settleToolCall,
+  startItem,
+  type StateStore,
+} from "@daedalus/storage";
+import { type Provider, ProviderError, type ProviderRequest } from "../providers/provider.ts";
+import { DeltaCoalescer } from "./delta_coalescer.ts";
+import type { LoopTool } from "./tools.ts";
+import { messagesFromTurns, readBranch } from "./model_input.ts";
+
+/** What the loop needs from the runtime. */
+export interface AgentLoopDeps {
+  /** The state store. */
+  store: StateStore;
+  /** Publishes committed events (the loop publishes at once; it acknowledges nobody). */
+  publish: (events: readonly JournalEvent[]) => void;
+  /** Finds the provider a Run names. */
+  provider: (providerId: string) => Provider | undefined;
+  /** The tools by name. */
+  tools: ReadonlyMap<string, LoopTool>;
+  /** The local calendar date for usage (`YYYY-MM-DD`). */
+  today: () => string;
+}
+
+/** Why a Run's signal was aborted. */
+export type AbortReason = "cancelled" | "runtime_shutdown";
+
+/**
+ * Executes a running Run to settlement.
+ *
+ * @param deps store, publisher, providers, tools
+ * @param runId the run (already moved to running)
+ * @param signal aborted with an {@linkcode AbortReason} to cancel
+ */
+export async function runAgentLoop(
+  deps: AgentLoopDeps,
+  runId: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const commit = <T>(committed: Committed<T>): T => {
+    deps.publish(committed.events);
+    return committed.result;
+  };
+  const settle = (status: "completed" | "failed" | "cancelled", reason: RunReasonCode | null) =>
+    commit(settleRun(deps.store, runId, status, reason));
+
+  try {
+    const config = deps.store.read((db) => readRunConfig(db, runId));
+    const scope = deps.store.read((db) => readRunScope(db, runId));
+    const provider = deps.provider(String(config.providerId));
+    if (!provider || !provider.models.includes(String(config.modelId))) {
+      settle("failed", "provider_configuration_changed");
+      return;
+    }
+    const tools = [...deps.tools.values()];
+    let callOrdinal = 0;
+    for (let step = 1;; step++) {
+      if (signal.aborted) break;
+      callOrdinal++;
+      const turns = readBranch(deps.store, scope.threadId, scope.branchId);
+      const request: ProviderRequest = {
+        modelId: String(config.modelId),
+        messages: messagesFromTurns(turns),
+        tools: tools.map(({ name, description, parameters }) => ({
+          name,
+          description,
+          parameters,
+        })),
+        reasoningEffort: typeof config.reasoningEffort === "string" ? config.reasoningEffort : null,
+      };
+      commit(recordModelInput(deps.store, runId, {
+        callOrdinal,
+        stepOrdinal: step,
+        purpose: "execution",
+        contextRevision: callOrdinal === 1
+          ? { revision: 1, messages: request.messages.length }
+          : null,
+        stepInput: { callOrdinal, contextRevision: 1, messages: request.messages.length },
+      }));
+      const outcome = await streamStep(deps, runId, provider, request, signal, commit);
+      commit(recordModelResponse(deps.store, runId, {
+        callOrdinal,
+        outcome: outcome.kind === "done"
+          ? "completed"
+          : outcome.kind === "cancelled"
+          ? "cancelled"
+          : "failed",
+        usage: outcome.kind === "done" ? outcome.usage : null,
+        responseModelId: outcome.kind === "done" ? outcome.responseModelId : null,
+        requestId: outcome.kind === "done" ? outcome.requestId : null,
+        reasonCode: outcome.kind === "failed"
+          ? outcome.reason
+          : outcome.kind === "cancelled"
+          ? "cancelled"
+          : undefined,
+        activityDate: deps.today(),
+      }));
+      if (outcome.kind === "failed") return void settle("failed", outcome.reason);
+      if (outcome.kind === "cancelled") break;
+      if (outcome.toolCalls.length === 0) return void settle("completed", null);
+      await runToolCalls(deps, runId, scope.threadId, outcome.toolCalls, signal, commit);
+    }
+    settle("cancelled", abortReason(signal));
+  } catch (error) {
+    console.error(`run ${runId} failed: ${(error as Error).stack ?? error}`);
+    settle(
+      signal.aborted ? "cancelled" : "failed",
+      signal.aborted ? abortReason(signal) : "agent_error",
+    );
+  }
+}
+
+function abortReason(signal: AbortSignal): RunReasonCode {
+  return signal.reason === "runtime_shutdown" ? "runtime_shutdown" : "cancelled";
+}
+
+interface ToolCallRequest {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+type StepOutcome =
+  | {
+    kind: "done";
+    toolCalls: ToolCallRequest[];
+    usage: import("@daedalus/protocol").TokenUsage | null;
+    responseModelId: string | null;
+    requestId: string | null;
+  }
+  | { kind: "failed"; reason: RunReasonCode }
+  | { kind: "cancelled" };
+
+async function streamStep(
+  deps: AgentLoopDeps,
+  runId: string,
+  provider: Provider,
+  request: ProviderRequest,
+  signal: AbortSignal,
+  commit: <T>(c: Committed<T>) => T,
+): Promise<StepOutcome> {
+  let itemId: string | null = null;
+  const ensureItem = () =>
+    itemId ??= commit(startItem(deps.store, runId, {
+      kind: "message",
+      role: "assistant",
+      status: "streaming",
+    })).id;
+  const text = new DeltaCoalescer((delta) =>
+    commit(appendItemDelta(deps.store, ensureItem(), delta))
+  );
+  const reasoning = new DeltaCoalescer((delta) =>
+    commit(appendItemDelta(deps.store, ensureItem(), delta, "reasoning"))
+  );
+  const flush = () => {
+    reasoning.flush();
+    text.flush();
+  };
+  const toolCalls: ToolCallRequest[] = [];
+  let usage = null;
+  let finish = { responseModelId: null as string | null, requestId: null as string | null };
+  try {
+    for await (const event of provider.stream(request, signal)) {
+      if (signal.aborted) break;
+      if (event.type === "text_delta") text.push(event.text);
+      else if (event.type === "reasoning_delta") reasoning.push(event.text);
+      else if (event.type === "tool_call") toolCalls.push(event);
+      else if (event.type === "usage") usage = event.usage;
+      else if (event.type === "finish") finish = event;
+    }
+  } catch (error) {
+    flush();
+    if (signal.aborted) return { kind: "cancelled" };
+    const category = error instanceof ProviderError ? error.category : "unknown";
+    return { kind: "failed", reason: `provider_${category}` as RunReasonCode };
+  }
+  flush();
+  if (signal.aborted) return { kind: "cancelled" };
+  if (itemId) commit(completeItem(deps.store, itemId, { status: "completed" }));
+  return { kind: "done", toolCalls, usage, ...finish };
+}
+
+async function runToolCalls(
+  deps: AgentLoopDeps,
+  runId: string,
+  threadId: string,
+  calls: ToolCallRequest[],
+  signal: AbortSignal,
+  commit: <T>(c: Committed<T>) => T,
+): Promise<void> {
+  const started = calls.map((call) => {
+    let args: unknown = call.arguments;
+    try {
+      args = JSON.parse(call.arguments || "{}");
+    } catch { /* the tool reports unparseable arguments */ }
+    const item = commit(startItem(deps.store, runId, {
+      kind: "tool_call",
+      role: "assistant",
+      status: "running",
+      data: { toolId: call.name, callId: call.id, arguments: args },
+    }));
+    return { call, args, item };
+  });
+  for (const { call, args, item } of started) {
+    if (signal.aborted) return;
+    const tool = deps.tools.get(call.name);
+    let result;
+    if (!tool) result = { content: `Unknown tool "${call.name}"`, isError: true };
+    else if (typeof args === "string") {
+      result = { content: "Tool arguments are not valid JSON", isError: true };
+    } else {
+      try {
+        result = await tool.run(args, { threadId, runId, itemId: item.id, signal });
+      } catch (error) {
+        result = { content: `Tool failed: ${(error as Error).message}`, isError: true };
+      }
+    }
+    if (signal.aborted) return;
+    const status = result.isError ? "failed" : "completed";
+    commit(settleToolCall(deps.store, item.id, { status }, {
+      status,
+      content: result.content,
+      data: {
+        toolId: call.name,
+        callId: call.id,
+        isError: result.isError ?? false,
+        ...result.details,
+      },
+    }));
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Batches streamed text before it is written: the first piece is persisted at once
+ * (so the user sees the answer start), later pieces are joined until 256 characters
+ * or 50 ms, and everything is flushed at each boundary (tool call, finish, failure,
+ * cancel).
+ *
+ * @module
+ */
+import { DELTA_COALESCE_MAX_CHARS, DELTA_COALESCE_MAX_MS } from "../limits.ts";
+
+/** Writes one coalesced piece. */
+export type DeltaWriter = (text: string) => void;
+
+/** Coalesces the deltas of one stream (one item field). */
+export class DeltaCoalescer {
+  readonly #write: DeltaWriter;
+  #buffer = "";
+  #wroteFirst = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** @param write persists one piece */
+  constructor(write: DeltaWriter) {
+    this.#write = write;
+  }
+
+  /**
+   * Adds streamed text.
+   *
+   * @param text the delta
+   */
+  push(text: string): void {
+    if (!text) return;
+    if (!this.#wroteFirst) {
+      this.#wroteFirst = true;
+      this.#write(text);
+      return;
+    }
+    this.#buffer += text;
+    if (this.#buffer.length >= DELTA_COALESCE_MAX_CHARS) this.flush();
+    else if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => this.flush(), DELTA_COALESCE_MAX_MS);
+    }
+  }
+
+  /** Writes whatever is buffered now. */
+  flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (!this.#buffer) return;
+    const text = this.#buffer;
+    this.#buffer = "";
+    this.#write(text);
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The tools a Run may call, as the loop sees them. The built-in tools plug in here
+ * with their own issue; until then tests and library users register their own.
+ *
+ * @module
+ */
+import type { ProviderTool } from "../providers/provider.ts";
+
+/** What a tool gets besides its arguments. */
+export interface LoopToolContext {
+  /** The thread. */
+  threadId: string;
+  /** The run. */
+  runId: string;
+  /** The tool_call item. */
+  itemId: string;
+  /** Cancellation of the run. */
+  signal: AbortSignal;
+}
+
+/** What a tool returns. */
+export interface LoopToolResult {
+  /** Text for the model. */
+  content: string;
+  /** Whether the call failed (the model sees the error). */
+  isError?: boolean;
+  /** Details for clients. */
+  details?: Record<string, unknown>;
+}
+
+/** A tool the loop can run. */
+export interface LoopTool extends ProviderTool {
+  /** Whether it changes anything (mutating tools run exclusively). */
+  mutating: boolean;
+  /**
+   * Runs the tool.
+   *
+   * @param args parsed JSON arguments
+   * @param context ids and cancellation
+   * @returns the result
+   */
+  run(args: unknown, context: LoopToolContext): Promise<LoopToolResult>;
+}

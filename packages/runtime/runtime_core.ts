@@ -1,0 +1,161 @@
+/**
+ * The runtime without its HTTP server: the home lock, state.db, the event hub, the
+ * scheduler running the agent loop, the RPC services and crash recovery. The
+ * server (and tests that drive the dispatcher directly) sit on top of it.
+ *
+ * @module
+ */
+import type { JournalEvent } from "@daedalus/protocol";
+import {
+  acquireRuntimeLock,
+  ensureHome,
+  homePaths,
+  listRecoverableRuns,
+  type RuntimeLock,
+  settleRun,
+  StateStore,
+} from "@daedalus/storage";
+import { replayEvents } from "@daedalus/storage";
+import { EventHub } from "./hub/event_hub.ts";
+import { Scheduler } from "./scheduler/scheduler.ts";
+import { runAgentLoop } from "./loop/agent_loop.ts";
+import type { LoopTool } from "./loop/tools.ts";
+import type { Provider } from "./providers/provider.ts";
+import { createHandlers } from "./services/services.ts";
+import { createDispatcher } from "./services/dispatcher.ts";
+import type { Dispatcher } from "./server/dispatcher.ts";
+import { AGENT_WORKERS_DEFAULT, SHUTDOWN_WORKER_WAIT_MS } from "./limits.ts";
+
+/** Options of {@linkcode openRuntimeCore}. */
+export interface RuntimeCoreOptions {
+  /** The runtime home. */
+  home: string;
+  /** Where managed thread workspaces are made. */
+  workspacesRoot: string;
+  /** Most Runs at once. */
+  workers?: number;
+  /** Model providers by id (the scripted provider in tests). */
+  providers?: Provider[];
+  /** Tools Runs may call. */
+  tools?: LoopTool[];
+  /** How long to wait for the home lock. */
+  lockTimeoutMs?: number;
+  /** Called once a shutdown was requested over RPC. */
+  onShutdownRequested?: () => void;
+}
+
+/** An open runtime core. */
+export interface RuntimeCore {
+  /** The state store. */
+  readonly store: StateStore;
+  /** The event hub (the transports' EventSource). */
+  readonly hub: EventHub;
+  /** The scheduler. */
+  readonly scheduler: Scheduler;
+  /** The RPC dispatcher. */
+  readonly dispatcher: Dispatcher;
+  /** Runs recovered at start: interrupted ones settled, queued ones re-enqueued. */
+  readonly recovered: { interrupted: string[]; requeued: string[] };
+  /** Cancels Runs, waits for workers (bounded), closes the database, releases the lock. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the runtime core on a home: takes the lock, opens state.db, recovers
+ * interrupted Runs (running → failed `runtime_interrupted`, queued → re-enqueued in
+ * journal order), and starts scheduling.
+ *
+ * @param options home, workers, providers, tools
+ * @returns the core
+ * @throws {HomeLockedError} when another runtime holds the home
+ */
+export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<RuntimeCore> {
+  const paths = homePaths(options.home);
+  await ensureHome(paths);
+  const lock: RuntimeLock = await acquireRuntimeLock(paths.lock, {
+    timeoutMs: options.lockTimeoutMs,
+  });
+  // The hub needs the store's latest seq and the store reports commits to the hub.
+  const commits: { hub?: EventHub } = {};
+  let store: StateStore;
+  try {
+    store = StateStore.open(paths.stateDb, {
+      onCommit: (events) => commits.hub?.noteCommitted(events),
+    });
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  const eventHub = commits.hub = new EventHub({
+    latestSeq: store.read((db) => replayEvents(db, { afterSeq: 0, limit: 1 }).latestSeq),
+    readAfter: (afterSeq, limit) =>
+      store.read((db) => replayEvents(db, { afterSeq, limit }).events) as JournalEvent[],
+    onListenerError: (error) => console.error(`event listener failed: ${error}`),
+  });
+  const publish = (events: readonly JournalEvent[]) => eventHub.publish(events);
+  const providers = new Map((options.providers ?? []).map((p) => [p.id, p]));
+  const tools = new Map((options.tools ?? []).map((t) => [t.name, t]));
+  const today = () => localDate(new Date());
+  const scheduler = new Scheduler({
+    store,
+    publish,
+    workers: options.workers ?? AGENT_WORKERS_DEFAULT,
+    execute: (runId, signal) =>
+      runAgentLoop(
+        { store, publish, provider: (id) => providers.get(id), tools, today },
+        runId,
+        signal,
+      ),
+  });
+  const handlers = createHandlers({
+    store,
+    scheduler,
+    publish,
+    provider: (id) => providers.get(id),
+    tools,
+    workspacesRoot: options.workspacesRoot,
+    requestShutdown: () => options.onShutdownRequested?.(),
+  });
+  const recovered = recover(store, scheduler, publish);
+  let closed: Promise<void> | undefined;
+  return {
+    store,
+    hub: eventHub,
+    scheduler,
+    dispatcher: createDispatcher(handlers),
+    recovered,
+    close: () =>
+      closed ??= (async () => {
+        await scheduler.shutdown(SHUTDOWN_WORKER_WAIT_MS);
+        eventHub.close();
+        store.close();
+        await lock.release();
+      })(),
+  };
+}
+
+function recover(
+  store: StateStore,
+  scheduler: Scheduler,
+  publish: (events: readonly JournalEvent[]) => void,
+): { interrupted: string[]; requeued: string[] } {
+  const interrupted: string[] = [];
+  const requeued: string[] = [];
+  for (const run of store.read((db) => listRecoverableRuns(db))) {
+    if (run.status === "running") {
+      const settled = settleRun(store, run.runId, "failed", "runtime_interrupted");
+      publish(settled.events);
+      interrupted.push(run.runId);
+    }
+  }
+  for (const run of store.read((db) => listRecoverableRuns(db))) {
+    scheduler.enqueue(run.runId, run.threadId);
+    requeued.push(run.runId);
+  }
+  return { interrupted, requeued };
+}
+
+function localDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}

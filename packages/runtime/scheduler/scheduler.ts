@@ -1,0 +1,133 @@
+/**
+ * The Run scheduler: a pool of at most N workers taking queued Runs in FIFO order,
+ * at most one active Run per Thread (Runs of different Threads run concurrently).
+ * It owns each active Run's AbortController, so cancel and shutdown reach the loop.
+ *
+ * @module
+ */
+import type { JournalEvent } from "@daedalus/protocol";
+import { activateRun, type Committed, settleRun, type StateStore } from "@daedalus/storage";
+import type { AbortReason } from "../loop/agent_loop.ts";
+
+/** What the scheduler needs. */
+export interface SchedulerOptions {
+  /** The state store. */
+  store: StateStore;
+  /** Publishes committed events. */
+  publish: (events: readonly JournalEvent[]) => void;
+  /** Executes one running Run to settlement. */
+  execute: (runId: string, signal: AbortSignal) => Promise<void>;
+  /** Most Runs at once (`DAEDALUS_AGENT_WORKERS`). */
+  workers: number;
+}
+
+interface Queued {
+  runId: string;
+  threadId: string;
+}
+
+/** The scheduler. */
+export class Scheduler {
+  readonly #options: SchedulerOptions;
+  readonly #queue: Queued[] = [];
+  readonly #active = new Map<
+    string,
+    { threadId: string; controller: AbortController; done: Promise<void> }
+  >();
+  readonly #busyThreads = new Set<string>();
+  #accepting = true;
+
+  /** @param options store, publisher, executor and pool size */
+  constructor(options: SchedulerOptions) {
+    this.#options = options;
+  }
+
+  /** How many Runs execute now. */
+  get activeCount(): number {
+    return this.#active.size;
+  }
+
+  /**
+   * Queues a Run (already committed as queued) and starts what can start.
+   *
+   * @param runId the run
+   * @param threadId its thread
+   */
+  enqueue(runId: string, threadId: string): void {
+    if (!this.#accepting) return;
+    if (this.#active.has(runId) || this.#queue.some((q) => q.runId === runId)) return;
+    this.#queue.push({ runId, threadId });
+    this.#pump();
+  }
+
+  /**
+   * Asks a Run to stop. A queued Run is settled cancelled at once; a running one
+   * is aborted and settles itself.
+   *
+   * @param runId the run
+   * @returns whether the scheduler was executing or queueing the run
+   */
+  cancel(runId: string): boolean {
+    const active = this.#active.get(runId);
+    if (active) {
+      active.controller.abort("cancelled" satisfies AbortReason);
+      return true;
+    }
+    const index = this.#queue.findIndex((q) => q.runId === runId);
+    if (index >= 0) this.#queue.splice(index, 1);
+    // Not executing here: settling is idempotent, so a run that is queued (or
+    // already settled) gets at most its one run.settled.
+    this.#commit(settleRun(this.#options.store, runId, "cancelled", "cancelled"));
+    return index >= 0;
+  }
+
+  /**
+   * Stops accepting work, cancels active Runs cooperatively, marks queued Runs
+   * cancelled, and waits (bounded) for the workers.
+   *
+   * @param waitMs the longest wait for active Runs to settle
+   */
+  async shutdown(waitMs: number): Promise<void> {
+    this.#accepting = false;
+    for (const queued of this.#queue.splice(0)) {
+      this.#commit(settleRun(this.#options.store, queued.runId, "cancelled", "runtime_shutdown"));
+    }
+    const running = [...this.#active.values()];
+    for (const run of running) run.controller.abort("runtime_shutdown" satisfies AbortReason);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.allSettled(running.map((run) => run.done)),
+      new Promise((resolve) => timer = setTimeout(resolve, waitMs)),
+    ]);
+    clearTimeout(timer);
+  }
+
+  #commit<T>(committed: Committed<T>): T {
+    this.#options.publish(committed.events);
+    return committed.result;
+  }
+
+  #pump(): void {
+    while (this.#accepting && this.#active.size < this.#options.workers) {
+      const index = this.#queue.findIndex((q) => !this.#busyThreads.has(q.threadId));
+      if (index < 0) return;
+      const [next] = this.#queue.splice(index, 1);
+      if (next) this.#start(next);
+    }
+  }
+
+  #start({ runId, threadId }: Queued): void {
+    const activated = this.#commit(activateRun(this.#options.store, runId));
+    if (!activated) return; // settled while queued (e.g. cancelled elsewhere)
+    const controller = new AbortController();
+    this.#busyThreads.add(threadId);
+    const done = this.#options.execute(runId, controller.signal)
+      .catch((error) => console.error(`run ${runId}: ${error}`))
+      .finally(() => {
+        this.#active.delete(runId);
+        this.#busyThreads.delete(threadId);
+        this.#pump();
+      });
+    this.#active.set(runId, { threadId, controller, done });
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The RPC methods of this runtime, one handler per method, over the store, the
+ * scheduler and the event hub. Command methods commit, then return the result and
+ * an `afterResponse` that publishes their events (ACK first).
+ *
+ * @module
+ */
+import type { JournalEvent, ResultOf, ValidParamsOf } from "@daedalus/protocol";
+import {
+  createThread,
+  getThread,
+  listThreads,
+  listTurns,
+  readEventsForThread,
+  readRunScope,
+  renameThread,
+  replayEvents,
+  setThreadArchived,
+  startTurn,
+  type StateStore,
+  steerRun,
+} from "@daedalus/storage";
+import { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";
+import type { Scheduler } from "../scheduler/scheduler.ts";
+import type { Provider } from "../providers/provider.ts";
+import type { LoopTool } from "../loop/tools.ts";
+
+/** What the services need. */
+export interface ServiceDeps {
+  /** The state store. */
+  store: StateStore;
+  /** The scheduler. */
+  scheduler: Scheduler;
+  /** Publishes committed events. */
+  publish: (events: readonly JournalEvent[]) => void;
+  /** Finds a provider by id. */
+  provider: (providerId: string) => Provider | undefined;
+  /** The tools Runs may call (frozen into each RunConfig by name). */
+  tools: ReadonlyMap<string, LoopTool>;
+  /** Where managed thread workspaces are made. */
+  workspacesRoot: string;
+  /** Starts a clean shutdown (after the response is sent). */
+  requestShutdown: () => void;
+}
+
+/** A handler's outcome: the result, and what to do once it has been sent. */
+export interface Handled<R> {
+  /** The result. */
+  result: R;
+  /** Publishes the call's events after the response. */
+  afterResponse?: () => void;
+}
+
+/** One handler per method this runtime serves. */
+export type Handlers = {
+  [M in keyof HandledMethods]: (params: ValidParamsOf<M>) => Promise<Handled<ResultOf<M>>>;
+};
+
+type HandledMethods = Pick<
+  Record<import("@daedalus/protocol").MethodName, unknown>,
+  | "thread.create"
+  | "thread.rename"
+  | "thread.archive"
+  | "thread.unarchive"
+  | "thread.get"
+  | "thread.list"
+  | "turn.start"
+  | "turn.list"
+  | "run.cancel"
+  | "run.steer"
+  | "event.replay"
+  | "runtime.shutdown"
+>;
+
+/**
+ * Builds the handlers.
+ *
+ * @param deps store, scheduler, publisher, providers, tools
+ * @returns a handler for each served method
+ */
+export function createHandlers(deps: ServiceDeps): Handlers {
+  const { store } = deps;
+  const publishing = <R>(result: R, events: readonly JournalEvent[]): Handled<R> => ({
+    result,
+    afterResponse: () => deps.publish(events),
+  });
+  const threadChange = (
+    committed: { result: { thread: unknown; changed: boolean }; events: JournalEvent[] },
+  ) =>
+    publishing(
+      { ...committed.result, event: committed.events[0] ?? null } as ResultOf<"thread.rename">,
+      committed.events,
+    );
+
+  return {
+    "thread.create": async (params) => {
+      const committed = await createThread(store, {
+        title: params.title ?? null,
+        clientRequestId: params.clientRequestId,
+        workspace: params.workspace,
+        workspacesRoot: deps.workspacesRoot,
+      });
+      const event = committed.events[0] ?? originalCreatedEvent(store, committed.result.thread.id);
+      return publishing({ thread: committed.result.thread, event }, committed.events);
+    },
+    "thread.rename": (params) =>
+      Promise.resolve(threadChange(renameThread(store, params.threadId, params.title, "user"))),
+    "thread.archive": (params) =>
+      Promise.resolve(threadChange(setThreadArchived(store, params.threadId, true))),
+    "thread.unarchive": (params) =>
+      Promise.resolve(threadChange(setThreadArchived(store, params.threadId, false))),
+    "thread.get": (params) =>
+      Promise.resolve({ result: store.read((db) => getThread(db, params.threadId)) }),
+    "thread.list": (params) =>
+      Promise.resolve({ result: store.read((db) => listThreads(db, params)) }),
+    "turn.start": (params) => {
+      const provider = deps.provider(params.providerId);
+      if (!provider) {
+        throw new RpcError(
+          RPC_ERROR_CODES.invalidParams,
+          "model_not_configured",
+          `Provider ${params.providerId} is not configured`,
+          { field: "providerId" },
+        );
+      }
+      if (!provider.models.includes(params.modelId)) {
+        throw new RpcError(
+          RPC_ERROR_CODES.invalidParams,
+          "model_not_configured",
+          `Model ${params.modelId} is not configured for ${params.providerId}`,
+          { field: "modelId" },
+        );
+      }
+      const committed = startTurn(store, {
+        threadId: params.threadId,
+        branchId: params.branchId,
+        content: params.content,
+        providerId: params.providerId,
+        modelId: params.modelId,
+        clientRequestId: params.clientRequestId,
+        executionPolicy: params.executionPolicy,
+        runConfig: {
+          providerId: params.providerId,
+          modelId: params.modelId,
+          executionPolicy: params.executionPolicy ?? "full_access",
+          reasoningEffort: params.reasoningEffort ?? null,
+          tools: [...deps.tools.keys()],
+        },
+      });
+      const { created: _created, ...ids } = committed.result;
+      return Promise.resolve({
+        result: ids,
+        afterResponse: () => {
+          deps.publish(committed.events);
+          if (committed.result.created) deps.scheduler.enqueue(ids.runId, ids.threadId);
+        },
+      });
+    },
+    "turn.list": (params) => Promise.resolve({ result: store.read((db) => listTurns(db, params)) }),
+    "run.cancel": (params) => {
+      const scope = store.read((db) => readRunScope(db, params.runId));
+      const status = scope.status;
+      if (status === "queued" || status === "running") deps.scheduler.cancel(params.runId);
+      return Promise.resolve({ result: { accepted: true, runId: params.runId, status } });
+    },
+    "run.steer": (params) => {
+      if (params.expectedRunId && params.expectedRunId !== params.runId) {
+        throw new RpcError(
+          RPC_ERROR_CODES.invalidParams,
+          "run_mismatch",
+          "expectedRunId does not name the run being steered",
+          { field: "expectedRunId" },
+        );
+      }
+      const committed = steerRun(store, params.runId, params.content, {
+        clientRequestId: params.clientRequestId,
+      });
+      return Promise.resolve(publishing({
+        accepted: true,
+        runId: params.runId,
+        clientRequestId: params.clientRequestId ?? null,
+        status: "received" as const,
+      }, committed.events));
+    },
+    "event.replay": (params) =>
+      Promise.resolve({ result: store.read((db) => replayEvents(db, params)) }),
+    "runtime.shutdown": () =>
+      Promise.resolve({ result: { accepted: true }, afterResponse: deps.requestShutdown }),
+  };
+}
+
+/** An idempotent create returns the original thread.created event: the thread's first. */
+function originalCreatedEvent(store: StateStore, threadId: string) {
+  const page = store.read((db) => readEventsForThread(db, threadId, { afterSeq: 0, limit: 1 }));
+  const found = page.events[0];
+  if (found?.type === "thread.created") return found;
+  throw new RpcError(
+    RPC_ERROR_CODES.internalError,
+    "internal_error",
+    "Original thread.created event is missing",
+  );
+}
