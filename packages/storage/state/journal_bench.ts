@@ -4,6 +4,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { EVENT_SCHEMA_VERSION } from "@daedalus/protocol";
+import { STATE_SCHEMA_STATEMENTS } from "./schema.ts";
 import {
   activateRun,
   appendItemDelta,
@@ -50,16 +51,51 @@ Deno.bench("journal: one item.delta per transaction (commit)", { group: "append"
   appendItemDelta(single.store, single.itemId, "a delta of some forty characters or so..");
 });
 
+// The like-for-like baseline: the same INSERT into the same events table (seed DDL,
+// its indexes and AUTOINCREMENT), one transaction each, with no journal code around it.
 const raw = new DatabaseSync(`${dir}/raw.db`);
-raw.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE t (v TEXT)");
-const rawInsert = raw.prepare("INSERT INTO t (v) VALUES (?)");
-Deno.bench("raw node:sqlite: one INSERT per BEGIN IMMEDIATE (baseline)", {
+raw.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
+raw.exec(STATE_SCHEMA_STATEMENTS.find((sql) => sql.startsWith("CREATE TABLE events"))!);
+for (const sql of STATE_SCHEMA_STATEMENTS.filter((sql) => / ON events\(/.test(sql))) raw.exec(sql);
+const rawInsert = raw.prepare(
+  `INSERT INTO events (schema_version, event_type, thread_id, branch_id, turn_id, run_id, item_id,
+     created_at, payload_json) VALUES (1, 'item.delta', ?, ?, ?, ?, ?, ?, ?)`,
+);
+const rawPayload = JSON.stringify({ delta: "a delta of some forty characters or so.." });
+Deno.bench("raw node:sqlite: one INSERT into events per BEGIN IMMEDIATE (baseline)", {
   group: "append",
   baseline: true,
 }, () => {
   raw.exec("BEGIN IMMEDIATE");
-  rawInsert.run("x");
+  rawInsert.run(
+    single.runId,
+    single.runId,
+    single.runId,
+    single.runId,
+    single.itemId,
+    new Date().toISOString(),
+    rawPayload,
+  );
   raw.exec("COMMIT");
+});
+
+const bare = await runWithStreamingItem(`${dir}/bare.db`);
+const bareScope = bare.store.db.connection.prepare(
+  "SELECT t.thread_id, t.branch_id, r.turn_id FROM runs r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?",
+).get(bare.runId)!;
+Deno.bench("journal: one context.compacted per transaction (append + validate, no projection)", {
+  group: "append",
+}, () => {
+  bare.store.write((context) =>
+    context.append({
+      type: "context.compacted",
+      threadId: String(bareScope.thread_id),
+      branchId: String(bareScope.branch_id),
+      turnId: String(bareScope.turn_id),
+      runId: bare.runId,
+      payload: { revision: 2 },
+    })
+  );
 });
 
 const batched = await runWithStreamingItem(`${dir}/batched.db`);

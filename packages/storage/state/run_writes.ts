@@ -167,33 +167,40 @@ function readItem(db: StateDatabase, itemId: string): Item {
   return itemFromRow(row);
 }
 
+/** Item scopes never change, so the delta hot path looks each up once per connection. */
+const itemScopes = new WeakMap<object, Map<string, RunScope>>();
+
 /**
- * An item's run scope in one indexed lookup (the delta hot path must not read
- * content); refuses items that are no longer streaming or whose run has settled.
+ * An item's run scope, refusing items that no longer stream: settlement ends every
+ * active item of a run, so a streaming item always belongs to a running run.
  */
 function readStreamingItemScope(db: StateDatabase, itemId: string): RunScope {
-  const row = statement(
-    db.connection,
-    `SELECT i.run_id, i.turn_id, i.status AS item_status, r.status AS run_status,
-       t.thread_id, t.branch_id
-     FROM items i JOIN runs r ON r.id = i.run_id JOIN turns t ON t.id = i.turn_id WHERE i.id = ?`,
-  ).get(itemId);
-  if (!row) throw new StoreError("item_not_found", `Item ${itemId} does not exist`);
-  if (
-    row.run_status !== "running" ||
-    (row.item_status !== "streaming" && row.item_status !== "running")
-  ) {
-    throw new StoreError(
-      "run_not_active",
-      `Item ${itemId} is ${row.item_status} in a ${row.run_status} run; it takes no more text`,
-    );
+  const status = statement(db.connection, "SELECT status FROM items WHERE id = ?").get(itemId)
+    ?.status;
+  if (status === undefined) throw new StoreError("item_not_found", `Item ${itemId} does not exist`);
+  if (status !== "streaming" && status !== "running") {
+    throw new StoreError("run_not_active", `Item ${itemId} is ${status}; it takes no more text`);
   }
-  return {
-    threadId: String(row.thread_id),
-    branchId: String(row.branch_id),
-    turnId: String(row.turn_id),
-    runId: String(row.run_id),
-  };
+  let scopes = itemScopes.get(db.connection);
+  if (!scopes) itemScopes.set(db.connection, scopes = new Map());
+  let scope = scopes.get(itemId);
+  if (!scope) {
+    const row = statement(
+      db.connection,
+      `SELECT i.run_id, i.turn_id, t.thread_id, t.branch_id FROM items i
+       JOIN turns t ON t.id = i.turn_id WHERE i.id = ?`,
+    ).get(itemId);
+    if (!row) throw new StoreError("item_not_found", `Item ${itemId} does not exist`);
+    scope = {
+      threadId: String(row.thread_id),
+      branchId: String(row.branch_id),
+      turnId: String(row.turn_id),
+      runId: String(row.run_id),
+    };
+    if (scopes.size >= 1024) scopes.clear();
+    scopes.set(itemId, scope);
+  }
+  return scope;
 }
 
 /**
