@@ -1,10 +1,65 @@
 /**
- * @daedalus/client — a typed JSON-RPC client for the Daedalus runtime over
- * WebSocket and HTTP, with reconnect and replay by seq.
+ * @daedalus/client — a typed JSON-RPC client for the Daedalus runtime, over WebSocket
+ * (`connect`) with reconnect and replay by seq, and over `POST /rpc` (`createHttpClient`)
+ * for scripts. Every message it sends and receives is validated against
+ * `@daedalus/protocol`, the only package it imports. Works in Deno and in browsers.
  *
- * Imports only `@daedalus/protocol`. Nothing is exported yet: the client lands
- * with the server issue.
+ * - Calls are typed per method: `call("thread.get", { threadId })` resolves to that
+ *   method's result. Params are checked before sending (the server's -32602 error,
+ *   thrown locally); results are checked on receipt.
+ * - `client.events` (and `client.onEvent`) yields every journal event exactly once, in
+ *   seq order, with no gaps: live events that arrive ahead of a gap wait for
+ *   `event.replay`, duplicates are dropped.
+ * - When the socket drops the client goes `reconnecting`, retries after 50/100/200/400/800
+ *   ms, then `offline` until `reconnect()`. After each reconnect it re-initializes and
+ *   replays from the last contiguous seq. A call in flight when the socket dies rejects
+ *   with `connection_lost` and is never retried.
+ *
+ * @example
+ * ```ts
+ * import { connect, createHttpClient } from "@daedalus/client";
+ *
+ * const client = await connect({ url: "http://127.0.0.1:7420", token: "…", lastSeq: 0 });
+ * client.onStateChange((state) => console.log("connection:", state));
+ * const { thread } = await client.call("thread.create", { title: "Weekly report" });
+ * for await (const event of client.events) {
+ *   if (event.type === "run.settled") console.log(event.payload.status);
+ * }
+ *
+ * const rpc = createHttpClient({ url: "http://127.0.0.1:7420", token: "…" });
+ * const { threads } = await rpc.call("thread.list", { limit: 10 });
+ * ```
  *
  * @module
  */
-export {};
+export { connect, createClient } from "./connect.ts";
+export type {
+  ClientProblem,
+  ConnectionState,
+  ConnectOptions,
+  DaedalusClient,
+  ServerInfo,
+} from "./daedalus_client.ts";
+export {
+  type BatchCall,
+  type BatchOutcome,
+  type BatchOutcomes,
+  createHttpClient,
+  type HttpClient,
+  type HttpClientOptions,
+} from "./http.ts";
+export { ClientError, type ClientErrorCode, type ClientErrorOptions } from "./errors.ts";
+export type {
+  TokenTransport,
+  WebSocketConstructor,
+  WebSocketLike,
+  WebSocketOptions,
+} from "./handshake.ts";
+export type { CallParams } from "./json_rpc.ts";
+export { RECONNECT_DELAYS_MS } from "./limits.ts";
+export { httpRpcUrl, webSocketUrl } from "./urls.ts";
+// The wire types every signature above is made of, so callers and `deno doc` need no
+// second import; the runtime values stay in @daedalus/protocol except the error class
+// and codes a caller switches on.
+export type * from "@daedalus/protocol";
+export { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";

@@ -1,0 +1,21 @@
+import assert from "node:assert/strict";
+import { RpcError as ProtocolRpcError } from "@daedalus/protocol";
+import * as client from "./mod.ts";
+
+Deno.test("the front door exports the client, the HTTP client and the protocol's error class", () => {
+  assert.deepEqual(
+    Object.keys(client).sort(),
+    [
+      "ClientError",
+      "RECONNECT_DELAYS_MS",
+      "RPC_ERROR_CODES",
+      "RpcError",
+      "connect",
+      "createClient",
+      "createHttpClient",
+      "httpRpcUrl",
+      "webSocketUrl",
+    ],
+  );
+  assert.equal(client.RpcError, ProtocolRpcError, "instanceof works across both imports");
+});

@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { connect } from "./connect.ts";
+import { ClientError } from "./errors.ts";
+import { startFakeRuntime, TEST_TOKEN } from "./_test_server.ts";
+import {
+  range,
+  recordingWebSocket,
+  recordStates,
+  seqs,
+  stateReached,
+  take,
+} from "./_test_helpers.ts";
+
+function isOffline(error: unknown): boolean {
+  assert.ok(error instanceof ClientError, `expected ClientError offline, got ${error}`);
+  assert.equal(error.code, "offline", error.message);
+  return true;
+}
+
+Deno.test("the server closes the socket mid-stream: the client reconnects, replays, and the consumer sees every seq exactly once", async () => {
+  const server = startFakeRuntime();
+  const client = await connect({ url: server.url, token: TEST_TOKEN, lastSeq: 0 });
+  try {
+    const states = recordStates(client);
+    const iterator = client.events[Symbol.asyncIterator]();
+    // Seqs 1–7 are pushed, then the server drops the slow client (4008); 8–20 are
+    // committed while it is away.
+    server.publish(20, { closeAfter: 7, closeCode: 4008 });
+    const second = await server.until(
+      () => server.connections[1]?.initialized && server.connections[1],
+      "the client to reconnect",
+    );
+    server.publish(5); // live on the new socket, perhaps while the replay is still running
+    const events = await take(iterator, 25);
+    assert.deepEqual(seqs(events), range(1, 25), "no gap, no duplicate, in order");
+    assert.deepEqual(states, ["connected", "reconnecting", "connected"]);
+    assert.deepEqual(second.received.slice(0, 2).map((r) => r.method), [
+      "initialize",
+      "event.replay",
+    ]);
+    assert.deepEqual(second.received[1].params, { afterSeq: 7, limit: 1000 });
+    assert.equal(client.lastSeq, 25);
+  } finally {
+    await client.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("a call made while reconnecting waits for the connection", async () => {
+  const server = startFakeRuntime();
+  const client = await connect({ url: server.url, token: TEST_TOKEN });
+  try {
+    server.closeAll(4008, "slow client");
+    await stateReached(client, "reconnecting");
+    const list = await client.call("thread.list");
+    assert.equal(list.threads.length, 1);
+    assert.equal(client.state, "connected");
+    assert.deepEqual(server.connections[1].received.map((r) => r.method), [
+      "initialize",
+      "thread.list",
+    ]);
+  } finally {
+    await client.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("offline after the backoff ladder when the server is gone; reconnect() works once it is back", async () => {
+  let server = startFakeRuntime();
+  const { WebSocket, openings } = recordingWebSocket();
+  const client = await connect({ url: server.url, token: TEST_TOKEN, WebSocket, lastSeq: 0 });
+  try {
+    const states = recordStates(client);
+    const iterator = client.events[Symbol.asyncIterator]();
+    server.publish(3);
+    assert.deepEqual(seqs(await take(iterator, 3)), [1, 2, 3]);
+
+    const { port, journal } = server;
+    await server.shutdown();
+    await stateReached(client, "reconnecting");
+    const waiting = client.call("thread.list");
+    await stateReached(client, "offline");
+    await assert.rejects(waiting, isOffline, "a call waiting for the connection is rejected");
+    await assert.rejects(client.call("thread.list"), isOffline, "and so is a call while offline");
+    assert.deepEqual(states, ["connected", "reconnecting", "offline"]);
+    assert.equal(openings.length, 1 + 5, "the first connection, then one attempt per rung");
+    assert.ok(client.lastError, "the last failure is kept");
+
+    // The runtime comes back on the same port; events were committed while it was away.
+    server = startFakeRuntime({ port, journal });
+    server.append(2);
+    client.reconnect();
+    await stateReached(client, "connected");
+    server.publish(1);
+    assert.deepEqual(seqs(await take(iterator, 3)), [4, 5, 6]);
+    assert.deepEqual(states, ["connected", "reconnecting", "offline", "reconnecting", "connected"]);
+  } finally {
+    await client.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("connect() rejects as offline when the runtime never answers", async () => {
+  const server = startFakeRuntime();
+  const { port } = server;
+  await server.shutdown();
+  const { WebSocket, openings } = recordingWebSocket();
+  await assert.rejects(
+    connect({
+      url: `http://127.0.0.1:${port}`,
+      token: TEST_TOKEN,
+      WebSocket,
+      reconnectDelaysMs: [1, 1],
+    }),
+    isOffline,
+  );
+  assert.equal(openings.length, 3, "one attempt at once, then one per rung");
+});
