@@ -1,6 +1,7 @@
 /**
- * `deno task build`: builds the PWA into `app/dist`. The app has no sources yet
- * (it lands with its own issue), so this says so and succeeds.
+ * `deno task build`: builds the PWA into `app/dist` (`--if-missing`: only when
+ * there is no build yet, as `deno task start` does). The app has no sources yet (it
+ * lands with its own issue), so this says so and succeeds.
  *
  * @module
  */
@@ -16,6 +17,9 @@ async function exists(url: URL): Promise<boolean> {
   }
 }
 
+if (Deno.args.includes("--if-missing") && await exists(new URL("dist/index.html", appRoot))) {
+  Deno.exit(0);
+}
 if (!(await exists(new URL("vite.config.ts", appRoot)))) {
   console.error("app: no sources yet, nothing to build");
   Deno.exit(0);

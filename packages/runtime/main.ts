@@ -1,20 +1,23 @@
 /**
- * The `daedalus` command: `version`, `storage check|backup --output FILE|
- * repair-projections`, and `serve` (which, until the server lands, prints the
- * version). Machine-readable results go to stdout, everything else to stderr.
+ * The `daedalus` command: `serve`, `token [--rotate]`, `version`, and
+ * `storage check|backup --output FILE|repair-projections`. Machine-readable results
+ * go to stdout, everything else to stderr.
  *
  * @module
  */
 import {
+  homePaths,
   resolveHome,
   storageBackup,
   storageCheck,
   storageRepairProjections,
 } from "@daedalus/storage";
 import { RUNTIME_VERSION } from "./version.ts";
+import { serve } from "./cli/serve.ts";
+import { loadOrCreateToken, rotateToken } from "./server/auth_token.ts";
 
-const USAGE = "usage: daedalus [serve | version | storage check | storage backup --output FILE | " +
-  "storage repair-projections] [--home DIR]";
+const USAGE = "usage: daedalus [serve [--host H] [--port P] | token [--rotate] | version | " +
+  "storage check | storage backup --output FILE | storage repair-projections] [--home DIR]";
 
 /**
  * Runs the command line.
@@ -23,12 +26,20 @@ const USAGE = "usage: daedalus [serve | version | storage check | storage backup
  * @returns the exit code
  */
 export async function main(args: string[]): Promise<number> {
-  const { positional, flags } = parseArgs(args);
+  let parsed;
+  try {
+    parsed = parseArgs(args);
+  } catch (error) {
+    return usage((error as Error).message);
+  }
+  const { positional, flags } = parsed;
   const [command = "serve", sub] = positional;
-  if (command === "version" || command === "serve") {
+  if (command === "version") {
     console.log(`daedalus ${RUNTIME_VERSION}`);
     return 0;
   }
+  if (command === "serve") return await startup(() => serve(flags));
+  if (command === "token") return await startup(() => token(flags));
   if (command !== "storage") return usage(`unknown command "${command}"`);
   const home = flags.get("home") ?? resolveHome();
   try {
@@ -57,6 +68,33 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
+/** Runs a command, turning start-up failures into one clear line and exit code 1. */
+async function startup(run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    console.error(
+      `daedalus: ${(error as Error).message}${typeof code === "string" ? ` (${code})` : ""}`,
+    );
+    return 1;
+  }
+}
+
+/** `daedalus token [--rotate]`: prints the access token; `--rotate` replaces it first. */
+async function token(flags: ReadonlyMap<string, string>): Promise<number> {
+  const home = flags.get("home") ?? resolveHome();
+  const authPath = homePaths(home).auth;
+  const value = flags.has("rotate")
+    ? await rotateToken(authPath)
+    : await loadOrCreateToken(authPath);
+  if (flags.has("rotate")) {
+    console.error("Token rotated: every browser session and old token is now invalid.");
+  }
+  console.log(value);
+  return 0;
+}
+
 function backup(home: string, output: string | undefined) {
   if (!output) {
     throw Object.assign(new Error("storage backup needs --output FILE"), { code: "usage" });
@@ -69,6 +107,9 @@ function usage(problem: string): number {
   return 2;
 }
 
+/** Flags that take no value. */
+const SWITCHES = new Set(["rotate"]);
+
 function parseArgs(args: string[]): { positional: string[]; flags: Map<string, string> } {
   const positional: string[] = [];
   const flags = new Map<string, string>();
@@ -79,6 +120,10 @@ function parseArgs(args: string[]): { positional: string[]; flags: Map<string, s
       continue;
     }
     const [name, inline] = arg.slice(2).split("=", 2) as [string, string | undefined];
+    if (SWITCHES.has(name)) {
+      flags.set(name, "true");
+      continue;
+    }
     const value = inline ?? args[++i];
     if (value === undefined) throw new Error(`--${name} needs a value`);
     flags.set(name, value);

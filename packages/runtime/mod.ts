@@ -1,9 +1,32 @@
 /**
- * @daedalus/runtime — providers, scheduler, agent loop, services and the HTTP /
- * WebSocket server, plus `main.ts`, the `daedalus` command.
+ * @daedalus/runtime — providers, the scheduler, the agent loop, one service per RPC
+ * namespace, the HTTP / WebSocket server, and `main.ts` (the `daedalus` command).
  *
- * Imports `@daedalus/protocol`, `@daedalus/storage` and `@daedalus/tools`.
+ * Where things live: RPC methods in `services/services.ts` (one handler each),
+ * dispatch in `services/dispatcher.ts`, the event hub in `hub/`, scheduling in
+ * `scheduler/`, the loop in `loop/`, model providers in `providers/`, transports and
+ * auth in `server/`, composition in `runtime_core.ts`.
+ *
+ * @example
+ * ```ts
+ * import { createScriptedProvider, openRuntimeCore } from "@daedalus/runtime";
+ *
+ * const core = await openRuntimeCore({
+ *   home: "/tmp/daedalus-home",
+ *   workspacesRoot: "/tmp/daedalus-workspaces",
+ *   providers: [createScriptedProvider({ script: [{ text: ["Hello"] }] })],
+ * });
+ * await core.close();
+ * ```
  *
  * @module
  */
 export { RUNTIME_VERSION } from "./version.ts";
+export * from "./providers/provider.ts";
+export * from "./providers/scripted.ts";
+export type { LoopTool, LoopToolContext, LoopToolResult } from "./loop/tools.ts";
+export { openRuntimeCore } from "./runtime_core.ts";
+export type { RuntimeCore, RuntimeCoreOptions } from "./runtime_core.ts";
+export type { Dispatcher, DispatchOutcome, EventSource, RpcSession } from "./server/dispatcher.ts";
+export { startRuntime } from "./runtime.ts";
+export type { Runtime, StartRuntimeOptions } from "./runtime.ts";

@@ -1,0 +1,74 @@
+/**
+ * `daedalus serve`: starts the runtime, prints one JSON ready line on stdout and the
+ * login URL on stderr, and shuts down cleanly on SIGINT, SIGTERM or
+ * `runtime.shutdown`.
+ *
+ * @module
+ */
+import { startRuntime } from "../runtime.ts";
+import { readServeOptions } from "./serve_options.ts";
+import type { LoopTool } from "../loop/tools.ts";
+import type { Provider } from "../providers/provider.ts";
+
+/** What a serve entry may add (the test fixture adds a scripted provider). */
+export interface ServeExtras {
+  /** Model providers. */
+  providers?: Provider[];
+  /** Tools. */
+  tools?: LoopTool[];
+}
+
+/**
+ * Runs `daedalus serve` until it is told to stop.
+ *
+ * @param flags parsed flags (`--host`, `--port`, `--home`)
+ * @param extras providers and tools
+ * @returns the exit code
+ */
+export async function serve(
+  flags: ReadonlyMap<string, string>,
+  extras: ServeExtras = {},
+): Promise<number> {
+  const options = readServeOptions(flags, Deno.env.toObject());
+  if (!options.loopback) {
+    console.error(
+      `warning: binding ${options.host}; anyone who can reach this address and has the token can ` +
+        "use this runtime",
+    );
+  }
+  const staticRoot = new URL("../../../app/dist", import.meta.url).pathname;
+  const runtime = await startRuntime({
+    home: options.home,
+    workspacesRoot: options.workspacesRoot,
+    workers: options.workers,
+    host: options.host,
+    port: options.port,
+    staticRoot: await isDirectory(staticRoot) ? staticRoot : undefined,
+    ...extras,
+  });
+  const stop = () => void runtime.shutdown();
+  Deno.addSignalListener("SIGINT", stop);
+  if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
+  console.log(JSON.stringify({
+    ready: true,
+    url: runtime.url,
+    port: runtime.port,
+    home: options.home,
+    pid: Deno.pid,
+  }));
+  console.error(`Daedalus is running. Open ${runtime.url}#token=${runtime.token}`);
+  await runtime.shutdownRequested;
+  await runtime.shutdown();
+  Deno.removeSignalListener("SIGINT", stop);
+  if (Deno.build.os !== "windows") Deno.removeSignalListener("SIGTERM", stop);
+  console.error("Daedalus stopped.");
+  return 0;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * `daedalus serve` options from flags and `DAEDALUS_*` variables, validated up
+ * front: a bad value stops start-up with a message naming the value and what is
+ * allowed. A flag wins over its variable.
+ *
+ * @module
+ */
+import { resolveHome, resolveWorkspacesRoot } from "@daedalus/storage";
+import {
+  AGENT_WORKERS_DEFAULT,
+  AGENT_WORKERS_MAX,
+  AGENT_WORKERS_MIN,
+  DEFAULT_PORT,
+} from "../limits.ts";
+
+/** Validated options of `daedalus serve`. */
+export interface ServeOptions {
+  /** Address to bind; 127.0.0.1 unless `--host` says otherwise. */
+  host: string;
+  /** Port; 0 picks a free one. */
+  port: number;
+  /** The runtime home. */
+  home: string;
+  /** Where managed thread workspaces are made. */
+  workspacesRoot: string;
+  /** Most Runs at once. */
+  workers: number;
+  /** Whether the bound address is a loopback one. */
+  loopback: boolean;
+}
+
+/** A start-up option that cannot be used. */
+export class OptionError extends Error {
+  /** Stable code. */
+  readonly code = "invalid_option";
+
+  /** @param message names the option, the value and what is allowed */
+  constructor(message: string) {
+    super(message);
+    this.name = "OptionError";
+  }
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/**
+ * Reads and validates the serve options.
+ *
+ * @param flags parsed `--name value` flags
+ * @param env the environment (`DAEDALUS_HOME`, `DAEDALUS_HOST`, `DAEDALUS_PORT`,
+ *   `DAEDALUS_AGENT_WORKERS`, `DAEDALUS_WORKSPACES_ROOT`, `HOME`/`USERPROFILE`)
+ * @returns the options
+ * @throws {OptionError} naming the bad value and the allowed range
+ */
+export function readServeOptions(
+  flags: ReadonlyMap<string, string>,
+  env: Readonly<Record<string, string | undefined>>,
+): ServeOptions {
+  for (const name of flags.keys()) {
+    if (!["host", "port", "home"].includes(name)) {
+      throw new OptionError(`Unknown option --${name} (serve takes --host, --port and --home)`);
+    }
+  }
+  const host = flags.get("host") ?? env.DAEDALUS_HOST ?? "127.0.0.1";
+  if (!/^[A-Za-z0-9.:\-\[\]]{1,253}$/.test(host)) {
+    throw new OptionError(`Host "${host}" is not a host name or IP address`);
+  }
+  const port = integerOption(
+    flags.has("port") ? "--port" : "DAEDALUS_PORT",
+    flags.get("port") ?? env.DAEDALUS_PORT,
+    DEFAULT_PORT,
+    0,
+    65535,
+  );
+  const workers = integerOption(
+    "DAEDALUS_AGENT_WORKERS",
+    env.DAEDALUS_AGENT_WORKERS,
+    AGENT_WORKERS_DEFAULT,
+    AGENT_WORKERS_MIN,
+    AGENT_WORKERS_MAX,
+  );
+  const homeFlag = flags.get("home");
+  const home = resolveHome({ env: homeFlag ? { ...env, DAEDALUS_HOME: homeFlag } : env });
+  return {
+    host,
+    port,
+    home,
+    workspacesRoot: resolveWorkspacesRoot({ env }),
+    workers,
+    loopback: LOOPBACK_HOSTS.has(host),
+  };
+}
+
+function integerOption(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new OptionError(`${name}=${JSON.stringify(raw)} is not an integer from ${min} to ${max}`);
+  }
+  return value;
+}

@@ -1,0 +1,89 @@
+/**
+ * Serves the built PWA from a directory: files by path, `index.html` for `/` and for
+ * any extension-less path the app routes itself. Paths are resolved inside the root
+ * (after following links), so `..` and symlinks cannot leave it.
+ *
+ * @module
+ */
+import type { Handler } from "hono";
+import { extname, join, resolve, sep } from "node:path";
+import { transportError } from "./_http.ts";
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".webp": "image/webp",
+  ".woff2": "font/woff2",
+  ".txt": "text/plain; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+};
+
+/**
+ * A GET handler serving files under `root`.
+ *
+ * @param root the directory (e.g. `app/dist`)
+ * @returns the handler; 404 JSON when nothing matches
+ */
+export function staticFilesHandler(root: string): Handler {
+  const rootPath = resolve(root);
+  return async (c) => {
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(c.req.url).pathname);
+    } catch {
+      return notFound();
+    }
+    if (pathname.includes("\0")) return notFound();
+    const wanted = pathname.endsWith("/") ? `${pathname}index.html` : pathname;
+    const file = await openInside(rootPath, wanted) ??
+      (extname(pathname) === "" ? await openInside(rootPath, "/index.html") : null);
+    if (!file) return notFound();
+    const type = CONTENT_TYPES[extname(file.path).toLowerCase()] ?? "application/octet-stream";
+    const headers = {
+      "content-type": type,
+      "content-length": String(file.size),
+      "cache-control": type.startsWith("text/html") ? "no-cache" : "public, max-age=300",
+      "x-content-type-options": "nosniff",
+    };
+    if (c.req.method === "HEAD") {
+      file.handle.close(); // a HEAD body is never read, so the stream would never close it
+      return new Response(null, { headers });
+    }
+    return new Response(file.handle.readable, { headers });
+  };
+}
+
+async function openInside(
+  rootPath: string,
+  urlPath: string,
+): Promise<{ handle: Deno.FsFile; path: string; size: number } | null> {
+  const candidate = resolve(join(rootPath, urlPath));
+  try {
+    const [realRoot, realPath] = await Promise.all([
+      Deno.realPath(rootPath),
+      Deno.realPath(candidate),
+    ]);
+    if (!realPath.startsWith(realRoot + sep)) return null;
+    const handle = await Deno.open(realPath, { read: true });
+    const info = await handle.stat();
+    if (info.isFile) return { handle, path: realPath, size: info.size };
+    handle.close();
+    return null;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return null;
+    }
+    throw error;
+  }
+}
+
+function notFound(): Response {
+  return transportError(404, "not_found", "Not found");
+}
