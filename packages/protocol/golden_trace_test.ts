@@ -54,7 +54,9 @@ Deno.test("a corrupted result fails naming the method and the field", async () =
 Deno.test("a broken mirror and an out-of-order seq are caught", async () => {
   const mirror = await load();
   const steps = mirror.cases.find((c: { name: string }) => c.name === "run.cancel").steps;
-  const event = steps.find((s: { message: { method?: string } }) => s.message.method === "event");
+  const event = steps.find((s: { message: { method?: string; params?: { itemId?: unknown } } }) =>
+    s.message.method === "event" && s.message.params?.itemId
+  );
   delete event.message.params.payload.itemId;
   assert.throws(() => validateGoldenTrace(mirror), /payload\.itemId/);
 
@@ -70,5 +72,5 @@ Deno.test("a request with bad params fails unless marked invalid", async () => {
   const steps = trace.cases.find((c: { name: string }) => c.name === "params.unknown_field").steps;
   const bad = steps.find((s: { invalid?: boolean }) => s.invalid);
   delete bad.invalid;
-  assert.throws(() => validateGoldenTrace(trace), /params of thread\.get.*verbose/);
+  assert.throws(() => validateGoldenTrace(trace), /params of thread\.list.*verbose/);
 });

@@ -1,0 +1,151 @@
+/**
+ * The golden-trace cases as runnable scripts. `scripts/golden_record.ts` runs them
+ * against a live runtime (scripted provider, echo tool) and writes what crossed the
+ * wire to protocol/golden-trace.json; `golden_live_test.ts` runs them again and
+ * checks the live server still answers with the same structure.
+ */
+import type { ProviderRequest, ScriptedResponse } from "@daedalus/runtime";
+import { PROTOCOL_VERSION } from "@daedalus/protocol";
+import type { WireSession } from "./wire_session.ts";
+
+/** A case: its name, what it shows, and the script that drives one session. */
+export interface LiveCase {
+  name: string;
+  description: string;
+  run(session: WireSession): Promise<void>;
+}
+
+/** The provider and model the cases use. */
+export const MODEL = { providerId: "scripted", modelId: "scripted-model" };
+
+/** What the scripted model answers, keyed by the conversation so far. */
+export function goldenScript(request: ProviderRequest): ScriptedResponse {
+  const lastUser = [...request.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const sawTool = request.messages.at(-1)?.role === "tool";
+  if (lastUser.startsWith("Summarize")) {
+    return sawTool ? { text: ["The notes say: ", "ship the beta."] } : {
+      text: ["Let me read ", "the notes."],
+      toolCalls: [{ name: "echo", arguments: { text: "# Notes: ship the beta" } }],
+    };
+  }
+  if (lastUser.startsWith("Write a long story")) {
+    return { text: ["Once upon a time", " there was", " a very", " long story"], delayMs: 400 };
+  }
+  return { text: ["OK."] };
+}
+
+const initialize = (session: WireSession) =>
+  session.request("initialize", {
+    protocolVersion: PROTOCOL_VERSION,
+    client: { name: "golden", version: "1" },
+  });
+
+async function createThread(session: WireSession, title: string, clientRequestId: string) {
+  const created = await session.request("thread.create", { title, clientRequestId });
+  await session.event("thread.created");
+  return (created.result?.thread as { id: string; defaultBranchId: string });
+}
+
+/** Every case, in file order. */
+export const LIVE_CASES: LiveCase[] = [
+  {
+    name: "initialize.success",
+    description: "initialize names the protocol version and learns the server and latest seq",
+    run: async (s) => void await initialize(s),
+  },
+  {
+    name: "initialize.unsupported_version",
+    description: "an unsupported protocol version is refused with -32001",
+    run: async (s) => void await s.request("initialize", { protocolVersion: 99 }),
+  },
+  {
+    name: "initialize.twice",
+    description: "a second initialize on one connection is refused with -32002",
+    run: async (s) => {
+      await initialize(s);
+      await s.request("initialize", { protocolVersion: PROTOCOL_VERSION });
+    },
+  },
+  {
+    name: "request.before_initialize",
+    description: "any method before initialize is refused with -32000",
+    run: async (s) => void await s.request("thread.list", {}),
+  },
+  {
+    name: "params.unknown_field",
+    description: "params are strict: an unknown field is -32602 unknown_field naming it",
+    run: async (s) => {
+      await initialize(s);
+      await s.request("thread.list", { limit: 5, verbose: true }, { invalid: true });
+    },
+  },
+  {
+    name: "thread.create",
+    description: "creates a thread with a managed workspace; the result carries thread.created",
+    run: async (s) => {
+      await initialize(s);
+      await createThread(s, "Weekly report", "golden-thread-create");
+    },
+  },
+  {
+    name: "thread.lifecycle",
+    description: "rename, archive (refusing new turns), unarchive, get and list",
+    run: async (s) => {
+      await initialize(s);
+      const thread = await createThread(s, "Draft", "golden-lifecycle");
+      await s.request("thread.rename", { threadId: thread.id, title: "Final" });
+      await s.event("thread.renamed");
+      await s.request("thread.archive", { threadId: thread.id });
+      await s.event("thread.archived");
+      await s.request("turn.start", { threadId: thread.id, content: "hello", ...MODEL });
+      await s.request("thread.unarchive", { threadId: thread.id });
+      await s.event("thread.unarchived");
+      await s.request("thread.get", { threadId: thread.id });
+      await s.request("thread.list", { limit: 1, archived: false });
+    },
+  },
+  {
+    name: "turn.start.completed_run",
+    description: "a turn whose run answers, calls one tool, answers again and completes",
+    run: async (s) => {
+      await initialize(s);
+      const thread = await createThread(s, "Notes", "golden-completed-thread");
+      const started = await s.request("turn.start", {
+        threadId: thread.id,
+        branchId: thread.defaultBranchId,
+        content: "Summarize notes.md",
+        clientRequestId: "golden-completed-turn",
+        ...MODEL,
+      });
+      const runId = started.result?.runId;
+      await s.event("run.settled", (e) => e.runId === runId);
+      await s.request("turn.list", { threadId: thread.id });
+    },
+  },
+  {
+    name: "run.cancel",
+    description: "cancelling a streaming run keeps the partial text as cancelled and settles once",
+    run: async (s) => {
+      await initialize(s);
+      const thread = await createThread(s, "Story", "golden-cancel-thread");
+      const started = await s.request("turn.start", {
+        threadId: thread.id,
+        content: "Write a long story",
+        ...MODEL,
+      });
+      const runId = started.result?.runId;
+      await s.event("item.delta", (e) => e.runId === runId);
+      await s.request("run.cancel", { runId });
+      await s.event("run.settled", (e) => e.runId === runId);
+    },
+  },
+  {
+    name: "event.replay",
+    description: "replaying from seq 0 returns committed events in order",
+    run: async (s) => {
+      await initialize(s);
+      await createThread(s, "Replay", "golden-replay");
+      await s.request("event.replay", { afterSeq: 0, limit: 2 });
+    },
+  },
+];

@@ -1,0 +1,61 @@
+/**
+ * Runs every golden case against a live runtime (real server on 127.0.0.1:0, a
+ * scripted model, an echo tool) and returns what crossed the wire.
+ */
+import type { GoldenCase } from "@daedalus/protocol";
+import { createScriptedProvider, type LoopTool, startRuntime } from "@daedalus/runtime";
+import { goldenScript, LIVE_CASES } from "./cases.ts";
+import { WireSession } from "./wire_session.ts";
+
+const echo: LoopTool = {
+  name: "echo",
+  description: "Echoes its text back",
+  parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  mutating: false,
+  run: (args) => Promise.resolve({ content: (args as { text: string }).text }),
+};
+
+/**
+ * Records every case against a fresh runtime.
+ *
+ * @returns the recorded cases, in LIVE_CASES order
+ */
+export async function recordLiveCases(): Promise<GoldenCase[]> {
+  const home = await Deno.makeTempDir({ prefix: "daedalus-golden-" });
+  const runtime = await startRuntime({
+    home,
+    workspacesRoot: `${home}/workspaces`,
+    port: 0,
+    providers: [createScriptedProvider({ script: goldenScript })],
+    tools: [echo],
+  });
+  const recorded: GoldenCase[] = [];
+  try {
+    for (const liveCase of LIVE_CASES) {
+      const session = await WireSession.open(runtime.url, runtime.token);
+      try {
+        await liveCase.run(session);
+      } finally {
+        session.close();
+      }
+      recorded.push(session.record(liveCase.name, liveCase.description));
+    }
+  } finally {
+    await runtime.shutdown();
+    await Deno.remove(home, { recursive: true });
+  }
+  return recorded;
+}
+
+/** The structure of a case that must not change: who spoke, and what kind of message. */
+export function caseShape(goldenCase: GoldenCase): string[] {
+  return goldenCase.steps.map((step) => {
+    const message = step.message as Record<string, unknown>;
+    if (step.from === "client") return `client ${message.method}`;
+    if (message.method === "event") {
+      return `event ${(message.params as Record<string, unknown>).type}`;
+    }
+    const error = message.error as { code?: number; data?: { reasonCode?: string } } | undefined;
+    return error ? `error ${error.code} ${error.data?.reasonCode}` : "result";
+  });
+}
