@@ -108,26 +108,6 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
       );
       return;
     }
-    case "item.delta": {
-      if (event.payload.field === "reasoning") {
-        run(
-          `UPDATE items SET data_json = json_set(data_json, '$.reasoning',
-             coalesce(json_extract(data_json, '$.reasoning'), '') || ?), updated_at = ?
-           WHERE id = ?`,
-          event.payload.delta,
-          event.timestamp,
-          event.itemId,
-        );
-      } else {
-        run(
-          "UPDATE items SET content = content || ?, updated_at = ? WHERE id = ?",
-          event.payload.delta,
-          event.timestamp,
-          event.itemId,
-        );
-      }
-      return;
-    }
     case "file.change_recorded": {
       const { turnId: _t, runId: _r, itemId: _i, ...record } = payload;
       run(
@@ -176,11 +156,13 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
     }
     case "model.response_finished":
       return applyResponseFinished(connection, event);
+    case "item.delta":
     case "context.compacted":
     case "run.settled":
-      // The journal row is the whole fact: the Run's state moved with its own
-      // run.state_changed, and the compacted revision is recorded by the next
-      // model.input_prepared.
+      // The journal row is the whole fact. Deltas reach the item row with its
+      // item.completed (readers add them meanwhile: streamed_text.ts); the Run's state
+      // moved with its own run.state_changed; the compacted revision is recorded by
+      // the next model.input_prepared.
       return;
   }
 }

@@ -21,6 +21,7 @@ import { StoreError } from "./errors.ts";
 import { statement } from "./_statements.ts";
 import { readRunSummary } from "./run_row.ts";
 import { ITEM_COLUMNS, itemFromRow } from "./_rows.ts";
+import { overlayStreamedText } from "./streamed_text.ts";
 
 /** The scope ids of a Run. */
 export interface RunScope {
@@ -241,7 +242,8 @@ export interface ItemCompletion {
 }
 
 function finishItem(context: WriteContext, itemId: string, completion: ItemCompletion): Item {
-  const current = readItem(context.db, itemId);
+  const [current] = overlayStreamedText(context.db, [readItem(context.db, itemId)]);
+  if (!current) throw new StoreError("item_not_found", `Item ${itemId} does not exist`);
   const item: Item = {
     ...current,
     status: completion.status,

@@ -31,6 +31,7 @@ import {
   type TestStore,
 } from "./_test_store.ts";
 import type { StateStore } from "./store.ts";
+import { listTurns } from "./reads/thread_history.ts";
 
 async function runningRun(fixture: TestStore): Promise<{ threadId: string; runId: string }> {
   const { threadId } = await seedThread(fixture);
@@ -83,7 +84,11 @@ Deno.test("activateRun moves only a queued run to running", async () => {
   );
 });
 
-Deno.test("streamed deltas accumulate in the item's content and reasoning", async () => {
+function threadOf(store: StateStore, runId: string): string {
+  return readRunScope(store.db, runId).threadId;
+}
+
+Deno.test("streamed deltas reach readers at once and the item row when it completes", async () => {
   await using fixture = await openTestStore();
   const { store } = fixture;
   const { runId } = await runningRun(fixture);
@@ -110,11 +115,15 @@ Deno.test("streamed deltas accumulate in the item's content and reasoning", asyn
     { delta: "think.", field: "reasoning", turnId: started.result.turnId, runId, itemId: id },
     { delta: "world!", turnId: started.result.turnId, runId, itemId: id },
   ]);
+  // The row is not rewritten per delta (that would copy the answer each time)…
   const row = item(store, id);
-  assert.equal(row.content, "Hello, world!");
-  assert.deepEqual(row.data, { reasoning: "Let me think." });
+  assert.equal(row.content, "");
   assert.equal(row.status, "streaming");
-  assert.equal(row.updated_at, deltas[4].result.timestamp);
+  // …readers see the text streamed so far.
+  const page = listTurns(store.db, { threadId: threadOf(store, runId) });
+  const seen = page.turns[0]!.runs[0]!.items.find((i) => i.id === id)!;
+  assert.equal(seen.content, "Hello, world!");
+  assert.deepEqual(seen.data, { reasoning: "Let me think." });
 
   const done = completeItem(store, id, { status: "completed", data: { finish: "stop" } });
   assert.equal(done.result.content, "Hello, world!", "streamed content is kept");

@@ -16,6 +16,7 @@ import type { StateDatabase } from "../database.ts";
 import { textColumn } from "../_sqlite.ts";
 import { decodeHistoryCursor, encodeHistoryCursor, type HistoryScope } from "./_cursor.ts";
 import { pageLimit, requireId } from "./_params.ts";
+import { overlayStreamedText } from "../streamed_text.ts";
 import {
   ITEM_COLUMNS,
   itemFromRow,
@@ -151,8 +152,7 @@ function selectItemsOfRuns(db: StateDatabase, runIds: string[]): Map<string, Ite
      WHERE run_id IN (SELECT value FROM json_each(?))
      ORDER BY run_id, ordinal ASC`,
   ).all(JSON.stringify(runIds));
-  for (const row of rows) {
-    const item = itemFromRow(row);
+  for (const item of overlayStreamedText(db, rows.map(itemFromRow))) {
     appendTo(byRun, item.runId, item);
   }
   return byRun;
