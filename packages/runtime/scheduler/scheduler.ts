@@ -42,6 +42,11 @@ export class Scheduler {
     this.#options = options;
   }
 
+  /** Whether new Runs are still taken (false once shutdown began). */
+  get accepting(): boolean {
+    return this.#accepting;
+  }
+
   /** How many Runs execute now. */
   get activeCount(): number {
     return this.#active.size;

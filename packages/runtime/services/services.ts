@@ -114,6 +114,13 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     "thread.list": (params) =>
       Promise.resolve({ result: store.read((db) => listThreads(db, params)) }),
     "turn.start": (params) => {
+      if (!deps.scheduler.accepting) {
+        throw new RpcError(
+          RPC_ERROR_CODES.internalError,
+          "shutting_down",
+          "The runtime is shutting down; start the turn again once it is back",
+        );
+      }
       const provider = deps.provider(params.providerId);
       if (!provider) {
         throw new RpcError(

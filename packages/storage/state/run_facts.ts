@@ -5,8 +5,8 @@
  * @module
  */
 import type { JournalEvent, ModelCallPurpose, ProcessRecord, TokenUsage } from "@daedalus/protocol";
-import type { Committed, StateStore } from "./store.ts";
-import { readRunScope } from "./run_writes.ts";
+import type { Committed, StateStore, WriteContext } from "./store.ts";
+import { readRunScope, type RunScope } from "./run_writes.ts";
 
 /** A model call about to be made. */
 export interface ModelInputFact {
@@ -114,5 +114,47 @@ export function recordProcess(store: StateStore, process: ProcessRecord): Commit
   return store.write((context) => {
     const { status: _status, ...scope } = readRunScope(context.db, process.runId);
     return context.append({ type: "process.recorded", ...scope, payload: { process } });
+  });
+}
+
+/** A recorded write or edit, as the file tools capture it. */
+export interface FileChangeFact {
+  /** The tool_call item that made the change. */
+  toolCallItemId: string;
+  /** The file, as the tool resolved it. */
+  path: string;
+  /** write or edit. */
+  operation: "write" | "edit";
+  /** Lines added. */
+  additions: number;
+  /** Lines removed. */
+  deletions: number;
+  /** The immutable before/after captures and diff (shape owned by the file tools). */
+  [detail: string]: unknown;
+}
+
+/**
+ * Appends a `file.change_recorded` event. Call it inside the transaction that
+ * settles the tool call (the `facts` callback of `settleToolCall`), so the change and
+ * the tool result are committed together.
+ *
+ * @param context the write context of that transaction
+ * @param scope the run's scope ids
+ * @param change the captured change
+ * @returns the event
+ */
+export function appendFileChange(
+  context: WriteContext,
+  scope: RunScope,
+  change: FileChangeFact,
+): JournalEvent {
+  const { threadId, branchId, turnId, runId } = scope;
+  return context.append({
+    type: "file.change_recorded",
+    threadId,
+    branchId,
+    turnId,
+    runId,
+    payload: { ...change },
   });
 }
