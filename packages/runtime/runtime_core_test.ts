@@ -11,6 +11,7 @@ import {
 } from "@daedalus/storage";
 import { openRuntimeCore, type RuntimeCoreOptions } from "./runtime_core.ts";
 import { createScriptedProvider, type Script } from "./providers/scripted.ts";
+import { messageText } from "./providers/provider.ts";
 import type { LoopTool } from "./loop/tools.ts";
 import type { RpcSession } from "./server/dispatcher.ts";
 
@@ -148,7 +149,9 @@ Deno.test("steer text enters the running run's next model call", async () => {
         delayMs: 60,
       };
     }
-    steered = request.messages.some((m) => m.role === "user" && m.content === "also do Y");
+    steered = request.messages.some((m) =>
+      m.role === "user" && messageText(m.content) === "also do Y"
+    );
     return { text: ["ok"] };
   }, async (core, events) => {
     const thread = await newThread(core);

@@ -8,7 +8,7 @@
  * Results go in packages/runtime/README.md.
  */
 import { connect, type DaedalusClient } from "@daedalus/client";
-import { createScriptedProvider, startRuntime } from "@daedalus/runtime";
+import { createScriptedProvider, messageText, startRuntime } from "@daedalus/runtime";
 
 const chunk = "x".repeat(256);
 const home = await Deno.makeTempDir({ prefix: "daedalus-bench-runtime-" });
@@ -19,7 +19,7 @@ const runtime = await startRuntime({
   providers: [
     createScriptedProvider({
       script: (request) =>
-        request.messages.at(-1)?.content === "stream"
+        messageText(request.messages.at(-1)?.content ?? "") === "stream"
           ? { text: Array.from({ length: 100 }, () => chunk) }
           : { text: ["done"] },
     }),

@@ -4,7 +4,7 @@
  * wire to protocol/golden-trace.json; `golden_live_test.ts` runs them again and
  * checks the live server still answers with the same structure.
  */
-import type { ProviderRequest, ScriptedResponse } from "@daedalus/runtime";
+import { messageText, type ProviderRequest, type ScriptedResponse } from "@daedalus/runtime";
 import { PROTOCOL_VERSION } from "@daedalus/protocol";
 import type { WireSession } from "./wire_session.ts";
 
@@ -20,7 +20,8 @@ export const MODEL = { providerId: "scripted", modelId: "scripted-model" };
 
 /** What the scripted model answers, keyed by the conversation so far. */
 export function goldenScript(request: ProviderRequest): ScriptedResponse {
-  const lastUser = [...request.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const last = [...request.messages].reverse().find((m) => m.role === "user");
+  const lastUser = last ? messageText(last.content) : "";
   const sawTool = request.messages.at(-1)?.role === "tool";
   if (lastUser.startsWith("Summarize")) {
     return sawTool ? { text: ["The notes say: ", "ship the beta."] } : {

@@ -7,9 +7,15 @@
  */
 import type { ProviderFailureCategory, TokenUsage } from "@daedalus/protocol";
 
+/** A part of a user message: text, or an image inlined as a data URL (never a link). */
+export type ProviderContentPart =
+  | { type: "text"; text: string }
+  | { type: "image_url"; url: string };
+
 /** One message of the model input. */
 export type ProviderMessage =
-  | { role: "system" | "user"; content: string }
+  | { role: "system"; content: string }
+  | { role: "user"; content: string | ProviderContentPart[] }
   | {
     role: "assistant";
     content: string;
@@ -64,26 +70,58 @@ export interface Provider {
   stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
 }
 
+/** Details of a {@linkcode ProviderError}, when known. */
+export interface ProviderErrorDetails extends ErrorOptions {
+  /** Whether retrying may help. */
+  retryable?: boolean;
+  /** HTTP status. */
+  status?: number;
+  /** The provider's request id. */
+  requestId?: string;
+  /** Seconds the provider asked to wait (`retry-after`). */
+  retryAfterSec?: number;
+}
+
 /** A classified provider failure; the Run settles as `provider_<category>`. */
 export class ProviderError extends Error {
   /** The failure category. */
   readonly category: ProviderFailureCategory;
   /** Whether retrying may help. */
   readonly retryable: boolean;
+  /** HTTP status, when there was a response. */
+  readonly status: number | undefined;
+  /** The provider's request id, when it sent one. */
+  readonly requestId: string | undefined;
+  /** Seconds the provider asked to wait, when it said. */
+  readonly retryAfterSec: number | undefined;
 
   /**
    * @param category the failure category
    * @param message what happened (never a credential)
-   * @param options retryable flag and the original error
+   * @param details retryable, status, request id, retry-after and the original error
    */
   constructor(
     category: ProviderFailureCategory,
     message: string,
-    options: ErrorOptions & { retryable?: boolean } = {},
+    details: ProviderErrorDetails = {},
   ) {
-    super(message, options);
+    super(message, { cause: details.cause });
     this.name = "ProviderError";
     this.category = category;
-    this.retryable = options.retryable ?? false;
+    this.retryable = details.retryable ?? false;
+    this.status = details.status;
+    this.requestId = details.requestId;
+    this.retryAfterSec = details.retryAfterSec;
   }
+}
+
+/**
+ * The text of a message's content (image parts left out).
+ *
+ * @param content a message's content
+ * @returns its text
+ */
+export function messageText(content: string | ProviderContentPart[]): string {
+  if (typeof content === "string") return content;
+  return content.map((part) => part.type === "text" ? part.text : "").join("");
 }
