@@ -12,6 +12,7 @@ import {
   completeItem,
   readRunConfig,
   readRunScope,
+  readTurnsNewestFirst,
   recordModelInput,
   recordModelResponse,
   settleRun,
@@ -22,7 +23,9 @@ import {
 import { type Provider, ProviderError, type ProviderRequest } from "../providers/provider.ts";
 import { DeltaCoalescer } from "./delta_coalescer.ts";
 import type { LoopTool } from "./tools.ts";
-import { messagesFromTurns, readBranch } from "./model_input.ts";
+import { buildContext } from "../context/context_builder.ts";
+import { bundledIdentity } from "../context/identity.ts";
+import { UNKNOWN_MODEL_CONTEXT_WINDOW } from "../context/limits.ts";
 
 /** What the loop needs from the runtime. */
 export interface AgentLoopDeps {
@@ -70,13 +73,35 @@ export async function runAgentLoop(
     }
     const tools = [...deps.tools.values()];
     let callOrdinal = 0;
+    const identity = config.identity as { text?: unknown } | undefined;
+    const systemText = typeof identity?.text === "string" ? identity.text : bundledIdentity().text;
+    const contextWindow = typeof config.contextWindow === "number"
+      ? config.contextWindow
+      : UNKNOWN_MODEL_CONTEXT_WINDOW;
+    const readTurns = (beforeOrdinal: number, limit: number) =>
+      deps.store.read((db) =>
+        readTurnsNewestFirst(db, {
+          threadId: scope.threadId,
+          branchId: scope.branchId,
+          beforeOrdinal,
+          limit,
+        })
+      );
     for (let step = 1;; step++) {
       if (signal.aborted) break;
       callOrdinal++;
-      const turns = readBranch(deps.store, scope.threadId, scope.branchId);
+      const [currentTurn] = readTurns(scope.turnOrdinal + 1, 1);
+      const context = buildContext({
+        systemText,
+        turnOrdinal: scope.turnOrdinal,
+        currentItems: currentTurn?.runs.flatMap((run) => run.items) ?? [],
+        readHistoryPage: readTurns,
+        contextWindow,
+      });
+      if (context.overBudget) return void settle("failed", "context_budget_exceeded");
       const request: ProviderRequest = {
         modelId: String(config.modelId),
-        messages: messagesFromTurns(turns),
+        messages: context.messages,
         tools: tools.map(({ name, description, parameters }) => ({
           name,
           description,
@@ -89,9 +114,9 @@ export async function runAgentLoop(
         stepOrdinal: step,
         purpose: "execution",
         contextRevision: callOrdinal === 1
-          ? { revision: 1, messages: request.messages.length }
+          ? { revision: 1, identityHash: identity && "hash" in identity ? identity.hash : null }
           : null,
-        stepInput: { callOrdinal, contextRevision: 1, messages: request.messages.length },
+        stepInput: { callOrdinal, contextRevision: 1, ...context.stepInput },
       }));
       const outcome = await streamStep(deps, runId, provider, request, signal, commit);
       commit(recordModelResponse(deps.store, runId, {

@@ -24,6 +24,7 @@ import { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";
 import type { Scheduler } from "../scheduler/scheduler.ts";
 import type { Provider } from "../providers/provider.ts";
 import type { LoopTool } from "../loop/tools.ts";
+import { bundledIdentity, sha256 } from "../context/identity.ts";
 
 /** What the services need. */
 export interface ServiceDeps {
@@ -39,6 +40,8 @@ export interface ServiceDeps {
   tools: ReadonlyMap<string, LoopTool>;
   /** Where managed thread workspaces are made. */
   workspacesRoot: string;
+  /** The context window of a model, when the provider registry knows it. */
+  contextWindow?: (providerId: string, modelId: string) => number | undefined;
   /** Starts a clean shutdown (after the response is sent). */
   requestShutdown: () => void;
 }
@@ -113,7 +116,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       Promise.resolve({ result: store.read((db) => getThread(db, params.threadId)) }),
     "thread.list": (params) =>
       Promise.resolve({ result: store.read((db) => listThreads(db, params)) }),
-    "turn.start": (params) => {
+    "turn.start": async (params) => {
       if (!deps.scheduler.accepting) {
         throw new RpcError(
           RPC_ERROR_CODES.internalError,
@@ -138,6 +141,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
           { field: "modelId" },
         );
       }
+      const runConfig = await freezeRunConfig(deps, params);
       const committed = startTurn(store, {
         threadId: params.threadId,
         branchId: params.branchId,
@@ -146,22 +150,16 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         modelId: params.modelId,
         clientRequestId: params.clientRequestId,
         executionPolicy: params.executionPolicy,
-        runConfig: {
-          providerId: params.providerId,
-          modelId: params.modelId,
-          executionPolicy: params.executionPolicy ?? "full_access",
-          reasoningEffort: params.reasoningEffort ?? null,
-          tools: [...deps.tools.keys()],
-        },
+        runConfig,
       });
       const { created: _created, ...ids } = committed.result;
-      return Promise.resolve({
+      return {
         result: ids,
         afterResponse: () => {
           deps.publish(committed.events);
           if (committed.result.created) deps.scheduler.enqueue(ids.runId, ids.threadId);
         },
-      });
+      };
     },
     "turn.list": (params) => Promise.resolve({ result: store.read((db) => listTurns(db, params)) }),
     "run.cancel": (params) => {
@@ -193,6 +191,34 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       Promise.resolve({ result: store.read((db) => replayEvents(db, params)) }),
     "runtime.shutdown": () =>
       Promise.resolve({ result: { accepted: true }, afterResponse: deps.requestShutdown }),
+  };
+}
+
+/**
+ * The RunConfig frozen at turn.start: a later config change cannot alter a Run that
+ * was already submitted.
+ */
+async function freezeRunConfig(
+  deps: ServiceDeps,
+  params: ValidParamsOf<"turn.start">,
+): Promise<Record<string, unknown>> {
+  const identity = bundledIdentity();
+  const tools = [...deps.tools.values()].map(({ name, description, parameters, mutating }) => ({
+    name,
+    description,
+    parameters,
+    mutating,
+  }));
+  return {
+    providerId: params.providerId,
+    modelId: params.modelId,
+    contextWindow: deps.contextWindow?.(params.providerId, params.modelId) ?? null,
+    executionPolicy: params.executionPolicy ?? "full_access",
+    reasoningEffort: params.reasoningEffort ?? null,
+    tools,
+    toolSchemaHash: await sha256(JSON.stringify(tools)),
+    identity: { ...identity, hash: await sha256(identity.text) },
+    skills: [],
   };
 }
 

@@ -36,7 +36,7 @@ export function recordModelInput(
   fact: ModelInputFact,
 ): Committed<JournalEvent> {
   return store.write((context) => {
-    const { status: _status, ...scope } = readRunScope(context.db, runId);
+    const { status: _status, turnOrdinal: _ordinal, ...scope } = readRunScope(context.db, runId);
     return context.append({ type: "model.input_prepared", ...scope, payload: { ...fact } });
   });
 }
@@ -73,7 +73,7 @@ export function recordModelResponse(
   fact: ModelResponseFact,
 ): Committed<JournalEvent> {
   return store.write((context) => {
-    const { status: _status, ...scope } = readRunScope(context.db, runId);
+    const { status: _status, turnOrdinal: _ordinal, ...scope } = readRunScope(context.db, runId);
     const usage = fact.outcome === "completed" ? fact.usage : null;
     return context.append({
       type: "model.response_finished",
@@ -97,7 +97,7 @@ export function recordCompaction(
   revision: number,
 ): Committed<JournalEvent> {
   return store.write((context) => {
-    const { status: _status, ...scope } = readRunScope(context.db, runId);
+    const { status: _status, turnOrdinal: _ordinal, ...scope } = readRunScope(context.db, runId);
     return context.append({ type: "context.compacted", ...scope, payload: { revision } });
   });
 }
@@ -112,7 +112,10 @@ export function recordCompaction(
  */
 export function recordProcess(store: StateStore, process: ProcessRecord): Committed<JournalEvent> {
   return store.write((context) => {
-    const { status: _status, ...scope } = readRunScope(context.db, process.runId);
+    const { status: _status, turnOrdinal: _ordinal, ...scope } = readRunScope(
+      context.db,
+      process.runId,
+    );
     return context.append({ type: "process.recorded", ...scope, payload: { process } });
   });
 }

@@ -43,10 +43,13 @@ export interface RunScope {
  * @returns its scope and status
  * @throws {StoreError} `run_not_found`
  */
-export function readRunScope(db: StateDatabase, runId: string): RunScope & { status: RunStatus } {
+export function readRunScope(
+  db: StateDatabase,
+  runId: string,
+): RunScope & { status: RunStatus; turnOrdinal: number } {
   const row = statement(
     db.connection,
-    `SELECT r.status, r.turn_id, t.thread_id, t.branch_id FROM runs r
+    `SELECT r.status, r.turn_id, t.thread_id, t.branch_id, t.ordinal FROM runs r
      JOIN turns t ON t.id = r.turn_id WHERE r.id = ?`,
   ).get(runId);
   if (!row) throw new StoreError("run_not_found", `Run ${runId} does not exist`);
@@ -56,6 +59,7 @@ export function readRunScope(db: StateDatabase, runId: string): RunScope & { sta
     threadId: String(row.thread_id),
     branchId: String(row.branch_id),
     status: String(row.status) as RunStatus,
+    turnOrdinal: Number(row.ordinal),
   };
 }
 

@@ -62,7 +62,7 @@ export function latestSeq(db: StateDatabase): number {
 export function replayEvents(db: StateDatabase, options: ReplayOptions): EventReplayPage {
   const afterSeq = nonNegativeInteger(options.afterSeq, "afterSeq");
   const limit = pageLimit(options.limit, REPLAY_DEFAULT_EVENTS, REPLAY_MAX_EVENTS);
-  return db.transaction(() => {
+  return db.readTransaction(() => {
     const events = db.connection.prepare(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq ASC LIMIT ?`,
     ).all(afterSeq, limit).map(envelopeFromRow);

@@ -45,7 +45,7 @@ export interface ListThreadsOptions {
  */
 export function getThread(db: StateDatabase, threadId: string): ThreadSnapshot {
   const id = requireId(ThreadId, threadId, "threadId");
-  return db.transaction(() => {
+  return db.readTransaction(() => {
     const row = db.connection.prepare(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`)
       .get(id);
     if (row === undefined) {
@@ -74,7 +74,7 @@ export function listThreads(db: StateDatabase, options: ListThreadsOptions = {})
   const scope: CatalogScope = options.archived === true ? "archived" : "active";
   const limit = pageLimit(options.limit, PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS);
   const after = options.cursor == null ? null : decodeCatalogCursor(options.cursor, scope);
-  return db.transaction(() => {
+  return db.readTransaction(() => {
     const rows = selectCatalogRows(db, scope, after, limit + 1);
     const threads = rows.slice(0, limit).map(threadFromRow);
     const hasMore = rows.length > limit;

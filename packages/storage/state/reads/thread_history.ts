@@ -11,6 +11,7 @@ import {
   type ResultOf,
   type RunWithItems,
   ThreadId,
+  type Turn,
 } from "@daedalus/protocol";
 import type { StateDatabase } from "../database.ts";
 import { textColumn } from "../_sqlite.ts";
@@ -65,7 +66,7 @@ export function listTurns(db: StateDatabase, options: ListTurnsOptions): TurnPag
     ? undefined
     : requireId(BranchId, options.branchId, "branchId");
   const limit = pageLimit(options.limit, PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS);
-  return db.transaction(() => {
+  return db.readTransaction(() => {
     const scope = resolveBranch(db, threadId, branchId);
     const afterOrdinal = options.cursor == null ? 0 : decodeHistoryCursor(options.cursor, scope);
     const turnRows = db.connection.prepare(
@@ -162,4 +163,42 @@ function appendTo<T>(groups: Map<string, T[]>, key: string, value: T): void {
   const group = groups.get(key);
   if (group === undefined) groups.set(key, [value]);
   else group.push(value);
+}
+
+/** Options of {@linkcode readTurnsNewestFirst}. */
+export interface RecentTurnsOptions {
+  /** The thread. */
+  threadId: string;
+  /** The branch; the thread's default branch when absent. */
+  branchId?: string;
+  /** Only turns with a smaller ordinal (the previous page's last); all when absent. */
+  beforeOrdinal?: number;
+  /** Turns to read, 1–100. */
+  limit: number;
+}
+
+/**
+ * Reads a branch's turns newest first, each with its runs and items — how the
+ * context builder walks history back from the present, one page at a time.
+ *
+ * @param db the state database
+ * @param options thread, branch, where to continue, and how many
+ * @returns the turns, newest first
+ * @throws {ReadError} as {@linkcode listTurns}
+ */
+export function readTurnsNewestFirst(db: StateDatabase, options: RecentTurnsOptions): Turn[] {
+  const threadId = requireId(ThreadId, options.threadId, "threadId");
+  const branchId = options.branchId === undefined
+    ? undefined
+    : requireId(BranchId, options.branchId, "branchId");
+  const limit = pageLimit(options.limit, PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS);
+  return db.readTransaction(() => {
+    const scope = resolveBranch(db, threadId, branchId);
+    const turnRows = db.connection.prepare(
+      `SELECT ${TURN_COLUMNS} FROM turns WHERE branch_id = ? AND ordinal < ?
+       ORDER BY ordinal DESC LIMIT ?`,
+    ).all(scope.branchId, options.beforeOrdinal ?? Number.MAX_SAFE_INTEGER, limit);
+    const runsByTurn = selectRunsOfTurns(db, scope, turnRows.map((row) => textColumn(row, "id")));
+    return turnRows.map((row) => turnFromRow(row, runsByTurn.get(textColumn(row, "id")) ?? []));
+  });
 }

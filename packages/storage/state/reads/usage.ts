@@ -50,7 +50,7 @@ interface DayTokens {
 export function readUsage(db: StateDatabase, options: ReadUsageOptions): UsageReport {
   const today = parseDay(options.today, "today");
   const windowDays = usageWindow(options.days);
-  return db.transaction(() => {
+  return db.readTransaction(() => {
     const lifetimeTokens = safeInteger(
       singleValue(db, "SELECT sum(total_tokens) AS value FROM model_usages"),
     );

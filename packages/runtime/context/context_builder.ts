@@ -1,0 +1,93 @@
+/**
+ * Assembles one model call's input in the order the seed fixes — identity and
+ * instructions, selected history, the status block, then the current turn — within
+ * 95 % of the model's window, and records what was used (the StepInput).
+ *
+ * @module
+ */
+import type { Item, Turn } from "@daedalus/protocol";
+import type { ProviderMessage } from "../providers/provider.ts";
+import { itemsToMessages, selectHistory } from "./history.ts";
+import { buildStatusBlock } from "./status_block.ts";
+import { estimateMessagesTokens, TOKEN_ESTIMATOR } from "./token_estimate.ts";
+import {
+  AUTO_COMPACT_TOKEN_LIMIT_PERCENT,
+  NOTES_RESERVE_TOKENS,
+  USABLE_CONTEXT_WINDOW_PERCENT,
+} from "./limits.ts";
+
+/** What one model call's input is built from. */
+export interface ContextSources {
+  /** The system prompt: identity, instruction files, skills catalog. */
+  systemText: string;
+  /** The current turn's ordinal (history is what came before it). */
+  turnOrdinal: number;
+  /** The current turn's items so far (every run of it, in order). */
+  currentItems: readonly Item[];
+  /** Reads earlier turns newest first. */
+  readHistoryPage: (beforeOrdinal: number, limit: number) => Turn[];
+  /** The model's context window, in tokens. */
+  contextWindow: number;
+}
+
+/** One model call's input and its audit. */
+export interface BuiltContext {
+  /** The messages to send. */
+  messages: ProviderMessage[];
+  /** What was used, recorded as the call's StepInput. */
+  stepInput: Record<string, unknown>;
+  /** The estimated input tokens. */
+  estimatedTokens: number;
+  /** 95 % of the window. */
+  budgetTokens: number;
+  /** Whether the fixed part (system + current turn) alone passes 90 % of the window. */
+  compactionDue: boolean;
+  /** Whether it cannot fit at all (even with no history). */
+  overBudget: boolean;
+}
+
+/**
+ * Builds the input of one model call.
+ *
+ * @param sources system text, the current turn, a history reader and the window
+ * @returns the messages, the StepInput and the budget figures
+ */
+export function buildContext(sources: ContextSources): BuiltContext {
+  const budgetTokens = Math.floor(sources.contextWindow * USABLE_CONTEXT_WINDOW_PERCENT / 100);
+  const compactLimit = Math.floor(sources.contextWindow * AUTO_COMPACT_TOKEN_LIMIT_PERCENT / 100);
+  const system: ProviderMessage = { role: "system", content: sources.systemText };
+  const current = itemsToMessages(sources.currentItems);
+  const fixedTokens = estimateMessagesTokens([system, ...current]);
+  const history = selectHistory(
+    sources.readHistoryPage,
+    sources.turnOrdinal,
+    Math.max(0, budgetTokens - fixedTokens - NOTES_RESERVE_TOKENS),
+  );
+  const status = buildStatusBlock(history.turns);
+  const omission = history.omittedThroughOrdinal === null ? null : {
+    role: "system" as const,
+    content: `Turns 1–${history.omittedThroughOrdinal} of this conversation are not shown ` +
+      "(they did not fit the context window); history_read can retrieve them.",
+  };
+  const statusMessage = status === null ? null : { role: "system" as const, content: status };
+  const notes = [omission, statusMessage].filter((m) => m !== null) as ProviderMessage[];
+  const messages = [system, ...history.messages, ...notes, ...current];
+  const estimatedTokens = fixedTokens + history.tokens + estimateMessagesTokens(notes);
+  return {
+    messages,
+    estimatedTokens,
+    budgetTokens,
+    compactionDue: fixedTokens > compactLimit,
+    overBudget: fixedTokens > budgetTokens,
+    stepInput: {
+      estimator: TOKEN_ESTIMATOR,
+      estimatedInputTokens: estimatedTokens,
+      budgetTokens,
+      contextWindow: sources.contextWindow,
+      historyTurns: history.turns.map((turn) => turn.ordinal),
+      omittedThroughOrdinal: history.omittedThroughOrdinal,
+      currentItemIds: sources.currentItems.map((item) => item.id),
+      statusBlock: status !== null,
+    },
+  };
+}

@@ -1,0 +1,205 @@
+import assert from "node:assert/strict";
+import type { Item, Turn } from "@daedalus/protocol";
+import { buildContext } from "./context_builder.ts";
+import { itemsToMessages, selectHistory } from "./history.ts";
+import { estimateTextTokens } from "./token_estimate.ts";
+import { buildStatusBlock } from "./status_block.ts";
+
+const hex = (n: number) => n.toString(16).padStart(32, "0");
+let counter = 0;
+function item(
+  kind: Item["kind"],
+  role: Item["role"],
+  content: string,
+  data: Record<string, unknown> = {},
+  status: Item["status"] = "completed",
+): Item {
+  counter++;
+  return {
+    id: `item_${hex(counter)}`,
+    turnId: `turn_${hex(1)}`,
+    runId: `run_${hex(1)}`,
+    ordinal: counter,
+    kind,
+    role,
+    status,
+    content,
+    data,
+    createdAt: "2026-10-01T10:00:00.000Z",
+    updatedAt: "2026-10-01T10:00:00.000Z",
+  };
+}
+
+function turn(
+  ordinal: number,
+  items: Item[],
+  status: "completed" | "failed" | "cancelled" = "completed",
+  reasonCode: string | null = null,
+): Turn {
+  return {
+    id: `turn_${hex(ordinal)}`,
+    threadId: `thread_${hex(1)}`,
+    branchId: `branch_${hex(1)}`,
+    ordinal,
+    status,
+    createdAt: "2026-10-01T10:00:00.000Z",
+    updatedAt: "2026-10-01T10:00:00.000Z",
+    runs: [{
+      id: `run_${hex(ordinal)}`,
+      turnId: `turn_${hex(ordinal)}`,
+      threadId: `thread_${hex(1)}`,
+      branchId: `branch_${hex(1)}`,
+      providerId: "p",
+      modelId: "m",
+      executionPolicy: "full_access",
+      status,
+      reasonCode: reasonCode as Turn["runs"][number]["reasonCode"],
+      modelCalls: 1,
+      compactions: 0,
+      createdAt: "2026-10-01T10:00:00.000Z",
+      startedAt: null,
+      settledAt: null,
+      items,
+    }],
+  };
+}
+
+/** A branch of `count` turns, each a 100-character question and answer. */
+function branch(count: number): Turn[] {
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      turn(i + 1, [
+        item("message", "user", `q${i + 1} `.padEnd(100, ".")),
+        item("message", "assistant", `a${i + 1} `.padEnd(100, ".")),
+      ]),
+  );
+}
+
+function reader(turns: Turn[]) {
+  const reads: number[] = [];
+  const read = (before: number, limit: number) => {
+    reads.push(before);
+    return turns.filter((t) => t.ordinal < before).sort((a, b) => b.ordinal - a.ordinal).slice(
+      0,
+      limit,
+    );
+  };
+  return { read, reads };
+}
+
+Deno.test("tool calls are kept only with their results, paired in order", () => {
+  const call1 = item("tool_call", "assistant", "", {
+    toolId: "read",
+    callId: "c1",
+    arguments: { path: "a" },
+  });
+  const call2 = item("tool_call", "assistant", "", {
+    toolId: "read",
+    callId: "c2",
+    arguments: { path: "b" },
+  });
+  const orphan = item("tool_call", "assistant", "", {
+    toolId: "write",
+    callId: "c3",
+    arguments: {},
+  }, "cancelled");
+  const messages = itemsToMessages([
+    item("message", "user", "go"),
+    item("message", "assistant", "reading"),
+    call1,
+    call2,
+    item("tool_result", "tool", "A", { toolCallItemId: call1.id }),
+    item("tool_result", "tool", "B", { toolCallItemId: call2.id }),
+    orphan,
+    item("message", "assistant", "partial", {}, "streaming"),
+  ]);
+  assert.deepEqual(messages.map((m) => m.role), ["user", "assistant", "tool", "tool"]);
+  const assistant = messages[1]!;
+  assert.ok(assistant.role === "assistant");
+  assert.deepEqual(assistant.toolCalls?.map((c) => c.id), ["c1", "c2"]);
+});
+
+Deno.test("history is a contiguous suffix read 32 turns a page, cut at the first turn that does not fit", () => {
+  const turns = branch(100);
+  const perTurn = 2 * (4 + 100);
+  const { read, reads } = reader(turns);
+  const selected = selectHistory(read, 101, perTurn * 40 + 10);
+  assert.deepEqual(
+    selected.turns.map((t) => t.ordinal),
+    Array.from({ length: 40 }, (_, i) => 61 + i),
+  );
+  assert.equal(selected.omittedThroughOrdinal, 60);
+  assert.deepEqual(reads, [101, 69], "two pages: turns 100–69, then 68–37");
+  const all = selectHistory(reader(turns).read, 101, 1e9);
+  assert.equal(all.turns.length, 100);
+  assert.equal(all.omittedThroughOrdinal, null);
+  const none = selectHistory(reader(turns).read, 101, 10);
+  assert.deepEqual([none.turns.length, none.omittedThroughOrdinal], [0, 100]);
+});
+
+Deno.test("the context keeps system, history, notes and the current turn within 95 %", () => {
+  const turns = branch(50);
+  const context = buildContext({
+    systemText: "You are Daedalus.",
+    turnOrdinal: 51,
+    currentItems: [item("message", "user", "now")],
+    readHistoryPage: reader(turns).read,
+    contextWindow: 8_000,
+  });
+  assert.equal(context.budgetTokens, 7_600);
+  assert.ok(context.estimatedTokens <= context.budgetTokens);
+  assert.equal(context.messages[0]?.role, "system");
+  assert.equal(context.messages.at(-1)?.role, "user");
+  const omitted = context.stepInput.omittedThroughOrdinal as number;
+  assert.ok(omitted > 0 && omitted < 50);
+  assert.ok(
+    context.messages.some((m) =>
+      m.role === "system" && String(m.content).includes(`Turns 1–${omitted}`)
+    ),
+  );
+  assert.equal(context.compactionDue, false);
+});
+
+Deno.test("an oversized current turn is flagged for compaction, then as over budget", () => {
+  const big = (chars: number) =>
+    buildContext({
+      systemText: "s",
+      turnOrdinal: 1,
+      currentItems: [item("message", "user", "x".repeat(chars))],
+      readHistoryPage: () => [],
+      contextWindow: 10_000,
+    });
+  assert.deepEqual([big(8_000).compactionDue, big(8_000).overBudget], [false, false]);
+  assert.deepEqual([big(9_200).compactionDue, big(9_200).overBudget], [true, false]);
+  assert.deepEqual([big(9_600).compactionDue, big(9_600).overBudget], [true, true]);
+});
+
+Deno.test("the status block describes failed and cancelled runs without replaying them", () => {
+  const call = item("tool_call", "assistant", "", { toolId: "write" }, "cancelled");
+  const block = buildStatusBlock([
+    turn(1, [item("message", "user", "a")]),
+    turn(
+      2,
+      [item("message", "user", "b"), item("message", "assistant", "half", {}, "cancelled"), call],
+      "cancelled",
+      "cancelled",
+    ),
+    turn(3, [item("message", "user", "c")], "failed", "provider_timeout"),
+  ]);
+  assert.ok(block);
+  assert.match(
+    block,
+    /Turn 2: the run was cancelled \(cancelled\)\. Tool calls: 0 completed, 0 failed, 1 interrupted/,
+  );
+  assert.match(block, /partial/);
+  assert.match(block, /Turn 3: the run failed \(provider_timeout\)/);
+  assert.match(block, /not replayed/);
+  assert.equal(buildStatusBlock([turn(1, [item("message", "user", "a")])]), null);
+});
+
+Deno.test("the estimate is an upper bound: UTF-8 bytes, images 2,048", () => {
+  assert.equal(estimateTextTokens("hello"), 5);
+  assert.equal(estimateTextTokens("你好"), 6);
+  assert.equal(estimateTextTokens("é"), 2);
+});

@@ -1,0 +1,62 @@
+/**
+ * A conservative token estimate (`conservative-utf8-upper-bound-v2`): no tokenizer
+ * emits more tokens than the text has UTF-8 bytes, so the byte count bounds the
+ * token count from above; images count a fixed 2,048. It only keeps inputs safely
+ * inside the window — billing uses what the provider reports.
+ *
+ * @module
+ */
+import type { ProviderMessage } from "../providers/provider.ts";
+import { IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from "./limits.ts";
+
+const encoder = new TextEncoder();
+
+/** The estimator's name, recorded in each StepInput. */
+export const TOKEN_ESTIMATOR = "conservative-utf8-upper-bound-v2";
+
+/**
+ * Upper bound of the tokens of a text.
+ *
+ * @param text any text
+ * @returns its UTF-8 byte length
+ */
+export function estimateTextTokens(text: string): number {
+  // ASCII-only text: one byte per code unit, no encoding needed.
+  // deno-lint-ignore no-control-regex
+  return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength;
+}
+
+/**
+ * Upper bound of the tokens of one message.
+ *
+ * @param message a model message
+ * @returns its estimate
+ */
+export function estimateMessageTokens(message: ProviderMessage): number {
+  let tokens = MESSAGE_OVERHEAD_TOKENS;
+  if (typeof message.content === "string") tokens += estimateTextTokens(message.content);
+  else {
+    for (const part of message.content) {
+      tokens += part.type === "text" ? estimateTextTokens(part.text) : IMAGE_TOKENS;
+    }
+  }
+  if (message.role === "assistant") {
+    for (const call of message.toolCalls ?? []) {
+      tokens += MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(call.name) +
+        estimateTextTokens(call.arguments);
+    }
+  }
+  return tokens;
+}
+
+/**
+ * Upper bound of the tokens of several messages.
+ *
+ * @param messages model messages
+ * @returns the sum of their estimates
+ */
+export function estimateMessagesTokens(messages: readonly ProviderMessage[]): number {
+  let total = 0;
+  for (const message of messages) total += estimateMessageTokens(message);
+  return total;
+}
