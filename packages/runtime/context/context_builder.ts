@@ -6,7 +6,7 @@
  * @module
  */
 import type { Item, Turn } from "@daedalus/protocol";
-import type { ProviderMessage } from "../providers/provider.ts";
+import type { ProviderContentPart, ProviderMessage } from "../providers/provider.ts";
 import { itemsToMessages, selectHistory } from "./history.ts";
 import { buildStatusBlock } from "./status_block.ts";
 import { estimateMessagesTokens, TOKEN_ESTIMATOR } from "./token_estimate.ts";
@@ -28,6 +28,8 @@ export interface ContextSources {
   readHistoryPage: (beforeOrdinal: number, limit: number) => Turn[];
   /** The model's context window, in tokens. */
   contextWindow: number;
+  /** The current turn's attachments, rendered (images as data URLs or notes). */
+  attachmentParts?: ReadonlyMap<string, ProviderContentPart[]>;
 }
 
 /** One model call's input and its audit. */
@@ -56,7 +58,7 @@ export function buildContext(sources: ContextSources): BuiltContext {
   const budgetTokens = Math.floor(sources.contextWindow * USABLE_CONTEXT_WINDOW_PERCENT / 100);
   const compactLimit = Math.floor(sources.contextWindow * AUTO_COMPACT_TOKEN_LIMIT_PERCENT / 100);
   const system: ProviderMessage = { role: "system", content: sources.systemText };
-  const current = itemsToMessages(sources.currentItems);
+  const current = itemsToMessages(sources.currentItems, sources.attachmentParts);
   const fixedTokens = estimateMessagesTokens([system, ...current]);
   const history = selectHistory(
     sources.readHistoryPage,

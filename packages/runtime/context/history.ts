@@ -7,18 +7,23 @@
  * @module
  */
 import type { Item, Turn } from "@daedalus/protocol";
-import type { ProviderMessage } from "../providers/provider.ts";
+import type { ProviderContentPart, ProviderMessage } from "../providers/provider.ts";
 import { estimateMessagesTokens } from "./token_estimate.ts";
 import { HISTORY_PAGE_TURNS } from "./limits.ts";
 
 /**
  * Turns stored items into model messages: user and finished assistant text, and
- * each tool call that has a result paired with that result.
+ * each tool call that has a result paired with that result. User items carry their
+ * attachments as rendered parts when given, else as a note naming the files.
  *
  * @param items items in order (one run or several)
+ * @param attachmentParts rendered attachments by user item id
  * @returns the messages
  */
-export function itemsToMessages(items: readonly Item[]): ProviderMessage[] {
+export function itemsToMessages(
+  items: readonly Item[],
+  attachmentParts: ReadonlyMap<string, ProviderContentPart[]> = new Map(),
+): ProviderMessage[] {
   const results = new Map<string, Item>();
   for (const item of items) {
     const callItemId = item.data.toolCallItemId;
@@ -30,7 +35,7 @@ export function itemsToMessages(items: readonly Item[]): ProviderMessage[] {
   const callIds = new Map<string, string>();
   for (const item of items) {
     if (item.kind === "message" && item.role === "user") {
-      messages.push({ role: "user", content: item.content });
+      messages.push({ role: "user", content: userContent(item, attachmentParts.get(item.id)) });
     } else if (item.kind === "message" && item.role === "assistant") {
       if (item.status !== "streaming" && item.content) {
         messages.push({ role: "assistant", content: item.content });
@@ -51,6 +56,14 @@ export function itemsToMessages(items: readonly Item[]): ProviderMessage[] {
     }
   }
   return messages;
+}
+
+function userContent(item: Item, parts: ProviderContentPart[] | undefined) {
+  if (parts && parts.length > 0) return [{ type: "text" as const, text: item.content }, ...parts];
+  const attachments = item.data.attachments;
+  if (!Array.isArray(attachments) || attachments.length === 0) return item.content;
+  const paths = attachments.map((a) => String((a as { path?: unknown }).path)).join(", ");
+  return `${item.content}\n[Attached earlier: ${paths}]`;
 }
 
 /**

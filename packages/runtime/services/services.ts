@@ -25,6 +25,7 @@ import type { Scheduler } from "../scheduler/scheduler.ts";
 import type { Provider } from "../providers/provider.ts";
 import type { LoopTool } from "../loop/tools.ts";
 import { bundledIdentity, sha256 } from "../context/identity.ts";
+import { inspectAttachments } from "../attachments/inspect.ts";
 
 /** What the services need. */
 export interface ServiceDeps {
@@ -142,7 +143,9 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         );
       }
       const runConfig = await freezeRunConfig(deps, params);
+      const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = startTurn(store, {
+        attachments,
         threadId: params.threadId,
         branchId: params.branchId,
         content: params.content,
@@ -168,7 +171,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       if (status === "queued" || status === "running") deps.scheduler.cancel(params.runId);
       return Promise.resolve({ result: { accepted: true, runId: params.runId, status } });
     },
-    "run.steer": (params) => {
+    "run.steer": async (params) => {
       if (params.expectedRunId && params.expectedRunId !== params.runId) {
         throw new RpcError(
           RPC_ERROR_CODES.invalidParams,
@@ -177,15 +180,17 @@ export function createHandlers(deps: ServiceDeps): Handlers {
           { field: "expectedRunId" },
         );
       }
+      const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = steerRun(store, params.runId, params.content, {
         clientRequestId: params.clientRequestId,
+        attachments,
       });
-      return Promise.resolve(publishing({
+      return publishing({
         accepted: true,
         runId: params.runId,
         clientRequestId: params.clientRequestId ?? null,
         status: "received" as const,
-      }, committed.events));
+      }, committed.events);
     },
     "event.replay": (params) =>
       Promise.resolve({ result: store.read((db) => replayEvents(db, params)) }),
