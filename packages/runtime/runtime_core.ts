@@ -42,6 +42,10 @@ export interface RuntimeCoreOptions {
   lockTimeoutMs?: number;
   /** Called once a shutdown was requested over RPC. */
   onShutdownRequested?: () => void;
+  /** A model's context window, when known (the provider registry's answer). */
+  contextWindow?: (providerId: string, modelId: string) => number | undefined;
+  /** Unsettled tool work of a Run (for the completion check). */
+  unsettledWork?: (runId: string) => string[];
 }
 
 /** An open runtime core. */
@@ -102,7 +106,14 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     workers: options.workers ?? AGENT_WORKERS_DEFAULT,
     execute: (runId, signal) =>
       runAgentLoop(
-        { store, publish, provider: (id) => providers.get(id), tools, today },
+        {
+          store,
+          publish,
+          provider: (id) => providers.get(id),
+          tools,
+          today,
+          unsettledWork: options.unsettledWork,
+        },
         runId,
         signal,
       ),
@@ -114,6 +125,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     provider: (id) => providers.get(id),
     tools,
     workspacesRoot: options.workspacesRoot,
+    contextWindow: options.contextWindow,
     requestShutdown: () => options.onShutdownRequested?.(),
   });
   const recovered = recover(store, scheduler, publish);

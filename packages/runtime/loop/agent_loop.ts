@@ -12,8 +12,6 @@ import {
   completeItem,
   readRunConfig,
   readRunScope,
-  readTurnsNewestFirst,
-  recordModelInput,
   recordModelResponse,
   settleRun,
   settleToolCall,
@@ -23,7 +21,8 @@ import {
 import { type Provider, ProviderError, type ProviderRequest } from "../providers/provider.ts";
 import { DeltaCoalescer } from "./delta_coalescer.ts";
 import type { LoopTool } from "./tools.ts";
-import { buildContext } from "../context/context_builder.ts";
+import { RunContext } from "./run_context.ts";
+import { checkCompletion } from "./completion_check.ts";
 import { bundledIdentity } from "../context/identity.ts";
 import { UNKNOWN_MODEL_CONTEXT_WINDOW } from "../context/limits.ts";
 
@@ -39,6 +38,13 @@ export interface AgentLoopDeps {
   tools: ReadonlyMap<string, LoopTool>;
   /** The local calendar date for usage (`YYYY-MM-DD`). */
   today: () => string;
+  /**
+   * Tool work of the Run still unsettled (running foreground commands…), described
+   * for the model; a final answer with any of it gets one completion check.
+   */
+  unsettledWork?: (runId: string) => string[];
+  /** Called after a Run completed (thread titles hang off it). */
+  onSettled?: (runId: string) => void;
 }
 
 /** Why a Run's signal was aborted. */
@@ -72,36 +78,31 @@ export async function runAgentLoop(
       return;
     }
     const tools = [...deps.tools.values()];
-    let callOrdinal = 0;
-    const identity = config.identity as { text?: unknown } | undefined;
-    const systemText = typeof identity?.text === "string" ? identity.text : bundledIdentity().text;
-    const contextWindow = typeof config.contextWindow === "number"
-      ? config.contextWindow
-      : UNKNOWN_MODEL_CONTEXT_WINDOW;
-    const readTurns = (beforeOrdinal: number, limit: number) =>
-      deps.store.read((db) =>
-        readTurnsNewestFirst(db, {
-          threadId: scope.threadId,
-          branchId: scope.branchId,
-          beforeOrdinal,
-          limit,
-        })
-      );
+    const identity = config.identity as { text?: unknown; hash?: unknown } | undefined;
+    const context = new RunContext(deps, {
+      runId,
+      threadId: scope.threadId,
+      branchId: scope.branchId,
+      turnOrdinal: scope.turnOrdinal,
+      modelId: String(config.modelId),
+      contextWindow: typeof config.contextWindow === "number"
+        ? config.contextWindow
+        : UNKNOWN_MODEL_CONTEXT_WINDOW,
+      systemText: typeof identity?.text === "string" ? identity.text : bundledIdentity().text,
+      identityHash: identity?.hash ?? null,
+    }, provider);
+    let checkedCompletion = false;
     for (let step = 1;; step++) {
       if (signal.aborted) break;
-      callOrdinal++;
-      const [currentTurn] = readTurns(scope.turnOrdinal + 1, 1);
-      const context = buildContext({
-        systemText,
-        turnOrdinal: scope.turnOrdinal,
-        currentItems: currentTurn?.runs.flatMap((run) => run.items) ?? [],
-        readHistoryPage: readTurns,
-        contextWindow,
-      });
-      if (context.overBudget) return void settle("failed", "context_budget_exceeded");
+      const prepared = await context.prepare(step, signal);
+      if (!prepared.ok) {
+        if (signal.aborted) break;
+        return void settle("failed", prepared.reason);
+      }
+      const { callOrdinal } = prepared;
       const request: ProviderRequest = {
         modelId: String(config.modelId),
-        messages: context.messages,
+        messages: prepared.messages,
         tools: tools.map(({ name, description, parameters }) => ({
           name,
           description,
@@ -109,15 +110,6 @@ export async function runAgentLoop(
         })),
         reasoningEffort: typeof config.reasoningEffort === "string" ? config.reasoningEffort : null,
       };
-      commit(recordModelInput(deps.store, runId, {
-        callOrdinal,
-        stepOrdinal: step,
-        purpose: "execution",
-        contextRevision: callOrdinal === 1
-          ? { revision: 1, identityHash: identity && "hash" in identity ? identity.hash : null }
-          : null,
-        stepInput: { callOrdinal, contextRevision: 1, ...context.stepInput },
-      }));
       const outcome = await streamStep(deps, runId, provider, request, signal, commit);
       commit(recordModelResponse(deps.store, runId, {
         callOrdinal,
@@ -138,7 +130,16 @@ export async function runAgentLoop(
       }));
       if (outcome.kind === "failed") return void settle("failed", outcome.reason);
       if (outcome.kind === "cancelled") break;
-      if (outcome.toolCalls.length === 0) return void settle("completed", null);
+      if (outcome.toolCalls.length === 0) {
+        const unsettled = deps.unsettledWork?.(runId) ?? [];
+        if (unsettled.length > 0 && !checkedCompletion) {
+          checkedCompletion = true;
+          await checkCompletion(deps, runId, provider, context, unsettled, signal, commit);
+        }
+        settle("completed", null);
+        deps.onSettled?.(runId);
+        return;
+      }
       await runToolCalls(deps, runId, scope.threadId, outcome.toolCalls, signal, commit);
     }
     settle("cancelled", abortReason(signal));

@@ -1,0 +1,234 @@
+/**
+ * The input of each model call of one Run, and the Run's context revisions: when
+ * the Run's own part outgrows 90 % of the window it is compacted (one tool-less
+ * summary call, a new ContextRevision, `context.compacted`), possibly several times.
+ *
+ * @module
+ */
+import type { Item, JournalEvent, RunReasonCode } from "@daedalus/protocol";
+import {
+  type Committed,
+  readTurnsNewestFirst,
+  recordCompaction,
+  recordModelInput,
+  recordModelResponse,
+  type StateStore,
+} from "@daedalus/storage";
+import { type Provider, ProviderError, type ProviderMessage } from "../providers/provider.ts";
+import { isVisionModel } from "../providers/model_defaults.ts";
+import { renderAttachments } from "../attachments/render.ts";
+import { buildContext } from "../context/context_builder.ts";
+import {
+  planCompaction,
+  retainedUserItems,
+  summaryRequest,
+  summaryText,
+} from "../context/compaction.ts";
+import { collectText } from "./collect_text.ts";
+
+/** What a Run's context needs. */
+export interface RunContextDeps {
+  /** The state store. */
+  store: StateStore;
+  /** Publishes committed events. */
+  publish: (events: readonly JournalEvent[]) => void;
+  /** The local date for usage. */
+  today: () => string;
+}
+
+/** The Run's frozen facts the context depends on. */
+export interface RunFacts {
+  runId: string;
+  threadId: string;
+  branchId: string;
+  turnOrdinal: number;
+  modelId: string;
+  contextWindow: number;
+  systemText: string;
+  identityHash: unknown;
+}
+
+/** One prepared model call. */
+export type PreparedCall =
+  | { ok: true; callOrdinal: number; messages: ProviderMessage[] }
+  | { ok: false; reason: RunReasonCode };
+
+interface Revision {
+  revision: number;
+  summary: string | null;
+  boundaryOrdinal: number;
+}
+
+/** The context of one Run across its model calls. */
+export class RunContext {
+  readonly #deps: RunContextDeps;
+  readonly #facts: RunFacts;
+  readonly #provider: Provider;
+  #callOrdinal = 0;
+  #revision: Revision = { revision: 1, summary: null, boundaryOrdinal: 0 };
+  #recordedRevision = 0;
+
+  /**
+   * @param deps store, publisher, clock
+   * @param facts the Run's ids, model and window
+   * @param provider the Run's provider (for summary calls)
+   */
+  constructor(deps: RunContextDeps, facts: RunFacts, provider: Provider) {
+    this.#deps = deps;
+    this.#facts = facts;
+    this.#provider = provider;
+  }
+
+  /** The Run's model. */
+  get modelId(): string {
+    return this.#facts.modelId;
+  }
+
+  /** Model calls made so far (each call takes the next ordinal). */
+  nextCallOrdinal(): number {
+    return ++this.#callOrdinal;
+  }
+
+  /**
+   * Prepares an execution call: compacts first when due, records the StepInput.
+   *
+   * @param step the step ordinal
+   * @param signal cancellation
+   * @returns the messages, or why the Run cannot continue
+   */
+  async prepare(step: number, signal: AbortSignal): Promise<PreparedCall> {
+    let context = await this.#build();
+    if (context.compactionDue) {
+      const compacted = await this.#compact(signal);
+      if (!compacted.ok) return compacted;
+      context = await this.#build();
+    }
+    if (context.overBudget) return { ok: false, reason: "context_budget_exceeded" };
+    const callOrdinal = this.nextCallOrdinal();
+    const firstUse = this.#revision.revision > this.#recordedRevision;
+    this.#recordedRevision = this.#revision.revision;
+    this.#commit(recordModelInput(this.#deps.store, this.#facts.runId, {
+      callOrdinal,
+      stepOrdinal: step,
+      purpose: "execution",
+      contextRevision: firstUse ? this.#revisionRecord() : null,
+      stepInput: { callOrdinal, contextRevision: this.#revision.revision, ...context.stepInput },
+    }));
+    return { ok: true, callOrdinal, messages: context.messages };
+  }
+
+  /**
+   * The current input as built now (for a completion check).
+   *
+   * @returns the messages
+   */
+  async messages(): Promise<ProviderMessage[]> {
+    return (await this.#build()).messages;
+  }
+
+  #commit<T>(committed: Committed<T>): T {
+    this.#deps.publish(committed.events);
+    return committed.result;
+  }
+
+  #revisionRecord(): Record<string, unknown> {
+    return {
+      revision: this.#revision.revision,
+      identityHash: this.#facts.identityHash,
+      summary: this.#revision.summary,
+      summarizedThroughOrdinal: this.#revision.boundaryOrdinal,
+    };
+  }
+
+  #readTurns = (beforeOrdinal: number, limit: number) =>
+    this.#deps.store.read((db) =>
+      readTurnsNewestFirst(db, {
+        threadId: this.#facts.threadId,
+        branchId: this.#facts.branchId,
+        beforeOrdinal,
+        limit,
+      })
+    );
+
+  #runItems(): Item[] {
+    const [turn] = this.#readTurns(this.#facts.turnOrdinal + 1, 1);
+    return turn?.runs.find((run) => run.id === this.#facts.runId)?.items ?? [];
+  }
+
+  async #build() {
+    const items = this.#runItems();
+    const boundary = this.#revision.boundaryOrdinal;
+    const visible = boundary === 0 ? items : [
+      ...retainedUserItems(items.filter((item) => item.ordinal <= boundary)),
+      ...items.filter((item) => item.ordinal > boundary),
+    ];
+    return buildContext({
+      systemText: this.#revision.summary === null
+        ? this.#facts.systemText
+        : `${this.#facts.systemText}\n\n${this.#revision.summary}`,
+      turnOrdinal: this.#facts.turnOrdinal,
+      currentItems: visible,
+      readHistoryPage: this.#readTurns,
+      contextWindow: this.#facts.contextWindow,
+      attachmentParts: await renderAttachments(visible, isVisionModel(this.#facts.modelId)),
+    });
+  }
+
+  async #compact(
+    signal: AbortSignal,
+  ): Promise<{ ok: true } | { ok: false; reason: RunReasonCode }> {
+    const items = this.#runItems().filter((item) => item.ordinal > this.#revision.boundaryOrdinal);
+    const plan = planCompaction(items, this.#facts.contextWindow);
+    if (!plan) return { ok: true }; // nothing older than the tail: the budget check decides
+    const callOrdinal = this.nextCallOrdinal();
+    const request = summaryRequest(
+      this.#facts.modelId,
+      this.#revision.summary,
+      plan.summarized,
+      this.#facts.contextWindow,
+    );
+    this.#commit(recordModelInput(this.#deps.store, this.#facts.runId, {
+      callOrdinal,
+      stepOrdinal: null,
+      purpose: "compression",
+      contextRevision: null,
+      stepInput: {
+        callOrdinal,
+        summarizedUnits: plan.summarized.length,
+        boundaryOrdinal: plan.boundaryOrdinal,
+      },
+    }));
+    try {
+      const result = await collectText(this.#provider, request, signal);
+      this.#commit(recordModelResponse(this.#deps.store, this.#facts.runId, {
+        callOrdinal,
+        outcome: "completed",
+        usage: result.usage,
+        responseModelId: result.responseModelId,
+        requestId: result.requestId,
+        activityDate: this.#deps.today(),
+      }));
+      this.#revision = {
+        revision: this.#revision.revision + 1,
+        summary: summaryText(result.text),
+        boundaryOrdinal: plan.boundaryOrdinal,
+      };
+      this.#commit(recordCompaction(this.#deps.store, this.#facts.runId, this.#revision.revision));
+      return { ok: true };
+    } catch (error) {
+      const cancelled = signal.aborted;
+      const category = error instanceof ProviderError ? error.category : "unknown";
+      const reason = (cancelled ? "cancelled" : `provider_${category}`) as RunReasonCode;
+      this.#commit(recordModelResponse(this.#deps.store, this.#facts.runId, {
+        callOrdinal,
+        outcome: cancelled ? "cancelled" : "failed",
+        usage: null,
+        responseModelId: null,
+        requestId: null,
+        reasonCode: reason,
+        activityDate: this.#deps.today(),
+      }));
+      return { ok: false, reason };
+    }
+  }
+}
