@@ -19,6 +19,7 @@ import { replayEvents } from "@daedalus/storage";
 import { EventHub } from "./hub/event_hub.ts";
 import { Scheduler } from "./scheduler/scheduler.ts";
 import { runAgentLoop } from "./loop/agent_loop.ts";
+import { ThreadTitler } from "./loop/thread_titles.ts";
 import type { LoopTool } from "./loop/tools.ts";
 import type { Provider } from "./providers/provider.ts";
 import { createHandlers } from "./services/services.ts";
@@ -46,6 +47,8 @@ export interface RuntimeCoreOptions {
   contextWindow?: (providerId: string, modelId: string) => number | undefined;
   /** Unsettled tool work of a Run (for the completion check). */
   unsettledWork?: (runId: string) => string[];
+  /** Whether threads get automatic titles after their first Run. Default true. */
+  threadTitles?: boolean;
 }
 
 /** An open runtime core. */
@@ -100,6 +103,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   const providers = new Map((options.providers ?? []).map((p) => [p.id, p]));
   const tools = new Map((options.tools ?? []).map((t) => [t.name, t]));
   const today = () => localDate(new Date());
+  const titler = new ThreadTitler({ store, publish, provider: (id) => providers.get(id) });
   const scheduler = new Scheduler({
     store,
     publish,
@@ -113,6 +117,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
           tools,
           today,
           unsettledWork: options.unsettledWork,
+          onSettled: options.threadTitles === false ? undefined : (runId) => titler.afterRun(runId),
         },
         runId,
         signal,
@@ -139,6 +144,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     close: () =>
       closed ??= (async () => {
         await scheduler.shutdown(SHUTDOWN_WORKER_WAIT_MS);
+        await titler.close();
         eventHub.close();
         store.close();
         await lock.release();

@@ -28,6 +28,7 @@ async function withCore(
     workspacesRoot: `${home}/workspaces`,
     providers: [createScriptedProvider({ script })],
     tools: [echoTool],
+    threadTitles: false,
     ...options,
   });
   const events: JournalEvent[] = [];
@@ -277,4 +278,31 @@ Deno.test("turn.start refuses an unknown provider or model with model_not_config
         e.code === -32602 && e.data?.reasonCode === "thread_not_found",
     );
   });
+});
+
+Deno.test("after a thread's first run, a short call names it; a user title is never replaced", async () => {
+  await withCore((request) => {
+    const naming = request.tools.length === 0 &&
+      messageText(request.messages[0]!.content).startsWith("Name this conversation");
+    return naming
+      ? { text: ['"Weekly report plan."\nextra line'] }
+      : { text: ["Here is the plan."] };
+  }, async (core, events) => {
+    const thread = await newThread(core);
+    const first = await call(core, "turn.start", turn(thread.id, "plan my weekly report"));
+    await settled(events, first.runId);
+    while (!events.some((e) => e.type === "thread.renamed")) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const renamed = events.find((e) => e.type === "thread.renamed")!;
+    assert.equal(
+      (renamed.payload as { thread: { title: string } }).thread.title,
+      "Weekly report plan",
+    );
+    // a second run does not rename; a user rename is kept
+    await call(core, "thread.rename", { threadId: thread.id, title: "Mine" });
+    const second = await call(core, "turn.start", turn(thread.id, "more"));
+    await settled(events, second.runId);
+    assert.equal((await call(core, "thread.get", { threadId: thread.id })).thread.title, "Mine");
+  }, { threadTitles: true });
 });

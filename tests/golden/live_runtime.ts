@@ -28,6 +28,7 @@ export async function recordLiveCases(): Promise<GoldenCase[]> {
     port: 0,
     providers: [createScriptedProvider({ script: goldenScript })],
     tools: [echo],
+    threadTitles: false, // a background rename would make the recorded order depend on timing
   });
   const recorded: GoldenCase[] = [];
   try {

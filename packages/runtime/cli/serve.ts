@@ -16,6 +16,8 @@ export interface ServeExtras {
   providers?: Provider[];
   /** Tools. */
   tools?: LoopTool[];
+  /** Automatic thread titles (default: on unless DAEDALUS_THREAD_TITLES=0). */
+  threadTitles?: boolean;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function serve(
     host: options.host,
     port: options.port,
     staticRoot: await isDirectory(staticRoot) ? staticRoot : undefined,
+    threadTitles: Deno.env.get("DAEDALUS_THREAD_TITLES") !== "0",
     ...extras,
   });
   const stop = () => void runtime.shutdown();

@@ -26,6 +26,7 @@ async function runOnce(script: Script, options: Partial<RuntimeCoreOptions>, con
     workspacesRoot: `${home}/ws`,
     providers: [provider],
     tools: [bigTool],
+    threadTitles: false,
     ...options,
   });
   const events: JournalEvent[] = [];

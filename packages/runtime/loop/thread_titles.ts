@@ -1,0 +1,119 @@
+/**
+ * Automatic thread titles: after a thread's first Run completes, one short call on
+ * the same provider and model names the thread — unless the user already named it
+ * (a user title is never replaced). `DAEDALUS_THREAD_TITLES=0` turns it off.
+ *
+ * @module
+ */
+import type { JournalEvent } from "@daedalus/protocol";
+import {
+  readRunConfig,
+  readRunScope,
+  readTurnsNewestFirst,
+  renameThread,
+  type StateStore,
+} from "@daedalus/storage";
+import type { Provider } from "../providers/provider.ts";
+import { collectText } from "./collect_text.ts";
+
+/** Longest automatic title, in characters. */
+export const AUTO_TITLE_MAX_CHARS = 80;
+
+/** What titling needs. */
+export interface ThreadTitlerDeps {
+  /** The state store. */
+  store: StateStore;
+  /** Publishes committed events. */
+  publish: (events: readonly JournalEvent[]) => void;
+  /** Finds a provider. */
+  provider: (providerId: string) => Provider | undefined;
+}
+
+/** Names threads after their first Run, in the background. */
+export class ThreadTitler {
+  readonly #deps: ThreadTitlerDeps;
+  readonly #pending = new Set<Promise<void>>();
+  readonly #controller = new AbortController();
+
+  /** @param deps store, publisher, providers */
+  constructor(deps: ThreadTitlerDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Starts titling when `runId` was its thread's first Run.
+   *
+   * @param runId a Run that just completed
+   */
+  afterRun(runId: string): void {
+    const task = this.#title(runId).catch((error) =>
+      console.error(`thread title for run ${runId} failed: ${(error as Error).message}`)
+    );
+    this.#pending.add(task);
+    task.finally(() => this.#pending.delete(task));
+  }
+
+  /** Stops pending title calls and waits for them. */
+  async close(): Promise<void> {
+    this.#controller.abort();
+    await Promise.allSettled([...this.#pending]);
+  }
+
+  async #title(runId: string): Promise<void> {
+    const { store } = this.#deps;
+    const scope = store.read((db) => readRunScope(db, runId));
+    if (scope.turnOrdinal !== 1) return;
+    const config = store.read((db) => readRunConfig(db, runId));
+    const provider = this.#deps.provider(String(config.providerId));
+    if (!provider) return;
+    const [turn] = store.read((db) =>
+      readTurnsNewestFirst(db, {
+        threadId: scope.threadId,
+        branchId: scope.branchId,
+        beforeOrdinal: 2,
+        limit: 1,
+      })
+    );
+    const items = turn?.runs.flatMap((run) => run.items) ?? [];
+    const question = items.find((item) => item.role === "user")?.content ?? "";
+    const answer = items.filter((item) => item.kind === "message" && item.role === "assistant")
+      .map((item) => item.content).join("\n");
+    const result = await collectText(provider, {
+      modelId: String(config.modelId),
+      tools: [],
+      reasoningEffort: null,
+      messages: [
+        {
+          role: "system",
+          content: "Name this conversation: reply with a title of 2 to 6 words in the user's " +
+            "language, no quotes, no trailing punctuation, nothing else.",
+        },
+        {
+          role: "user",
+          content: `User: ${question.slice(0, 2000)}\n\nAssistant: ${answer.slice(0, 2000)}`,
+        },
+      ],
+    }, this.#controller.signal);
+    const title = cleanTitle(result.text);
+    if (!title) return;
+    const renamed = renameThread(store, scope.threadId, title, "auto");
+    this.#deps.publish(renamed.events);
+  }
+}
+
+/**
+ * A model's answer as a title: its first line, without quotes or trailing
+ * punctuation, at most 80 characters; empty when nothing usable is left.
+ *
+ * @param text the model's answer
+ * @returns the title, or "" when there is none
+ */
+export function cleanTitle(text: string): string {
+  const line = text.trim().split(/\r?\n/)[0] ?? "";
+  const title = line.replace(/^(title:\s*)/i, "").replace(
+    /^["'“”‘’「『]+|["'“”‘’」』.。!！?？,，;；:：]+$/g,
+    "",
+  )
+    .trim();
+  return title.slice(0, AUTO_TITLE_MAX_CHARS).trim();
+}
