@@ -46,9 +46,10 @@ export class ThreadTitler {
    * @param runId a Run that just completed
    */
   afterRun(runId: string): void {
-    const task = this.#title(runId).catch((error) =>
-      console.error(`thread title for run ${runId} failed: ${(error as Error).message}`)
-    );
+    const task = this.#title(runId).catch((error) => {
+      if (this.#controller.signal.aborted) return; // shutting down: not a failure
+      console.error(`thread title for run ${runId} failed: ${(error as Error).message}`);
+    });
     this.#pending.add(task);
     task.finally(() => this.#pending.delete(task));
   }

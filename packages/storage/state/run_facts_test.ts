@@ -84,3 +84,26 @@ Deno.test("a failing tool result leaves no file change behind", async () => {
   assert.equal(countRows(store, "file_changes"), 0);
   assert.equal(countRows(store, "events", "event_type = 'file.change_recorded'"), 0);
 });
+
+Deno.test("a steer retried with its clientRequestId is written once; other text conflicts", async () => {
+  const { steerRun, settleRun } = await import("./run_writes.ts");
+  await using fixture = await openTestStore();
+  const { store } = fixture;
+  const { threadId } = await seedThread(fixture);
+  const { runId } = seedTurn(store, threadId);
+  activateRun(store, runId);
+  const first = steerRun(store, runId, "also X", { clientRequestId: "s1" });
+  const again = steerRun(store, runId, "also X", { clientRequestId: "s1" });
+  assert.equal(again.result.id, first.result.id);
+  assert.deepEqual(again.events, []);
+  assert.throws(
+    () => steerRun(store, runId, "also Y", { clientRequestId: "s1" }),
+    /different steer/,
+  );
+  settleRun(store, runId, "completed", null);
+  assert.equal(
+    steerRun(store, runId, "also X", { clientRequestId: "s1" }).result.id,
+    first.result.id,
+  );
+  assert.equal(countRows(store, "events", "event_type = 'run.steered'"), 1);
+});

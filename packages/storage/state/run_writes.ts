@@ -320,8 +320,9 @@ export function settleToolCall(
  * @param runId the run
  * @param content the text
  * @param options attachments and clientRequestId
- * @returns the steer item
- * @throws {StoreError} `run_not_active` when the run is settled
+ * @returns the steer item (the first one again when retried with its clientRequestId)
+ * @throws {StoreError} `run_not_active` when the run is settled; `idempotency_conflict`
+ *   when the clientRequestId was used with other text
  */
 export function steerRun(
   store: StateStore,
@@ -331,6 +332,10 @@ export function steerRun(
 ): Committed<Item> {
   return store.write((context) => {
     const scope = readRunScope(context.db, runId);
+    const replay = options.clientRequestId
+      ? replaySteer(context.db, runId, options.clientRequestId, content)
+      : null;
+    if (replay) return replay;
     if (scope.status !== "queued" && scope.status !== "running") {
       throw new StoreError(
         "run_not_active",
@@ -356,6 +361,30 @@ export function steerRun(
     context.append({ type: "run.steered", ...scopeIds(scope), itemId: item.id, payload: { item } });
     return item;
   });
+}
+
+/** A steer retried with its clientRequestId returns the first one; other text is a conflict. */
+function replaySteer(
+  db: StateDatabase,
+  runId: string,
+  clientRequestId: string,
+  content: string,
+): Item | null {
+  const row = statement(
+    db.connection,
+    `SELECT ${ITEM_COLUMNS} FROM items WHERE run_id = ?
+       AND json_extract(data_json, '$.steer') = 1
+       AND json_extract(data_json, '$.clientRequestId') = ?`,
+  ).get(runId, clientRequestId);
+  if (!row) return null;
+  const item = itemFromRow(row);
+  if (item.content !== content) {
+    throw new StoreError(
+      "idempotency_conflict",
+      `clientRequestId "${clientRequestId}" was already used with a different steer`,
+    );
+  }
+  return item;
 }
 
 /** The result of {@linkcode settleRun}. */
