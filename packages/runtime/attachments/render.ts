@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Attachment, type Item } from "@daedalus/protocol";
+import type { Attachment, Item } from "@daedalus/protocol";
 import type { ProviderContentPart } from "../providers/provider.ts";
 import { hex } from "./inspect.ts";
 
