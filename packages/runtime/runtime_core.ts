@@ -8,9 +8,11 @@
 import type { JournalEvent } from "@daedalus/protocol";
 import {
   acquireRuntimeLock,
+  defaultConfig,
   ensureHome,
   homePaths,
   listRecoverableRuns,
+  readConfig,
   type RuntimeLock,
   settleRun,
   StateStore,
@@ -22,6 +24,9 @@ import { runAgentLoop } from "./loop/agent_loop.ts";
 import { ThreadTitler } from "./loop/thread_titles.ts";
 import type { LoopTool } from "./loop/tools.ts";
 import type { Provider } from "./providers/provider.ts";
+import { ProviderRegistry } from "./providers/registry.ts";
+import { ProtectedValues } from "./security/protected_values.ts";
+import { createProviderHandlers } from "./services/provider_handlers.ts";
 import { createHandlers } from "./services/services.ts";
 import { createDispatcher } from "./services/dispatcher.ts";
 import type { Dispatcher } from "./server/dispatcher.ts";
@@ -100,10 +105,16 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     onListenerError: (error) => console.error(`event listener failed: ${error}`),
   });
   const publish = (events: readonly JournalEvent[]) => eventHub.publish(events);
-  const providers = new Map((options.providers ?? []).map((p) => [p.id, p]));
+  const config = await readConfig(paths.config).catch((error) => {
+    console.error(`config.yaml: ${(error as Error).message}; starting without providers`);
+    return defaultConfig();
+  });
+  const registry = new ProviderRegistry(config, { extraProviders: options.providers ?? [] });
+  const protectedValues = ProtectedValues.fromConfig(config);
+  const providerOf = (id: string) => registry.provider(id);
   const tools = new Map((options.tools ?? []).map((t) => [t.name, t]));
   const today = () => localDate(new Date());
-  const titler = new ThreadTitler({ store, publish, provider: (id) => providers.get(id) });
+  const titler = new ThreadTitler({ store, publish, provider: providerOf });
   const scheduler = new Scheduler({
     store,
     publish,
@@ -113,7 +124,9 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
         {
           store,
           publish,
-          provider: (id) => providers.get(id),
+          provider: providerOf,
+          resolveModel: (providerId, modelId) => registry.resolveModel(providerId, modelId),
+          protectedValues,
           tools,
           today,
           unsettledWork: options.unsettledWork,
@@ -127,7 +140,13 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     store,
     scheduler,
     publish,
-    provider: (id) => providers.get(id),
+    registry,
+    protectedValues,
+    providerHandlers: createProviderHandlers({
+      configPath: paths.config,
+      registry,
+      protectedValues,
+    }),
     tools,
     workspacesRoot: options.workspacesRoot,
     contextWindow: options.contextWindow,

@@ -34,6 +34,13 @@ export interface AgentLoopDeps {
   publish: (events: readonly JournalEvent[]) => void;
   /** Finds the provider a Run names. */
   provider: (providerId: string) => Provider | undefined;
+  /**
+   * Checks the Run's frozen provider/model against the current configuration
+   * (throws when one vanished or was disabled); absent, `provider` alone decides.
+   */
+  resolveModel?: (providerId: string, modelId: string) => { provider: Provider };
+  /** Configured credentials; streamed text is redacted before it is journaled. */
+  protectedValues?: { redact(text: string): string };
   /** The tools by name. */
   tools: ReadonlyMap<string, LoopTool>;
   /** The local calendar date for usage (`YYYY-MM-DD`). */
@@ -72,11 +79,8 @@ export async function runAgentLoop(
   try {
     const config = deps.store.read((db) => readRunConfig(db, runId));
     const scope = deps.store.read((db) => readRunScope(db, runId));
-    const provider = deps.provider(String(config.providerId));
-    if (!provider || !provider.models.includes(String(config.modelId))) {
-      settle("failed", "provider_configuration_changed");
-      return;
-    }
+    const provider = currentProvider(deps, String(config.providerId), String(config.modelId));
+    if (!provider.ok) return void settle("failed", provider.reason);
     const tools = [...deps.tools.values()];
     const identity = config.identity as { text?: unknown; hash?: unknown } | undefined;
     const context = new RunContext(deps, {
@@ -90,7 +94,7 @@ export async function runAgentLoop(
         : UNKNOWN_MODEL_CONTEXT_WINDOW,
       systemText: typeof identity?.text === "string" ? identity.text : bundledIdentity().text,
       identityHash: identity?.hash ?? null,
-    }, provider);
+    }, provider.provider);
     let checkedCompletion = false;
     for (let step = 1;; step++) {
       if (signal.aborted) break;
@@ -110,7 +114,7 @@ export async function runAgentLoop(
         })),
         reasoningEffort: typeof config.reasoningEffort === "string" ? config.reasoningEffort : null,
       };
-      const outcome = await streamStep(deps, runId, provider, request, signal, commit);
+      const outcome = await streamStep(deps, runId, provider.provider, request, signal, commit);
       commit(recordModelResponse(deps.store, runId, {
         callOrdinal,
         outcome: outcome.kind === "done"
@@ -134,7 +138,7 @@ export async function runAgentLoop(
         const unsettled = deps.unsettledWork?.(runId) ?? [];
         if (unsettled.length > 0 && !checkedCompletion) {
           checkedCompletion = true;
-          await checkCompletion(deps, runId, provider, context, unsettled, signal, commit);
+          await checkCompletion(deps, runId, provider.provider, context, unsettled, signal, commit);
         }
         settle("completed", null);
         deps.onSettled?.(runId);
@@ -150,6 +154,35 @@ export async function runAgentLoop(
       signal.aborted ? abortReason(signal) : "agent_error",
     );
   }
+}
+
+/**
+ * The provider of a Run as configured now: a provider or model removed or disabled
+ * since the turn was submitted fails the Run with a drift reason, never a silent swap.
+ */
+function currentProvider(
+  deps: AgentLoopDeps,
+  providerId: string,
+  modelId: string,
+): { ok: true; provider: Provider } | { ok: false; reason: RunReasonCode } {
+  if (deps.resolveModel) {
+    try {
+      return { ok: true, provider: deps.resolveModel(providerId, modelId).provider };
+    } catch (error) {
+      const field = (error as { data?: { field?: string } }).data?.field;
+      return {
+        ok: false,
+        reason: field === "providerId"
+          ? "provider_configuration_changed"
+          : "model_configuration_changed",
+      };
+    }
+  }
+  const provider = deps.provider(providerId);
+  if (!provider || !provider.models.includes(modelId)) {
+    return { ok: false, reason: "provider_configuration_changed" };
+  }
+  return { ok: true, provider };
 }
 
 function abortReason(signal: AbortSignal): RunReasonCode {
@@ -188,11 +221,13 @@ async function streamStep(
       role: "assistant",
       status: "streaming",
     })).id;
+  // A configured credential echoed by the model never reaches the journal.
+  const redact = (piece: string) => deps.protectedValues?.redact(piece) ?? piece;
   const text = new DeltaCoalescer((delta) =>
-    commit(appendItemDelta(deps.store, ensureItem(), delta))
+    commit(appendItemDelta(deps.store, ensureItem(), redact(delta)))
   );
   const reasoning = new DeltaCoalescer((delta) =>
-    commit(appendItemDelta(deps.store, ensureItem(), delta, "reasoning"))
+    commit(appendItemDelta(deps.store, ensureItem(), redact(delta), "reasoning"))
   );
   const flush = () => {
     reasoning.flush();

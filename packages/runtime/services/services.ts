@@ -22,7 +22,9 @@ import {
 } from "@daedalus/storage";
 import { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";
 import type { Scheduler } from "../scheduler/scheduler.ts";
-import type { Provider } from "../providers/provider.ts";
+import type { ProviderRegistry, ResolvedModel } from "../providers/registry.ts";
+import type { ProtectedValues } from "../security/protected_values.ts";
+import type { ProviderHandlers } from "./provider_handlers.ts";
 import type { LoopTool } from "../loop/tools.ts";
 import { bundledIdentity, sha256 } from "../context/identity.ts";
 import { inspectAttachments } from "../attachments/inspect.ts";
@@ -35,8 +37,12 @@ export interface ServiceDeps {
   scheduler: Scheduler;
   /** Publishes committed events. */
   publish: (events: readonly JournalEvent[]) => void;
-  /** Finds a provider by id. */
-  provider: (providerId: string) => Provider | undefined;
+  /** Providers and models of the config (and any providers given in code). */
+  registry: ProviderRegistry;
+  /** Configured credentials, refused in any request content. */
+  protectedValues: ProtectedValues;
+  /** The `provider.*` and `model.*` handlers. */
+  providerHandlers: ProviderHandlers;
   /** The tools Runs may call (frozen into each RunConfig by name). */
   tools: ReadonlyMap<string, LoopTool>;
   /** Where managed thread workspaces are made. */
@@ -56,9 +62,11 @@ export interface Handled<R> {
 }
 
 /** One handler per method this runtime serves. */
-export type Handlers = {
-  [M in keyof HandledMethods]: (params: ValidParamsOf<M>) => Promise<Handled<ResultOf<M>>>;
-};
+export type Handlers =
+  & {
+    [M in keyof HandledMethods]: (params: ValidParamsOf<M>) => Promise<Handled<ResultOf<M>>>;
+  }
+  & ProviderHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -98,6 +106,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
 
   return {
     "thread.create": async (params) => {
+      deps.protectedValues.assertSafe(params, "params");
       const committed = await createThread(store, {
         title: params.title ?? null,
         clientRequestId: params.clientRequestId,
@@ -107,8 +116,12 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       const event = committed.events[0] ?? originalCreatedEvent(store, committed.result.thread.id);
       return publishing({ thread: committed.result.thread, event }, committed.events);
     },
-    "thread.rename": (params) =>
-      Promise.resolve(threadChange(renameThread(store, params.threadId, params.title, "user"))),
+    "thread.rename": (params) => {
+      deps.protectedValues.assertSafe(params.title, "title");
+      return Promise.resolve(
+        threadChange(renameThread(store, params.threadId, params.title, "user")),
+      );
+    },
     "thread.archive": (params) =>
       Promise.resolve(threadChange(setThreadArchived(store, params.threadId, true))),
     "thread.unarchive": (params) =>
@@ -125,24 +138,9 @@ export function createHandlers(deps: ServiceDeps): Handlers {
           "The runtime is shutting down; start the turn again once it is back",
         );
       }
-      const provider = deps.provider(params.providerId);
-      if (!provider) {
-        throw new RpcError(
-          RPC_ERROR_CODES.invalidParams,
-          "model_not_configured",
-          `Provider ${params.providerId} is not configured`,
-          { field: "providerId" },
-        );
-      }
-      if (!provider.models.includes(params.modelId)) {
-        throw new RpcError(
-          RPC_ERROR_CODES.invalidParams,
-          "model_not_configured",
-          `Model ${params.modelId} is not configured for ${params.providerId}`,
-          { field: "modelId" },
-        );
-      }
-      const runConfig = await freezeRunConfig(deps, params);
+      deps.protectedValues.assertSafe(params.content, "content");
+      const selection = deps.registry.resolveModel(params.providerId, params.modelId);
+      const runConfig = await freezeRunConfig(deps, params, selection.model);
       const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = startTurn(store, {
         attachments,
@@ -180,6 +178,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
           { field: "expectedRunId" },
         );
       }
+      deps.protectedValues.assertSafe(params.content, "content");
       const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = steerRun(store, params.runId, params.content, {
         clientRequestId: params.clientRequestId,
@@ -194,6 +193,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     },
     "event.replay": (params) =>
       Promise.resolve({ result: store.read((db) => replayEvents(db, params)) }),
+    ...deps.providerHandlers,
     "runtime.shutdown": () =>
       Promise.resolve({ result: { accepted: true }, afterResponse: deps.requestShutdown }),
   };
@@ -206,6 +206,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
 async function freezeRunConfig(
   deps: ServiceDeps,
   params: ValidParamsOf<"turn.start">,
+  model: ResolvedModel,
 ): Promise<Record<string, unknown>> {
   const identity = bundledIdentity();
   const tools = [...deps.tools.values()].map(({ name, description, parameters, mutating }) => ({
@@ -217,10 +218,14 @@ async function freezeRunConfig(
   return {
     providerId: params.providerId,
     modelId: params.modelId,
-    contextWindow: deps.contextWindow?.(params.providerId, params.modelId) ?? null,
+    contextWindow: deps.contextWindow?.(params.providerId, params.modelId) ?? model.contextWindow,
+    supportsTools: model.supportsTools,
     executionPolicy: params.executionPolicy ?? "full_access",
-    reasoningEffort: params.reasoningEffort ?? null,
-    tools,
+    // undefined → the model's default; null → "auto" (send none)
+    reasoningEffort: params.reasoningEffort === undefined
+      ? model.reasoningEffort
+      : params.reasoningEffort,
+    tools: model.supportsTools ? tools : [],
     toolSchemaHash: await sha256(JSON.stringify(tools)),
     identity: { ...identity, hash: await sha256(identity.text) },
     skills: [],

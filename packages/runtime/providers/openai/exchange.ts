@@ -1,0 +1,189 @@
+/**
+ * One HTTP exchange with a provider under the provider timeouts: a deadline for the
+ * response headers, an idle deadline for every read of the body, and the caller's
+ * signal for cancellation. Whatever ends the exchange early becomes a classified
+ * {@linkcode ProviderError} (`timeout`, `cancelled` or `network`).
+ *
+ * `fetch` reports no separate "connected" moment, so connecting and waiting for the
+ * headers share one deadline of `connectMs + headersMs`, the longest either phase
+ * alone may take.
+ *
+ * @module
+ */
+import { ProviderError } from "../provider.ts";
+import { networkError } from "./errors.ts";
+import { CONNECT_TIMEOUT_MS, HEADERS_TIMEOUT_MS, IDLE_TIMEOUT_MS } from "./limits.ts";
+
+/** How long a provider may take, in milliseconds. */
+export interface ProviderTimeouts {
+  /** To open the connection. */
+  connectMs: number;
+  /** From the sent request to the response headers. */
+  headersMs: number;
+  /** Longest silence while reading a body. */
+  idleMs: number;
+}
+
+/** The seed's timeouts: connect 10 s, headers 30 s, idle 300 s. */
+export const DEFAULT_PROVIDER_TIMEOUTS: Readonly<ProviderTimeouts> = Object.freeze({
+  connectMs: CONNECT_TIMEOUT_MS,
+  headersMs: HEADERS_TIMEOUT_MS,
+  idleMs: IDLE_TIMEOUT_MS,
+});
+
+/** The start of a body, and whether that was all of it. */
+export interface BodyText {
+  /** The decoded text read. */
+  text: string;
+  /** False when the body went on beyond the limit (and was not read further). */
+  complete: boolean;
+}
+
+/** An HTTP exchange guarded by timeouts and a cancellation signal. */
+export class Exchange {
+  readonly #fetch: typeof fetch;
+  readonly #timeouts: ProviderTimeouts;
+  readonly #outer: AbortSignal;
+  readonly #controller = new AbortController();
+  readonly #onOuterAbort = () => this.#fail(cancelledError());
+  #failure: ProviderError | null = null;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * @param fetchFn the fetch to use
+   * @param timeouts the deadlines
+   * @param signal the caller's cancellation
+   */
+  constructor(fetchFn: typeof fetch, timeouts: ProviderTimeouts, signal: AbortSignal) {
+    this.#fetch = fetchFn;
+    this.#timeouts = timeouts;
+    this.#outer = signal;
+    signal.addEventListener("abort", this.#onOuterAbort, { once: true });
+  }
+
+  /**
+   * Sends the request and waits for the response headers.
+   *
+   * @param url where to
+   * @param init method, headers and body
+   * @returns the response, whatever its status
+   * @throws {ProviderError} `cancelled`, `timeout` or `network`
+   */
+  async open(url: string, init: RequestInit): Promise<Response> {
+    if (this.#outer.aborted) throw cancelledError();
+    const limitMs = this.#timeouts.connectMs + this.#timeouts.headersMs;
+    this.#arm(limitMs, `The provider sent no response headers within ${limitMs} ms`);
+    try {
+      const signal = this.#controller.signal;
+      return await this.#guard(this.#fetch(url, { ...init, signal }));
+    } catch (error) {
+      throw this.#failure ?? networkError("Could not reach the provider", error);
+    } finally {
+      this.#disarm();
+    }
+  }
+
+  /**
+   * Reads a body chunk by chunk, each read within the idle deadline. Stopping early
+   * (break or return) cancels the body.
+   *
+   * @param response a response from {@linkcode Exchange.open}
+   * @yields the body's bytes as they arrive
+   * @throws {ProviderError} `cancelled`, `timeout`, or `network` when the connection breaks
+   */
+  async *read(response: Response): AsyncGenerator<Uint8Array> {
+    if (!response.body) return;
+    const reader = response.body.getReader();
+    try {
+      while (true) {
+        const { idleMs } = this.#timeouts;
+        this.#arm(idleMs, `The provider sent nothing for ${idleMs} ms`);
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await this.#guard(reader.read());
+        } catch (error) {
+          throw this.#failure ?? networkError("The connection broke while reading", error);
+        } finally {
+          this.#disarm();
+        }
+        if (chunk.done) return;
+        yield chunk.value;
+      }
+    } finally {
+      await reader.cancel().catch(() => {
+        // The body is being abandoned; a failure to cancel it changes nothing.
+      });
+    }
+  }
+
+  /**
+   * Reads a body as text, up to a limit.
+   *
+   * @param response a response from {@linkcode Exchange.open}
+   * @param maxBytes most bytes read
+   * @returns the text, and whether it is the whole body
+   * @throws {ProviderError} like {@linkcode Exchange.read}
+   */
+  async readText(response: Response, maxBytes: number): Promise<BodyText> {
+    const decoder = new TextDecoder();
+    let text = "";
+    let bytes = 0;
+    for await (const chunk of this.read(response)) {
+      const room = maxBytes - bytes;
+      bytes += chunk.byteLength;
+      if (chunk.byteLength > room) {
+        return { text: text + decoder.decode(chunk.subarray(0, room)), complete: false };
+      }
+      text += decoder.decode(chunk, { stream: true });
+    }
+    return { text: text + decoder.decode(), complete: true };
+  }
+
+  /** Ends the exchange: clears the deadline, aborts what is still open, stops listening. */
+  close(): void {
+    this.#disarm();
+    this.#outer.removeEventListener("abort", this.#onOuterAbort);
+    this.#controller.abort();
+  }
+
+  #arm(ms: number, message: string): void {
+    this.#disarm();
+    this.#timer = setTimeout(
+      () => this.#fail(new ProviderError("timeout", message, { retryable: true })),
+      ms,
+    );
+  }
+
+  #disarm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #fail(failure: ProviderError): void {
+    this.#failure ??= failure;
+    this.#controller.abort(failure);
+  }
+
+  /** Settles with the promise, or rejects as soon as the exchange fails (an injected fetch may ignore the signal). */
+  #guard<T>(promise: Promise<T>): Promise<T> {
+    const signal = this.#controller.signal;
+    if (signal.aborted) {
+      promise.catch(() => {});
+      return Promise.reject(this.#failure ?? cancelledError());
+    }
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(this.#failure ?? cancelledError());
+      signal.addEventListener("abort", onAbort, { once: true });
+      promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    });
+  }
+}
+
+/**
+ * The failure of a cancelled call.
+ *
+ * @returns a `cancelled` failure
+ */
+export function cancelledError(): ProviderError {
+  return new ProviderError("cancelled", "The provider call was cancelled");
+}

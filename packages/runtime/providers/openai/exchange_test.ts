@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { ProviderError } from "../provider.ts";
+import { DEFAULT_PROVIDER_TIMEOUTS, Exchange } from "./exchange.ts";
+
+const encoder = new TextEncoder();
+const small = { connectMs: 20, headersMs: 20, idleMs: 30 };
+
+function isCategory(category: string) {
+  return (error: unknown) => error instanceof ProviderError && error.category === category;
+}
+
+/** A fetch that answers with a body whose source the test controls. */
+function streamingFetch(onCancel: () => void = () => {}) {
+  let source: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start: (controller) => void (source = controller),
+    cancel: onCancel,
+  });
+  const fetchFn = () => Promise.resolve(new Response(body));
+  return { fetchFn, send: (text: string) => source?.enqueue(encoder.encode(text)) };
+}
+
+Deno.test("the defaults are the seed's timeouts", () => {
+  assert.deepEqual(DEFAULT_PROVIDER_TIMEOUTS, {
+    connectMs: 10_000,
+    headersMs: 30_000,
+    idleMs: 300_000,
+  });
+});
+
+Deno.test("a fetch that never answers times out, even if it ignores the signal", async () => {
+  const never = () => new Promise<Response>(() => {});
+  const exchange = new Exchange(never, small, new AbortController().signal);
+  await assert.rejects(exchange.open("http://x/", {}), isCategory("timeout"));
+  exchange.close();
+});
+
+Deno.test("a body that goes silent times out; bytes reset the idle deadline", async () => {
+  const { fetchFn, send } = streamingFetch();
+  // 20 pieces 10 ms apart outlast one idle period of 100 ms: only resets keep it alive.
+  const timeouts = { ...small, idleMs: 100 };
+  const exchange = new Exchange(fetchFn, timeouts, new AbortController().signal);
+  const response = await exchange.open("http://x/", {});
+  let received = 0;
+  const reading = (async () => {
+    for await (const _ of exchange.read(response)) {
+      received += 1;
+      if (received < 20) setTimeout(() => send("piece"), 10);
+    }
+  })();
+  send("piece");
+  await assert.rejects(reading, isCategory("timeout"));
+  assert.equal(received, 20, "every piece before the silence arrives");
+  exchange.close();
+});
+
+Deno.test("aborting the caller's signal cancels a pending read", async () => {
+  const { fetchFn } = streamingFetch();
+  const controller = new AbortController();
+  const exchange = new Exchange(fetchFn, DEFAULT_PROVIDER_TIMEOUTS, controller.signal);
+  const response = await exchange.open("http://x/", {});
+  const reading = (async () => {
+    for await (const _ of exchange.read(response)) { /* nothing comes */ }
+  })();
+  controller.abort();
+  await assert.rejects(reading, isCategory("cancelled"));
+  exchange.close();
+});
+
+Deno.test("an aborted signal refuses to start", async () => {
+  const controller = new AbortController();
+  controller.abort();
+  let called = false;
+  const fetchFn = () => {
+    called = true;
+    return Promise.resolve(new Response("x"));
+  };
+  const exchange = new Exchange(fetchFn, DEFAULT_PROVIDER_TIMEOUTS, controller.signal);
+  await assert.rejects(exchange.open("http://x/", {}), isCategory("cancelled"));
+  assert.equal(called, false);
+  exchange.close();
+});
+
+Deno.test("a failing fetch is a network error", async () => {
+  const refused = () => Promise.reject(new TypeError("connection refused"));
+  const exchange = new Exchange(refused, small, new AbortController().signal);
+  await assert.rejects(exchange.open("http://x/", {}), isCategory("network"));
+  exchange.close();
+});
+
+Deno.test("readText stops at the limit and cancels the rest of the body", async () => {
+  let cancelled = false;
+  const { fetchFn, send } = streamingFetch(() => void (cancelled = true));
+  const exchange = new Exchange(fetchFn, DEFAULT_PROVIDER_TIMEOUTS, new AbortController().signal);
+  const response = await exchange.open("http://x/", {});
+  send("0123456789");
+  send("abcdefghij");
+  assert.deepEqual(await exchange.readText(response, 15), {
+    text: "0123456789abcde",
+    complete: false,
+  });
+  assert.equal(cancelled, true);
+  exchange.close();
+});

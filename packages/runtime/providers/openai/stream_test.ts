@@ -1,0 +1,168 @@
+import assert from "node:assert/strict";
+import { ProviderError } from "../provider.ts";
+import { REASONING_MAX_CHARS, TOOL_ARGUMENTS_MAX_CHARS } from "./limits.ts";
+import { ChatStreamDecoder, toTokenUsage } from "./stream.ts";
+
+function chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
+  return JSON.stringify({
+    id: "chatcmpl-7",
+    model: "m-1",
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
+}
+
+function isCategory(category: string) {
+  return (error: unknown) => error instanceof ProviderError && error.category === category;
+}
+
+Deno.test("text and reasoning deltas pass on at once; empty deltas are dropped", () => {
+  const decoder = new ChatStreamDecoder();
+  assert.deepEqual(decoder.accept(chunk({ role: "assistant", content: "" })), []);
+  assert.equal(decoder.hasContent, false);
+  assert.deepEqual(decoder.accept(chunk({ reasoning_content: "hmm" })), [
+    { type: "reasoning_delta", text: "hmm" },
+  ]);
+  assert.deepEqual(decoder.accept(chunk({ content: "Hi" })), [{ type: "text_delta", text: "Hi" }]);
+  assert.equal(decoder.hasContent, true);
+});
+
+Deno.test("tool calls are accumulated by index and emitted in index order at the end", () => {
+  const decoder = new ChatStreamDecoder();
+  const fragments = [
+    { index: 1, id: "call_b", type: "function", function: { name: "grep", arguments: '{"q"' } },
+    { index: 0, id: "call_a", type: "function", function: { name: "read", arguments: "" } },
+    { index: 0, function: { arguments: '{"path":' } },
+    { index: 1, function: { arguments: ':"x"}' } },
+    { index: 0, function: { arguments: '"a.ts"}' } },
+  ];
+  for (const fragment of fragments) {
+    assert.deepEqual(decoder.accept(chunk({ tool_calls: [fragment] })), []);
+  }
+  assert.equal(decoder.hasContent, true, "a tool fragment is model content");
+  decoder.accept(chunk({}, "tool_calls"));
+  assert.deepEqual(decoder.complete("req_9", false), [
+    { type: "tool_call", id: "call_a", name: "read", arguments: '{"path":"a.ts"}' },
+    { type: "tool_call", id: "call_b", name: "grep", arguments: '{"q":"x"}' },
+    { type: "finish", responseModelId: "m-1", requestId: "req_9" },
+  ]);
+});
+
+Deno.test("a tool call without arguments gets {}, one without an id gets one", () => {
+  const decoder = new ChatStreamDecoder();
+  decoder.accept(chunk({ tool_calls: [{ index: 0, function: { name: "now" } }] }));
+  decoder.accept(chunk({}, "tool_calls"));
+  assert.deepEqual(decoder.complete(null, true)[0], {
+    type: "tool_call",
+    id: "call_0",
+    name: "now",
+    arguments: "{}",
+  });
+});
+
+Deno.test("fragments without an index continue the last call until a new id comes", () => {
+  const decoder = new ChatStreamDecoder();
+  decoder.accept(chunk({ tool_calls: [{ id: "a", function: { name: "x", arguments: "{" } }] }));
+  decoder.accept(chunk({ tool_calls: [{ function: { arguments: "}" } }] }));
+  decoder.accept(chunk({ tool_calls: [{ id: "b", function: { name: "y", arguments: "{}" } }] }));
+  decoder.accept(chunk({}, "stop"));
+  const calls = decoder.complete(null, true).filter((event) => event.type === "tool_call");
+  assert.deepEqual(calls.map((call) => call.type === "tool_call" && [call.id, call.arguments]), [
+    ["a", "{}"],
+    ["b", "{}"],
+  ]);
+});
+
+Deno.test("a tool call without a name is a protocol error", () => {
+  const decoder = new ChatStreamDecoder();
+  decoder.accept(chunk({ tool_calls: [{ index: 0, id: "a", function: { arguments: "{}" } }] }));
+  decoder.accept(chunk({}, "tool_calls"));
+  assert.throws(() => decoder.complete(null, true), isCategory("protocol"));
+});
+
+Deno.test("usage, model and the chunk id (without a header id) reach the closing events", () => {
+  const decoder = new ChatStreamDecoder();
+  decoder.accept(chunk({ content: "x" }, "stop"));
+  decoder.accept(JSON.stringify({
+    id: "chatcmpl-7",
+    choices: [],
+    usage: { prompt_tokens: 10, completion_tokens: 4, total_tokens: 14 },
+  }));
+  assert.deepEqual(decoder.complete(null, false), [
+    {
+      type: "usage",
+      usage: {
+        inputTokens: 10,
+        cachedInputTokens: null,
+        outputTokens: 4,
+        reasoningOutputTokens: null,
+        totalTokens: 14,
+      },
+    },
+    { type: "finish", responseModelId: "m-1", requestId: "chatcmpl-7" },
+  ]);
+});
+
+Deno.test("usage reads DeepSeek cache hits and fills a missing total", () => {
+  assert.deepEqual(
+    toTokenUsage({ prompt_tokens: 8, completion_tokens: 2, prompt_cache_hit_tokens: 6 }),
+    {
+      inputTokens: 8,
+      cachedInputTokens: 6,
+      outputTokens: 2,
+      reasoningOutputTokens: null,
+      totalTokens: 10,
+    },
+  );
+});
+
+Deno.test("the stream must finish: no finish reason and no [DONE] is a retryable protocol error", () => {
+  const decoder = new ChatStreamDecoder();
+  decoder.accept(chunk({ content: "x" }));
+  assert.throws(
+    () => decoder.complete(null, false),
+    (error: unknown) => isCategory("protocol")(error) && (error as ProviderError).retryable,
+  );
+  assert.equal(decoder.complete(null, true).at(-1)?.type, "finish");
+});
+
+Deno.test("malformed chunks are protocol errors", () => {
+  const decoder = new ChatStreamDecoder();
+  assert.throws(() => decoder.accept("{not json"), isCategory("protocol"));
+  assert.throws(() => decoder.accept("[1,2]"), isCategory("protocol"));
+});
+
+Deno.test("error frames are classified", () => {
+  const frame = (error: unknown) => JSON.stringify({ error });
+  const decoder = new ChatStreamDecoder();
+  assert.throws(
+    () => decoder.accept(frame({ message: "slow down", code: 429 })),
+    isCategory("rate_limit"),
+  );
+  assert.throws(
+    () => decoder.accept(frame({ message: "x", code: "context_length_exceeded" })),
+    isCategory("context_overflow"),
+  );
+  assert.throws(
+    () => decoder.accept(frame({ message: "oops", type: "server_error" })),
+    isCategory("server"),
+  );
+  assert.throws(() => decoder.accept(frame("something odd")), isCategory("unknown"));
+});
+
+Deno.test("reasoning and tool arguments beyond 1,000,000 characters are protocol errors", () => {
+  const reasoning = new ChatStreamDecoder();
+  reasoning.accept(chunk({ reasoning_content: "r".repeat(REASONING_MAX_CHARS) }));
+  assert.throws(() => reasoning.accept(chunk({ reasoning_content: "r" })), isCategory("protocol"));
+  const tools = new ChatStreamDecoder();
+  const half = "a".repeat(TOOL_ARGUMENTS_MAX_CHARS / 2);
+  tools.accept(
+    chunk({ tool_calls: [{ index: 0, id: "a", function: { name: "x", arguments: half } }] }),
+  );
+  tools.accept(
+    chunk({ tool_calls: [{ index: 1, id: "b", function: { name: "y", arguments: half } }] }),
+  );
+  assert.throws(
+    () => tools.accept(chunk({ tool_calls: [{ index: 1, function: { arguments: "!" } }] })),
+    isCategory("protocol"),
+  );
+});
