@@ -27,7 +27,7 @@ import type { Provider } from "./providers/provider.ts";
 import { ProviderRegistry } from "./providers/registry.ts";
 import { ProtectedValues } from "./security/protected_values.ts";
 import { createProviderHandlers } from "./services/provider_handlers.ts";
-import { createHandlers } from "./services/services.ts";
+import { createHandlers, localDate } from "./services/services.ts";
 import { createDispatcher } from "./services/dispatcher.ts";
 import type { Dispatcher } from "./server/dispatcher.ts";
 import { AGENT_WORKERS_DEFAULT, SHUTDOWN_WORKER_WAIT_MS } from "./limits.ts";
@@ -190,9 +190,4 @@ function recover(
     requeued.push(run.runId);
   }
   return { interrupted, requeued };
-}
-
-function localDate(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }

@@ -13,6 +13,7 @@ import {
   listTurns,
   readEventsForThread,
   readRunScope,
+  readUsage,
   renameThread,
   replayEvents,
   setThreadArchived,
@@ -81,6 +82,7 @@ type HandledMethods = Pick<
   | "run.cancel"
   | "run.steer"
   | "event.replay"
+  | "usage.read"
   | "runtime.shutdown"
 >;
 
@@ -193,6 +195,10 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     },
     "event.replay": (params) =>
       Promise.resolve({ result: store.read((db) => replayEvents(db, params)) }),
+    "usage.read": () =>
+      Promise.resolve({
+        result: store.read((db) => readUsage(db, { today: localDate(new Date()) })),
+      }),
     ...deps.providerHandlers,
     "runtime.shutdown": () =>
       Promise.resolve({ result: { accepted: true }, afterResponse: deps.requestShutdown }),
@@ -230,6 +236,12 @@ async function freezeRunConfig(
     identity: { ...identity, hash: await sha256(identity.text) },
     skills: [],
   };
+}
+
+/** The local calendar date, `YYYY-MM-DD` (usage days are local days). */
+export function localDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
 /** An idempotent create returns the original thread.created event: the thread's first. */
