@@ -37,7 +37,9 @@ export function itemsToMessages(
     if (item.kind === "message" && item.role === "user") {
       messages.push({ role: "user", content: userContent(item, attachmentParts.get(item.id)) });
     } else if (item.kind === "message" && item.role === "assistant") {
-      if (item.status !== "streaming" && item.content) {
+      // Partial text of a failed or cancelled run stays for the user; the model gets
+      // the status block instead, so it does not take half an answer for a whole one.
+      if (item.status === "completed" && item.content) {
         messages.push({ role: "assistant", content: item.content });
       }
     } else if (item.kind === "tool_call" && results.has(item.id)) {

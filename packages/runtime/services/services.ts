@@ -142,6 +142,16 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       }
       deps.protectedValues.assertSafe(params.content, "content");
       const selection = deps.registry.resolveModel(params.providerId, params.modelId);
+      const effort = params.reasoningEffort;
+      const allowed = selection.model.reasoningEfforts;
+      if (effort && allowed.length > 0 && !allowed.includes(effort)) {
+        throw new RpcError(
+          RPC_ERROR_CODES.invalidParams,
+          "invalid_params",
+          `Reasoning effort ${effort} is not one of ${allowed.join(", ")} for this model`,
+          { field: "reasoningEffort" },
+        );
+      }
       const runConfig = await freezeRunConfig(deps, params, selection.model);
       const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = startTurn(store, {
