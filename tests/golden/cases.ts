@@ -29,10 +29,34 @@ export function goldenScript(request: ProviderRequest): ScriptedResponse {
       toolCalls: [{ name: "echo", arguments: { text: "# Notes: ship the beta" } }],
     };
   }
+  if (lastUser.startsWith("Investigate")) return investigate(request);
   if (lastUser.startsWith("Write a long story")) {
     return { text: ["Once upon a time", " there was", " a very", " long story"], delayMs: 400 };
   }
   return { text: ["OK."] };
+}
+
+/** A model with a small window, so a few tool results force a compaction. */
+export const SMALL_MODEL = { providerId: "scripted", modelId: "scripted-small" };
+/** The small model's window, in tokens. */
+export const SMALL_WINDOW = 4_000;
+
+/** Reasoning, then three steps of two tool calls each, then an answer; summaries on request. */
+function investigate(request: ProviderRequest): ScriptedResponse {
+  if (request.tools.length === 0) return { text: ["Checked logs 1–6; all reported OK."] };
+  const lastTool = [...request.messages].reverse().find((m) => m.role === "tool");
+  const step = lastTool ? Number(/step (\d)/.exec(messageText(lastTool.content))?.[1] ?? 0) : 0;
+  if (step >= 3) return { text: ["All six logs are fine."] };
+  const next = step + 1;
+  const body = (n: number) => `step ${next} log ${n}: ` + "all systems nominal. ".repeat(20);
+  return {
+    reasoning: next === 1 ? ["I should read ", "the logs in pairs."] : [],
+    text: [`Reading logs ${next * 2 - 1} and ${next * 2}.`],
+    toolCalls: [
+      { name: "echo", arguments: { text: body(next * 2 - 1) } },
+      { name: "echo", arguments: { text: body(next * 2) } },
+    ],
+  };
 }
 
 const initialize = (session: WireSession) =>
@@ -121,6 +145,22 @@ export const LIVE_CASES: LiveCase[] = [
       const runId = started.result?.runId;
       await s.event("run.settled", (e) => e.runId === runId);
       await s.request("turn.list", { threadId: thread.id });
+    },
+  },
+  {
+    name: "turn.start.reasoning_tools_compaction",
+    description: "a run with reasoning and two tool calls per step on a small window: it " +
+      "compacts (compression call, context.compacted) and completes",
+    run: async (s) => {
+      await initialize(s);
+      const thread = await createThread(s, "Logs", "golden-compaction-thread");
+      const started = await s.request("turn.start", {
+        threadId: thread.id,
+        content: "Investigate the six logs",
+        ...SMALL_MODEL,
+      });
+      const runId = started.result?.runId;
+      await s.event("run.settled", (e) => e.runId === runId);
     },
   },
   {

@@ -4,7 +4,7 @@
  */
 import type { GoldenCase } from "@daedalus/protocol";
 import { createScriptedProvider, type LoopTool, startRuntime } from "@daedalus/runtime";
-import { goldenScript, LIVE_CASES } from "./cases.ts";
+import { goldenScript, LIVE_CASES, SMALL_WINDOW } from "./cases.ts";
 import { WireSession } from "./wire_session.ts";
 
 const echo: LoopTool = {
@@ -26,7 +26,13 @@ export async function recordLiveCases(): Promise<GoldenCase[]> {
     home,
     workspacesRoot: `${home}/workspaces`,
     port: 0,
-    providers: [createScriptedProvider({ script: goldenScript })],
+    providers: [
+      createScriptedProvider({
+        script: goldenScript,
+        models: ["scripted-model", "scripted-small"],
+      }),
+    ],
+    contextWindow: (_provider, model) => model === "scripted-small" ? SMALL_WINDOW : undefined,
     tools: [echo],
     threadTitles: false, // a background rename would make the recorded order depend on timing
   });

@@ -84,7 +84,7 @@ export function compactionUnits(items: readonly Item[]): CompactionUnit[] {
 export interface CompactionPlan {
   /** Units to summarize (oldest part). */
   summarized: CompactionUnit[];
-  /** Items at or below this ordinal are replaced by the summary. */
+  /** Items at or below this ordinal are replaced by the summary (the first kept unit starts above it). */
   boundaryOrdinal: number;
 }
 
@@ -112,8 +112,10 @@ export function planCompaction(
   }
   if (split === units.length && units.length > 0) split = units.length - 1; // keep at least the newest
   if (split <= 0) return null;
-  const summarized = units.slice(0, split);
-  return { summarized, boundaryOrdinal: summarized.at(-1)!.lastOrdinal };
+  // Cut before the first kept unit: parallel tool calls interleave (call, call,
+  // result, result), so a kept call and its result both lie above the cut, while a
+  // summarized call's result left above it is dropped as unpaired.
+  return { summarized: units.slice(0, split), boundaryOrdinal: units[split]!.firstOrdinal - 1 };
 }
 
 /**

@@ -203,3 +203,23 @@ Deno.test("the estimate is an upper bound: UTF-8 bytes, images 2,048", () => {
   assert.equal(estimateTextTokens("你好"), 6);
   assert.equal(estimateTextTokens("é"), 2);
 });
+
+Deno.test("compaction cuts before the first kept unit, so parallel calls keep their results", async () => {
+  const { planCompaction } = await import("./compaction.ts");
+  counter = 0;
+  const user = item("message", "user", "go");
+  const text = item("message", "assistant", "reading two logs");
+  const c1 = item("tool_call", "assistant", "", { toolId: "echo", callId: "c1", arguments: {} });
+  const c2 = item("tool_call", "assistant", "", { toolId: "echo", callId: "c2", arguments: {} });
+  const r1 = item("tool_result", "tool", "x".repeat(600), { toolCallItemId: c1.id });
+  const r2 = item("tool_result", "tool", "y".repeat(600), { toolCallItemId: c2.id });
+  const plan = planCompaction([user, text, c1, c2, r1, r2], 2_000)!;
+  assert.equal(plan.boundaryOrdinal, c2.ordinal - 1);
+  const visible = [user, text, c1, c2, r1, r2].filter((i) => i.ordinal > plan.boundaryOrdinal);
+  const messages = itemsToMessages(visible);
+  assert.deepEqual(
+    messages.map((m) => m.role),
+    ["assistant", "tool"],
+    "c2 with its result; r1 dropped",
+  );
+});
