@@ -114,7 +114,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   const providerOf = (id: string) => registry.provider(id);
   const tools = new Map((options.tools ?? []).map((t) => [t.name, t]));
   const today = () => localDate(new Date());
-  const titler = new ThreadTitler({ store, publish, provider: providerOf });
+  const titler = new ThreadTitler({ store, publish, provider: providerOf, protectedValues });
   const scheduler = new Scheduler({
     store,
     publish,

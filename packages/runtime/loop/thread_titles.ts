@@ -27,6 +27,8 @@ export interface ThreadTitlerDeps {
   publish: (events: readonly JournalEvent[]) => void;
   /** Finds a provider. */
   provider: (providerId: string) => Provider | undefined;
+  /** Configured credentials: a title never carries one. */
+  protectedValues?: { redact(text: string): string };
 }
 
 /** Names threads after their first Run, in the background. */
@@ -95,7 +97,7 @@ export class ThreadTitler {
         },
       ],
     }, this.#controller.signal);
-    const title = cleanTitle(result.text);
+    const title = cleanTitle(this.#deps.protectedValues?.redact(result.text) ?? result.text);
     if (!title) return;
     const renamed = renameThread(store, scope.threadId, title, "auto");
     this.#deps.publish(renamed.events);

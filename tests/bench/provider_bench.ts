@@ -1,0 +1,123 @@
+/**
+ * The runtime's own cost per step of a real-provider turn, against the fake
+ * OpenAI-compatible server's time: the baseline streams one response through the
+ * adapter alone; the turn is the same model answering with a tool call and then a
+ * text (two model calls, one tool) through the whole runtime, one client watching.
+ * Per-step overhead ≈ (turn − 2 × baseline) / 2.
+ */
+import { connect } from "@daedalus/client";
+import { type LoopTool, startRuntime } from "@daedalus/runtime";
+import { createOpenAICompatibleProvider } from "../../packages/runtime/providers/openai/adapter.ts";
+import { startFakeOpenAI } from "../fixtures/fake_openai.ts";
+
+const fake = startFakeOpenAI();
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  data: { id: "c", model: "bench-model", choices: [{ index: 0, delta, finish_reason: finish }] },
+});
+const usage = {
+  data: {
+    id: "c",
+    model: "bench-model",
+    choices: [],
+    usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+  },
+};
+const toolCallResponse = {
+  sse: [
+    chunk({ role: "assistant", content: "Let me check." }),
+    chunk({
+      tool_calls: [{
+        index: 0,
+        id: "call_1",
+        type: "function",
+        function: { name: "echo", arguments: '{"text":' },
+      }],
+    }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: '"hi"}' } }] }),
+    chunk({}, "tool_calls"),
+    usage,
+    { raw: "data: [DONE]\n\n" },
+  ],
+};
+const answerResponse = {
+  sse: [chunk({ role: "assistant", content: "It says hi." }), chunk({}, "stop"), usage, {
+    raw: "data: [DONE]\n\n",
+  }],
+};
+
+const adapter = createOpenAICompatibleProvider({
+  id: "bench",
+  baseUrl: fake.url,
+  models: ["bench-model"],
+});
+Deno.bench("adapter alone: one streamed response from the fake server (baseline)", {
+  group: "provider",
+  baseline: true,
+}, async () => {
+  fake.enqueue(toolCallResponse);
+  for await (
+    const _event of adapter.stream({
+      modelId: "bench-model",
+      messages: [{ role: "user", content: "hi" }],
+      tools: [],
+      reasoningEffort: null,
+    }, new AbortController().signal)
+  ) {
+    // drain
+  }
+});
+
+const echo: LoopTool = {
+  name: "echo",
+  description: "Echoes its text",
+  parameters: { type: "object", properties: { text: { type: "string" } } },
+  mutating: false,
+  run: (args) => Promise.resolve({ content: (args as { text: string }).text }),
+};
+const home = await Deno.makeTempDir({ prefix: "daedalus-bench-provider-" });
+const runtime = await startRuntime({
+  home,
+  workspacesRoot: `${home}/ws`,
+  port: 0,
+  tools: [echo],
+  threadTitles: false,
+});
+const client = await connect({ url: runtime.url, token: runtime.token });
+await client.call("provider.configure", {
+  kind: "custom",
+  providerId: "bench",
+  displayName: "Bench",
+  baseUrl: fake.url,
+  models: [{ id: "bench-model", contextWindow: 32768 }],
+});
+
+Deno.bench("runtime: a turn with one tool call (2 model calls), turn.start → run.settled", {
+  group: "provider",
+}, async (b) => {
+  const { thread } = await client.call("thread.create", { title: "bench" });
+  fake.enqueue(toolCallResponse, answerResponse);
+  let runId = "";
+  const settled = new Promise<void>((resolve) => {
+    const stop = client.onEvent((event) => {
+      if (event.type === "run.settled" && event.runId === runId) {
+        stop();
+        resolve();
+      }
+    });
+  });
+  b.start();
+  runId = (await client.call("turn.start", {
+    threadId: thread.id,
+    content: "What does echo say?",
+    providerId: "bench",
+    modelId: "bench-model",
+  })).runId;
+  await settled;
+  b.end();
+});
+
+globalThis.addEventListener("unload", () => {
+  void client.close();
+  void runtime.shutdown();
+  void fake.close();
+});
