@@ -8,14 +8,13 @@ import { openRuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider, type Script } from "../providers/scripted.ts";
 import { messageText } from "../providers/provider.ts";
 
+// deno-lint-ignore no-explicit-any
+type Call = (method: string, params: unknown) => Promise<any>;
+
 async function withRuntime(
   script: Script,
   models: string[],
-  fn: (
-    call: (method: string, params: unknown) => Promise<any>,
-    settled: (runId: string) => Promise<JournalEvent>,
-    dir: string,
-  ) => Promise<void>, // deno-lint-ignore no-explicit-any
+  fn: (call: Call, settled: (runId: string) => Promise<JournalEvent>, dir: string) => Promise<void>,
 ) {
   const home = await Deno.makeTempDir({ prefix: "daedalus-flow-" });
   const provider = createScriptedProvider({ script, models });
