@@ -26,6 +26,7 @@ import type { Scheduler } from "../scheduler/scheduler.ts";
 import type { ProviderRegistry, ResolvedModel } from "../providers/registry.ts";
 import type { ProtectedValues } from "../security/protected_values.ts";
 import type { ProviderHandlers } from "./provider_handlers.ts";
+import { createFileHandlers, type FileHandlers } from "./file_handlers.ts";
 import type { LoopTool } from "../loop/tools.ts";
 import { bundledIdentity, sha256 } from "../context/identity.ts";
 import { inspectAttachments } from "../attachments/inspect.ts";
@@ -67,7 +68,8 @@ export type Handlers =
   & {
     [M in keyof HandledMethods]: (params: ValidParamsOf<M>) => Promise<Handled<ResultOf<M>>>;
   }
-  & ProviderHandlers;
+  & ProviderHandlers
+  & FileHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -210,6 +212,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         result: store.read((db) => readUsage(db, { today: localDate(new Date()) })),
       }),
     ...deps.providerHandlers,
+    ...createFileHandlers({ store, protectedValues: deps.protectedValues }),
     "runtime.shutdown": () =>
       Promise.resolve({ result: { accepted: true }, afterResponse: deps.requestShutdown }),
   };

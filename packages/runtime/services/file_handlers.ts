@@ -1,0 +1,108 @@
+/**
+ * `file.preview` and `file.change.get`: read-only views of what runs did to files.
+ *
+ * @module
+ */
+import type { FileChange, ResultOf, ValidParamsOf } from "@daedalus/protocol";
+import { getThread, readFileChange, type StateStore, threadChangedPath } from "@daedalus/storage";
+import { previewFile } from "../files/preview.ts";
+import type { Handled } from "./services.ts";
+
+/** What the file handlers need. */
+export interface FileHandlerDeps {
+  /** The state store. */
+  store: StateStore;
+  /** Configured credentials: a file carrying one is not previewed. */
+  protectedValues: { find(text: string): boolean };
+}
+
+/** The `file.*` handlers. */
+export type FileHandlers = {
+  [M in "file.preview" | "file.change.get"]: (
+    params: ValidParamsOf<M>,
+  ) => Promise<Handled<ResultOf<M>>>;
+};
+
+const NO_CAPTURE = {
+  exists: false,
+  byteCount: null,
+  revision: null,
+  encoding: null,
+  bom: null,
+  newline: null,
+  lineCount: null,
+};
+
+/**
+ * Builds the handlers.
+ *
+ * @param deps store and protected values
+ * @returns the handlers
+ */
+export function createFileHandlers(deps: FileHandlerDeps): FileHandlers {
+  return {
+    "file.preview": async (params) => {
+      const { thread } = deps.store.read((db) => getThread(db, params.threadId));
+      const root = thread.workspace?.rootUri ?? null;
+      const absolutePath = resolve(root, params.path);
+      const base = { threadId: params.threadId, path: params.path };
+      const inside = root !== null &&
+        (absolutePath === root || absolutePath.startsWith(root + "/"));
+      if (
+        !absolutePath ||
+        (!inside &&
+          !deps.store.read((db) => threadChangedPath(db, params.threadId, absolutePath)))
+      ) {
+        return { result: { ...base, status: "unavailable", reason: "outside_workspace" } };
+      }
+      const page = await previewFile({
+        threadId: params.threadId,
+        path: params.path,
+        absolutePath,
+        offset: params.offset ?? 1,
+        expectedRevision: params.expectedRevision,
+      });
+      if (page.status === "text" && deps.protectedValues.find(page.content)) {
+        return { result: { ...base, status: "unavailable", reason: "protected_content" } };
+      }
+      return { result: page };
+    },
+    "file.change.get": (params) => {
+      const stored = deps.store.read((db) => readFileChange(db, params.toolCallItemId));
+      const base = { threadId: params.threadId, toolCallItemId: params.toolCallItemId };
+      if (!stored || stored.threadId !== params.threadId) {
+        return Promise.resolve({
+          result: { ...base, status: "unavailable", reason: "change_not_recorded" } as FileChange,
+        });
+      }
+      const record = stored.record;
+      return Promise.resolve({
+        result: {
+          ...base,
+          path: String(record.path),
+          operation: record.operation === "edit" ? "edit" : "write",
+          recordedAt: String(record.recordedAt),
+          before: { ...NO_CAPTURE, ...(record.before as object | undefined) },
+          after: { ...NO_CAPTURE, ...(record.after as object | undefined) },
+          status: "recorded",
+          diff: typeof record.diff === "string" ? record.diff : null,
+          additions: Number(record.additions ?? 0),
+          deletions: Number(record.deletions ?? 0),
+        } as FileChange,
+      });
+    },
+  };
+}
+
+/** An absolute, normalised path (`..` and `.` resolved), or "" when it cannot be. */
+function resolve(root: string | null, path: string): string {
+  const absolute = path.startsWith("/") ? path : root ? `${root}/${path}` : "";
+  if (!absolute) return "";
+  const parts: string[] = [];
+  for (const part of absolute.split("/")) {
+    if (!part || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return "/" + parts.join("/");
+}
