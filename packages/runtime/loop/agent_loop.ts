@@ -14,7 +14,6 @@ import {
   readRunScope,
   recordModelResponse,
   settleRun,
-  settleToolCall,
   startItem,
   type StateStore,
 } from "@daedalus/storage";
@@ -23,6 +22,7 @@ import { DeltaCoalescer } from "./delta_coalescer.ts";
 import type { LoopTool } from "./tools.ts";
 import { RunContext } from "./run_context.ts";
 import { checkCompletion } from "./completion_check.ts";
+import { runToolCalls } from "./tool_calls.ts";
 import { bundledIdentity } from "../context/identity.ts";
 import { UNKNOWN_MODEL_CONTEXT_WINDOW } from "../context/limits.ts";
 
@@ -189,9 +189,13 @@ function abortReason(signal: AbortSignal): RunReasonCode {
   return signal.reason === "runtime_shutdown" ? "runtime_shutdown" : "cancelled";
 }
 
-interface ToolCallRequest {
+/** A tool call the model asked for. */
+export interface ToolCallRequest {
+  /** The provider's call id. */
   id: string;
+  /** The tool name. */
   name: string;
+  /** The JSON arguments as streamed. */
   arguments: string;
 }
 
@@ -255,54 +259,4 @@ async function streamStep(
   if (signal.aborted) return { kind: "cancelled" };
   if (itemId) commit(completeItem(deps.store, itemId, { status: "completed" }));
   return { kind: "done", toolCalls, usage, ...finish };
-}
-
-async function runToolCalls(
-  deps: AgentLoopDeps,
-  runId: string,
-  threadId: string,
-  calls: ToolCallRequest[],
-  signal: AbortSignal,
-  commit: <T>(c: Committed<T>) => T,
-): Promise<void> {
-  const started = calls.map((call) => {
-    let args: unknown = call.arguments;
-    try {
-      args = JSON.parse(call.arguments || "{}");
-    } catch { /* the tool reports unparseable arguments */ }
-    const item = commit(startItem(deps.store, runId, {
-      kind: "tool_call",
-      role: "assistant",
-      status: "running",
-      data: { toolId: call.name, callId: call.id, arguments: args },
-    }));
-    return { call, args, item };
-  });
-  for (const { call, args, item } of started) {
-    if (signal.aborted) return;
-    const tool = deps.tools.get(call.name);
-    let result;
-    if (!tool) result = { content: `Unknown tool "${call.name}"`, isError: true };
-    else if (typeof args === "string") {
-      result = { content: "Tool arguments are not valid JSON", isError: true };
-    } else {
-      try {
-        result = await tool.run(args, { threadId, runId, itemId: item.id, signal });
-      } catch (error) {
-        result = { content: `Tool failed: ${(error as Error).message}`, isError: true };
-      }
-    }
-    if (signal.aborted) return;
-    const status = result.isError ? "failed" : "completed";
-    commit(settleToolCall(deps.store, item.id, { status }, {
-      status,
-      content: result.content,
-      data: {
-        toolId: call.name,
-        callId: call.id,
-        isError: result.isError ?? false,
-        ...result.details,
-      },
-    }));
-  }
 }

@@ -18,8 +18,18 @@ export interface LoopToolContext {
   signal: AbortSignal;
 }
 
+/** Facts a tool call produced, committed with its result. */
+export interface LoopToolFacts {
+  /** File changes (`file.change_recorded`). */
+  fileChanges?: import("@daedalus/storage").FileChangeFact[];
+  /** Process records (`process.recorded`). */
+  processes?: import("@daedalus/protocol").ProcessRecord[];
+}
+
 /** What a tool returns. */
 export interface LoopToolResult {
+  /** Facts to commit in the same transaction as the result. */
+  facts?: LoopToolFacts;
   /** Text for the model. */
   content: string;
   /** Whether the call failed (the model sees the error). */

@@ -161,3 +161,28 @@ export function appendFileChange(
     payload: { ...change },
   });
 }
+
+/**
+ * Appends a `process.recorded` event inside another write's transaction (a process
+ * started by a tool call is committed with the call's result).
+ *
+ * @param context the write context
+ * @param scope the run's scope ids
+ * @param process the process record
+ * @returns the event
+ */
+export function appendProcessRecord(
+  context: WriteContext,
+  scope: RunScope,
+  process: ProcessRecord,
+): JournalEvent {
+  const { threadId, branchId, turnId, runId } = scope;
+  return context.append({
+    type: "process.recorded",
+    threadId,
+    branchId,
+    turnId,
+    runId,
+    payload: { process },
+  });
+}

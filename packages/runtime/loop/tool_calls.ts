@@ -1,0 +1,123 @@
+/**
+ * Runs a step's tool calls through the read/write gate: consecutive read-only calls
+ * run together, a mutating call runs alone (nothing overlaps a write). Each call's
+ * result, and the facts it produced, are committed in one transaction.
+ *
+ * @module
+ */
+import {
+  appendFileChange,
+  appendProcessRecord,
+  type Committed,
+  settleToolCall,
+  startItem,
+  type StateStore,
+} from "@daedalus/storage";
+import type { JournalEvent } from "@daedalus/protocol";
+import type { LoopTool, LoopToolResult } from "./tools.ts";
+import type { ToolCallRequest } from "./agent_loop.ts";
+
+/** What the tool runner needs. */
+export interface ToolRunnerDeps {
+  /** The state store. */
+  store: StateStore;
+  /** The tools by name. */
+  tools: ReadonlyMap<string, LoopTool>;
+  /** Publishes committed events. */
+  publish?: (events: readonly JournalEvent[]) => void;
+}
+
+/**
+ * Records each call as a running item, then runs them through the gate.
+ *
+ * @param deps store and tools
+ * @param runId the run
+ * @param threadId its thread
+ * @param calls the calls, in the model's order
+ * @param signal cancellation
+ * @param commit publishes a write's events and returns its result
+ */
+export async function runToolCalls(
+  deps: ToolRunnerDeps,
+  runId: string,
+  threadId: string,
+  calls: ToolCallRequest[],
+  signal: AbortSignal,
+  commit: <T>(c: Committed<T>) => T,
+): Promise<void> {
+  const started = calls.map((call) => {
+    let args: unknown = call.arguments;
+    try {
+      args = JSON.parse(call.arguments || "{}");
+    } catch { /* reported to the model below */ }
+    const item = commit(startItem(deps.store, runId, {
+      kind: "tool_call",
+      role: "assistant",
+      status: "running",
+      data: { toolId: call.name, callId: call.id, arguments: args },
+    }));
+    return { call, args, item, tool: deps.tools.get(call.name) };
+  });
+  for (const batch of gateBatches(started)) {
+    if (signal.aborted) return;
+    await Promise.all(batch.map(async ({ call, args, item, tool }) => {
+      const result = await execute(tool, call, args, { threadId, runId, itemId: item.id, signal });
+      if (signal.aborted) return;
+      const status = result.isError ? "failed" : "completed";
+      commit(settleToolCall(
+        deps.store,
+        item.id,
+        { status },
+        {
+          status,
+          content: result.content,
+          data: {
+            toolId: call.name,
+            callId: call.id,
+            isError: result.isError ?? false,
+            ...result.details,
+          },
+        },
+        (context, scope) => {
+          for (const change of result.facts?.fileChanges ?? []) {
+            appendFileChange(context, scope, change);
+          }
+          for (const process of result.facts?.processes ?? []) {
+            appendProcessRecord(context, scope, process);
+          }
+        },
+      ));
+    }));
+  }
+}
+
+/** Consecutive read-only calls share a batch; a mutating (or unknown) call is alone. */
+export function gateBatches<T extends { tool?: { mutating: boolean } }>(calls: T[]): T[][] {
+  const batches: T[][] = [];
+  for (const call of calls) {
+    const last = batches.at(-1);
+    const readOnly = call.tool !== undefined && !call.tool.mutating;
+    const lastReadOnly = last !== undefined &&
+      last.every((c) => c.tool !== undefined && !c.tool.mutating);
+    if (readOnly && lastReadOnly) last.push(call);
+    else batches.push([call]);
+  }
+  return batches;
+}
+
+async function execute(
+  tool: LoopTool | undefined,
+  call: ToolCallRequest,
+  args: unknown,
+  context: { threadId: string; runId: string; itemId: string; signal: AbortSignal },
+): Promise<LoopToolResult> {
+  if (!tool) return { content: `Unknown tool "${call.name}"`, isError: true };
+  if (typeof args === "string") {
+    return { content: "Tool arguments are not valid JSON", isError: true };
+  }
+  try {
+    return await tool.run(args, context);
+  } catch (error) {
+    return { content: `Tool failed: ${(error as Error).message}`, isError: true };
+  }
+}

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import type { JournalEvent } from "@daedalus/protocol";
+import { gateBatches } from "./tool_calls.ts";
+import { openRuntimeCore } from "../runtime_core.ts";
+import { createScriptedProvider } from "../providers/scripted.ts";
+import type { LoopTool } from "./tools.ts";
+
+Deno.test("the gate batches consecutive read-only calls and isolates mutating ones", () => {
+  const r = { tool: { mutating: false } };
+  const w = { tool: { mutating: true } };
+  const unknown = {};
+  const batches = gateBatches([r, r, w, r, unknown, r, r]);
+  assert.deepEqual(batches.map((b) => b.length), [2, 1, 1, 1, 2]);
+});
+
+Deno.test("read-only tools overlap, a mutating tool runs alone, facts commit with results", async () => {
+  const log: string[] = [];
+  const tool = (name: string, mutating: boolean): LoopTool => ({
+    name,
+    description: name,
+    parameters: { type: "object" },
+    mutating,
+    run: async (_args, context) => {
+      log.push(`start ${name}`);
+      await new Promise((r) => setTimeout(r, 20));
+      log.push(`end ${name}`);
+      return mutating
+        ? {
+          content: "wrote",
+          facts: {
+            fileChanges: [{
+              toolCallItemId: context.itemId,
+              path: "/w/a",
+              operation: "write",
+              additions: 1,
+              deletions: 0,
+            }],
+          },
+        }
+        : { content: `read by ${name}` };
+    },
+  });
+  const home = await Deno.makeTempDir({ prefix: "daedalus-gate-" });
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/ws`,
+    threadTitles: false,
+    tools: [tool("r1", false), tool("r2", false), tool("w", true)],
+    providers: [createScriptedProvider({
+      script: [
+        {
+          toolCalls: [{ name: "r1", arguments: {} }, { name: "r2", arguments: {} }, {
+            name: "w",
+            arguments: {},
+          }],
+        },
+        { text: ["done"] },
+      ],
+    })],
+  });
+  const events: JournalEvent[] = [];
+  core.hub.subscribe((e) => events.push(e));
+  try {
+    const dispatch = async (method: string, params: unknown) => {
+      const outcome = await core.dispatcher.dispatch(method, params, {
+        id: "t",
+        transport: "http",
+      });
+      outcome.afterResponse?.();
+      // deno-lint-ignore no-explicit-any
+      return outcome.result as any;
+    };
+    const { thread } = await dispatch("thread.create", { title: "g" });
+    const { runId } = await dispatch("turn.start", {
+      threadId: thread.id,
+      content: "go",
+      providerId: "scripted",
+      modelId: "scripted-model",
+    });
+    while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.deepEqual(log.slice(0, 2).sort(), ["start r1", "start r2"], "the two reads overlapped");
+    assert.deepEqual(log.slice(4), ["start w", "end w"], "the write ran alone, after both reads");
+    const change = events.findIndex((e) => e.type === "file.change_recorded");
+    assert.ok(change > 0);
+    assert.equal(
+      events[change + 1]?.type,
+      "item.completed",
+      "the result follows its fact in one transaction",
+    );
+    assert.equal(events[change + 1]!.seq, events[change]!.seq + 1);
+  } finally {
+    await core.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
