@@ -16,3 +16,10 @@ export const SHUTDOWN_WORKER_WAIT_MS = 10_000;
 
 /** Default port of `daedalus serve`. */
 export const DEFAULT_PORT = 7420;
+
+/** Default deepest sub-agent nesting (`DAEDALUS_SUBAGENT_MAX_DEPTH`). */
+export const SUBAGENT_MAX_DEPTH_DEFAULT = 2;
+/** Smallest allowed `DAEDALUS_SUBAGENT_MAX_DEPTH`. */
+export const SUBAGENT_MAX_DEPTH_MIN = 1;
+/** Largest allowed `DAEDALUS_SUBAGENT_MAX_DEPTH`. */
+export const SUBAGENT_MAX_DEPTH_MAX = 8;

@@ -30,7 +30,14 @@ import { createProviderHandlers } from "./services/provider_handlers.ts";
 import { createHandlers, localDate } from "./services/services.ts";
 import { createDispatcher } from "./services/dispatcher.ts";
 import type { Dispatcher } from "./server/dispatcher.ts";
-import { AGENT_WORKERS_DEFAULT, SHUTDOWN_WORKER_WAIT_MS } from "./limits.ts";
+import {
+  AGENT_WORKERS_DEFAULT,
+  SHUTDOWN_WORKER_WAIT_MS,
+  SUBAGENT_MAX_DEPTH_DEFAULT,
+} from "./limits.ts";
+import { createReadTools } from "./session_tools/read_tools.ts";
+import { createManageTools } from "./session_tools/manage_tools.ts";
+import { createDelegateTools } from "./session_tools/delegate_tools.ts";
 
 /** Options of {@linkcode openRuntimeCore}. */
 export interface RuntimeCoreOptions {
@@ -54,6 +61,8 @@ export interface RuntimeCoreOptions {
   unsettledWork?: (runId: string) => string[];
   /** Whether threads get automatic titles after their first Run. Default true. */
   threadTitles?: boolean;
+  /** Deepest sub-agent nesting (`DAEDALUS_SUBAGENT_MAX_DEPTH`). Default 2. */
+  subagentMaxDepth?: number;
 }
 
 /** An open runtime core. */
@@ -152,6 +161,20 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     contextWindow: options.contextWindow,
     requestShutdown: () => options.onShutdownRequested?.(),
   });
+  const sessionDeps = {
+    store,
+    publish,
+    scheduler,
+    workspacesRoot: options.workspacesRoot,
+    subagentMaxDepth: options.subagentMaxDepth ?? SUBAGENT_MAX_DEPTH_DEFAULT,
+  };
+  for (
+    const tool of [
+      ...createReadTools(sessionDeps),
+      ...createManageTools(sessionDeps),
+      ...createDelegateTools(sessionDeps),
+    ]
+  ) if (!tools.has(tool.name)) tools.set(tool.name, tool);
   const recovered = recover(store, scheduler, publish);
   let closed: Promise<void> | undefined;
   return {

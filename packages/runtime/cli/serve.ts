@@ -43,6 +43,7 @@ export async function serve(
     home: options.home,
     workspacesRoot: options.workspacesRoot,
     workers: options.workers,
+    subagentMaxDepth: options.subagentMaxDepth,
     host: options.host,
     port: options.port,
     staticRoot: await isDirectory(staticRoot) ? staticRoot : undefined,

@@ -11,6 +11,9 @@ import {
   AGENT_WORKERS_MAX,
   AGENT_WORKERS_MIN,
   DEFAULT_PORT,
+  SUBAGENT_MAX_DEPTH_DEFAULT,
+  SUBAGENT_MAX_DEPTH_MAX,
+  SUBAGENT_MAX_DEPTH_MIN,
 } from "../limits.ts";
 
 /** Validated options of `daedalus serve`. */
@@ -25,6 +28,8 @@ export interface ServeOptions {
   workspacesRoot: string;
   /** Most Runs at once. */
   workers: number;
+  /** Deepest sub-agent nesting. */
+  subagentMaxDepth: number;
   /** Whether the bound address is a loopback one. */
   loopback: boolean;
 }
@@ -79,6 +84,13 @@ export function readServeOptions(
     AGENT_WORKERS_MIN,
     AGENT_WORKERS_MAX,
   );
+  const subagentMaxDepth = integerOption(
+    "DAEDALUS_SUBAGENT_MAX_DEPTH",
+    env.DAEDALUS_SUBAGENT_MAX_DEPTH,
+    SUBAGENT_MAX_DEPTH_DEFAULT,
+    SUBAGENT_MAX_DEPTH_MIN,
+    SUBAGENT_MAX_DEPTH_MAX,
+  );
   const homeFlag = flags.get("home");
   const home = resolveHome({ env: homeFlag ? { ...env, DAEDALUS_HOME: homeFlag } : env });
   return {
@@ -87,6 +99,7 @@ export function readServeOptions(
     home,
     workspacesRoot: resolveWorkspacesRoot({ env }),
     workers,
+    subagentMaxDepth,
     loopback: LOOPBACK_HOSTS.has(host),
   };
 }

@@ -12,6 +12,7 @@ Deno.test("defaults: loopback, port 7420, ~/.daedalus, 6 workers", () => {
     home: "/home/someone/.daedalus",
     workspacesRoot: "/home/someone/Documents/Daedalus",
     workers: 6,
+    subagentMaxDepth: 2,
     loopback: true,
   });
 });

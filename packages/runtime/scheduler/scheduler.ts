@@ -32,7 +32,7 @@ export class Scheduler {
   readonly #queue: Queued[] = [];
   readonly #active = new Map<
     string,
-    { threadId: string; controller: AbortController; done: Promise<void> }
+    { threadId: string; controller: AbortController; done: Promise<void>; inline?: boolean }
   >();
   readonly #busyThreads = new Set<string>();
   #accepting = true;
@@ -107,13 +107,56 @@ export class Scheduler {
     clearTimeout(timer);
   }
 
+  /**
+   * Runs a queued Run now, on the caller's own async context instead of a worker
+   * slot — how a Run waits for a sub-agent or a cross-thread message without
+   * deadlocking a full pool. The thread is marked busy meanwhile.
+   *
+   * @param runId the run (committed as queued, not enqueued)
+   * @param threadId its thread
+   * @param parentSignal the caller's cancellation, passed on
+   * @throws {Error} when the thread already has an active Run
+   */
+  async runInline(runId: string, threadId: string, parentSignal: AbortSignal): Promise<void> {
+    if (this.#busyThreads.has(threadId)) throw new Error(`thread ${threadId} is busy`);
+    const activated = this.#commit(activateRun(this.#options.store, runId));
+    if (!activated) return;
+    const controller = new AbortController();
+    const forward = () => controller.abort(parentSignal.reason ?? "cancelled");
+    if (parentSignal.aborted) forward();
+    parentSignal.addEventListener("abort", forward, { once: true });
+    this.#busyThreads.add(threadId);
+    const done = this.#options.execute(runId, controller.signal);
+    this.#active.set(runId, { threadId, controller, done, inline: true });
+    try {
+      await done;
+    } finally {
+      parentSignal.removeEventListener("abort", forward);
+      this.#active.delete(runId);
+      this.#busyThreads.delete(threadId);
+      this.#pump();
+    }
+  }
+
+  /**
+   * Whether a thread has a Run executing or waiting here.
+   *
+   * @param threadId the thread
+   * @returns true while busy
+   */
+  isThreadBusy(threadId: string): boolean {
+    return this.#busyThreads.has(threadId) || this.#queue.some((q) => q.threadId === threadId);
+  }
+
   #commit<T>(committed: Committed<T>): T {
     this.#options.publish(committed.events);
     return committed.result;
   }
 
   #pump(): void {
-    while (this.#accepting && this.#active.size < this.#options.workers) {
+    // Inline runs borrow their caller's slot, so they do not count against the pool.
+    const pooled = () => [...this.#active.values()].filter((run) => !run.inline).length;
+    while (this.#accepting && pooled() < this.#options.workers) {
       const index = this.#queue.findIndex((q) => !this.#busyThreads.has(q.threadId));
       if (index < 0) return;
       const [next] = this.#queue.splice(index, 1);

@@ -1,0 +1,224 @@
+import assert from "node:assert/strict";
+import type { JournalEvent } from "@daedalus/protocol";
+import { activateRun, startTurn } from "@daedalus/storage";
+import { openRuntimeCore, type RuntimeCoreOptions } from "../runtime_core.ts";
+import { createScriptedProvider, type Script } from "../providers/scripted.ts";
+import { messageText, type ProviderRequest } from "../providers/provider.ts";
+
+const MODEL = { providerId: "scripted", modelId: "scripted-model" };
+
+function lastUser(request: ProviderRequest): string {
+  const user = [...request.messages].reverse().find((m) => m.role === "user");
+  return user ? messageText(user.content) : "";
+}
+function lastTool(request: ProviderRequest): string | null {
+  const last = request.messages.at(-1);
+  return last?.role === "tool" ? messageText(last.content) : null;
+}
+
+async function withCore(
+  script: Script,
+  options: Partial<RuntimeCoreOptions>,
+  fn: (h: Harness) => Promise<void>,
+) {
+  const home = await Deno.makeTempDir({ prefix: "daedalus-session-" });
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/ws`,
+    providers: [createScriptedProvider({ script })],
+    threadTitles: false,
+    ...options,
+  });
+  const events: JournalEvent[] = [];
+  core.hub.subscribe((e) => events.push(e));
+  const call = async (method: string, params: unknown) => {
+    const outcome = await core.dispatcher.dispatch(method, params, { id: "t", transport: "http" });
+    outcome.afterResponse?.();
+    // deno-lint-ignore no-explicit-any
+    return outcome.result as any;
+  };
+  const settled = async (runId: string) => {
+    for (let i = 0; i < 3000; i++) {
+      const e = events.find((x) => x.type === "run.settled" && x.runId === runId);
+      if (e) return e;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error(`run ${runId} did not settle`);
+  };
+  const toolResult = async (threadId: string, toolId: string) => {
+    const page = await call("turn.list", { threadId });
+    const items = page.turns.flatMap((t: { runs: { items: unknown[] }[] }) =>
+      t.runs.flatMap((r) => r.items)
+    );
+    return items.find((i: { kind: string; data: { toolId?: string } }) =>
+      i.kind === "tool_result" && i.data.toolId === toolId
+    );
+  };
+  try {
+    await fn({ core, call, settled, events, toolResult });
+  } finally {
+    await core.close();
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+interface Harness {
+  core: Awaited<ReturnType<typeof openRuntimeCore>>;
+  // deno-lint-ignore no-explicit-any
+  call: (method: string, params: unknown) => Promise<any>;
+  settled: (runId: string) => Promise<JournalEvent>;
+  events: JournalEvent[];
+  // deno-lint-ignore no-explicit-any
+  toolResult: (threadId: string, toolId: string) => Promise<any>;
+}
+
+/** The parent asks a sub-agent; the child answers; the parent repeats what it heard. */
+const delegating: Script = (request) => {
+  const user = lastUser(request);
+  const tool = lastTool(request);
+  if (tool !== null) return { text: [`heard: ${tool}`] };
+  if (user.startsWith("delegate")) {
+    return { toolCalls: [{ name: "subagent", arguments: { task: "child: count to three" } }] };
+  }
+  if (user.startsWith("child: nest")) {
+    return { toolCalls: [{ name: "subagent", arguments: { task: "child: deeper" } }] };
+  }
+  if (user.startsWith("nest")) {
+    return { toolCalls: [{ name: "subagent", arguments: { task: "child: nest again" } }] };
+  }
+  return { text: ["one two three"] };
+};
+
+Deno.test("a waiting sub-agent runs inline, even when the only worker is the parent's", async () => {
+  await withCore(delegating, { workers: 1 }, async ({ call, settled, toolResult }) => {
+    const { thread } = await call("thread.create", { title: "parent" });
+    const { runId } = await call("turn.start", {
+      threadId: thread.id,
+      content: "delegate",
+      ...MODEL,
+    });
+    const done = await settled(runId);
+    assert.equal(done.payload.status, "completed");
+    const result = await toolResult(thread.id, "subagent");
+    assert.equal(result.content, "one two three");
+    assert.equal(result.data.status, "completed");
+    const threads = (await call("thread.list", {})).threads;
+    const child = threads.find((t: { title: string }) => t.title.startsWith("Sub-agent"));
+    assert.equal(
+      child.workspace.rootUri,
+      thread.workspace.rootUri,
+      "the child works in the parent's workspace",
+    );
+  });
+});
+
+Deno.test("sub-agents nest at most DAEDALUS_SUBAGENT_MAX_DEPTH deep", async () => {
+  await withCore(delegating, { subagentMaxDepth: 1 }, async ({ call, settled, toolResult }) => {
+    const { thread } = await call("thread.create", { title: "parent" });
+    const { runId } = await call("turn.start", { threadId: thread.id, content: "nest", ...MODEL });
+    await settled(runId);
+    const first = await toolResult(thread.id, "subagent");
+    assert.match(
+      first.content,
+      /subagent_depth_limit/,
+      "the child's own subagent call was refused",
+    );
+  });
+});
+
+Deno.test("cancelling a parent cancels its non-blocking children", async () => {
+  await withCore(
+    (request) => {
+      const user = lastUser(request);
+      if (user.startsWith("fan out") && lastTool(request) === null) {
+        return {
+          toolCalls: [{ name: "subagent", arguments: { task: "slow child", wait: false } }],
+        };
+      }
+      if (user.startsWith("slow child")) {
+        return {
+          text: Array.from({ length: 50 }, () => "."),
+          delayMs: 50,
+        };
+      }
+      return { text: ["waiting"], delayMs: 2000 };
+    },
+    {},
+    async ({ call, settled, events }) => {
+      const { thread } = await call("thread.create", { title: "parent" });
+      const { runId } = await call("turn.start", {
+        threadId: thread.id,
+        content: "fan out",
+        ...MODEL,
+      });
+      let childRunId: string | undefined;
+      while (!childRunId) {
+        const started = events.find((e) =>
+          e.type === "run.state_changed" && e.threadId !== thread.id
+        );
+        childRunId = started?.runId ?? undefined;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await call("run.cancel", { runId });
+      assert.equal((await settled(runId)).payload.status, "cancelled");
+      assert.equal((await settled(childRunId)).payload.status, "cancelled");
+    },
+  );
+});
+
+Deno.test("thread_send refuses busy and archived targets and chains past 3 hops", async () => {
+  await withCore(
+    (request) => {
+      const user = lastUser(request);
+      if (lastTool(request) !== null) return { text: ["ok"] };
+      const target = /send to (thread_[0-9a-f]{32})/.exec(user)?.[1];
+      if (target) {
+        return {
+          toolCalls: [{ name: "thread_send", arguments: { threadId: target, content: "hello" } }],
+        };
+      }
+      return { text: ["slow"], delayMs: 300 };
+    },
+    {},
+    async ({ call, settled, toolResult, core }) => {
+      const a = (await call("thread.create", { title: "a" })).thread;
+      const busy = (await call("thread.create", { title: "busy" })).thread;
+      const archived = (await call("thread.create", { title: "archived" })).thread;
+      await call("thread.archive", { threadId: archived.id });
+      const slow = await call("turn.start", { threadId: busy.id, content: "work", ...MODEL });
+      const toBusy = await call("turn.start", {
+        threadId: a.id,
+        content: `send to ${busy.id}`,
+        ...MODEL,
+      });
+      await settled(toBusy.runId);
+      assert.match((await toolResult(a.id, "thread_send")).content, /thread_busy/);
+      await settled(slow.runId);
+      const toArchived = await call("turn.start", {
+        threadId: a.id,
+        content: `send to ${archived.id}`,
+        ...MODEL,
+      });
+      await settled(toArchived.runId);
+      const results = (await call("turn.list", { threadId: a.id })).turns[1].runs[0].items;
+      assert.match(
+        results.find((i: { kind: string }) => i.kind === "tool_result").content,
+        /thread_archived/,
+      );
+      // a message that already travelled 3 hops cannot be forwarded again
+      const hop = (await call("thread.create", { title: "hop" })).thread;
+      const far = startTurn(core.store, {
+        threadId: hop.id,
+        content: `[Cross-session message from thread ${a.id}]\nsend to ${busy.id}`,
+        ...MODEL,
+        runConfig: MODEL,
+        itemData: { threadSend: { fromThreadId: a.id, hops: 3 } },
+      }).result;
+      core.hub.publish([]);
+      core.scheduler.enqueue(far.runId, hop.id);
+      await settled(far.runId);
+      assert.match((await toolResult(hop.id, "thread_send")).content, /thread_hop_limit/);
+      void activateRun;
+    },
+  );
+});
