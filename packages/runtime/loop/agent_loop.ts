@@ -10,6 +10,7 @@ import {
   appendItemDelta,
   type Committed,
   completeItem,
+  getThread,
   readRunConfig,
   readRunScope,
   recordModelResponse,
@@ -24,6 +25,9 @@ import { RunContext } from "./run_context.ts";
 import { checkCompletion } from "./completion_check.ts";
 import { runToolCalls } from "./tool_calls.ts";
 import { bundledIdentity } from "../context/identity.ts";
+import { loadInstructionFiles } from "../context/instructions.ts";
+import { skillCatalogPrompt } from "../skills/prompt.ts";
+import type { SkillDescriptor } from "../skills/catalog.ts";
 import { UNKNOWN_MODEL_CONTEXT_WINDOW } from "../context/limits.ts";
 
 /** What the loop needs from the runtime. */
@@ -52,6 +56,8 @@ export interface AgentLoopDeps {
   unsettledWork?: (runId: string) => string[];
   /** Called after a Run completed (thread titles hang off it). */
   onSettled?: (runId: string) => void;
+  /** The runtime home, for the user's AGENTS.md and USER.md. */
+  home?: string;
 }
 
 /** Why a Run's signal was aborted. */
@@ -83,6 +89,7 @@ export async function runAgentLoop(
     if (!provider.ok) return void settle("failed", provider.reason);
     const tools = [...deps.tools.values()];
     const identity = config.identity as { text?: unknown; hash?: unknown } | undefined;
+    const system = await systemPrompt(deps, config, scope.threadId, signal);
     const context = new RunContext(deps, {
       runId,
       threadId: scope.threadId,
@@ -92,8 +99,9 @@ export async function runAgentLoop(
       contextWindow: typeof config.contextWindow === "number"
         ? config.contextWindow
         : UNKNOWN_MODEL_CONTEXT_WINDOW,
-      systemText: typeof identity?.text === "string" ? identity.text : bundledIdentity().text,
+      systemText: system.text,
       identityHash: identity?.hash ?? null,
+      audit: system.audit,
     }, provider.provider);
     let checkedCompletion = false;
     for (let step = 1;; step++) {
@@ -154,6 +162,36 @@ export async function runAgentLoop(
       signal.aborted ? abortReason(signal) : "agent_error",
     );
   }
+}
+
+/**
+ * The system prompt of a Run: the frozen identity, the instruction files read at
+ * run entry (user AGENTS.md, USER.md, then the workspace's AGENTS.md), and the
+ * frozen skills catalog — with what was used, for the StepInput audit.
+ */
+async function systemPrompt(
+  deps: AgentLoopDeps,
+  config: Record<string, unknown>,
+  threadId: string,
+  signal: AbortSignal,
+): Promise<{ text: string; audit: Record<string, unknown> }> {
+  const identity = config.identity as { text?: unknown } | undefined;
+  const identityText = typeof identity?.text === "string" ? identity.text : bundledIdentity().text;
+  const workspace = deps.store.read((db) => getThread(db, threadId)).thread.workspace?.rootUri ??
+    undefined;
+  const instructions = deps.home
+    ? await loadInstructionFiles({ home: deps.home, workspace, signal })
+    : { text: "", sources: [] };
+  const skills = Array.isArray(config.skills) ? config.skills as SkillDescriptor[] : [];
+  return {
+    text: [identityText, instructions.text, skillCatalogPrompt(skills)].filter(Boolean).join(
+      "\n\n",
+    ),
+    audit: {
+      instructionFiles: instructions.sources,
+      skills: skills.map((skill) => skill.name),
+    },
+  };
 }
 
 /**

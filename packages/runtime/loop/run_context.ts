@@ -46,6 +46,8 @@ export interface RunFacts {
   contextWindow: number;
   systemText: string;
   identityHash: unknown;
+  /** What went into the system prompt (instruction files, skills), for the audit. */
+  audit?: Record<string, unknown>;
 }
 
 /** One prepared model call. */
@@ -137,6 +139,7 @@ export class RunContext {
       identityHash: this.#facts.identityHash,
       summary: this.#revision.summary,
       summarizedThroughOrdinal: this.#revision.boundaryOrdinal,
+      ...this.#facts.audit,
     };
   }
 

@@ -11,6 +11,7 @@ import {
   getThread,
   listThreads,
   listTurns,
+  readConfig,
   readEventsForThread,
   readRunScope,
   readUsage,
@@ -27,6 +28,8 @@ import type { ProviderRegistry, ResolvedModel } from "../providers/registry.ts";
 import type { ProtectedValues } from "../security/protected_values.ts";
 import type { ProviderHandlers } from "./provider_handlers.ts";
 import { createFileHandlers, type FileHandlers } from "./file_handlers.ts";
+import { createSkillHandlers, type SkillHandlers } from "./skill_handlers.ts";
+import { freezeSkillDescriptors, scanSkills, type SkillDescriptor } from "../skills/catalog.ts";
 import type { LoopTool } from "../loop/tools.ts";
 import { bundledIdentity, sha256 } from "../context/identity.ts";
 import { inspectAttachments } from "../attachments/inspect.ts";
@@ -45,6 +48,10 @@ export interface ServiceDeps {
   protectedValues: ProtectedValues;
   /** The `provider.*` and `model.*` handlers. */
   providerHandlers: ProviderHandlers;
+  /** `<home>/skills`, scanned at each turn.start to freeze the enabled skills. */
+  skillsRoot: string;
+  /** `<home>/config.yaml` (its `skills.disabled`). */
+  configPath: string;
   /** The tools Runs may call (frozen into each RunConfig by name). */
   tools: ReadonlyMap<string, LoopTool>;
   /** Where managed thread workspaces are made. */
@@ -69,7 +76,8 @@ export type Handlers =
     [M in keyof HandledMethods]: (params: ValidParamsOf<M>) => Promise<Handled<ResultOf<M>>>;
   }
   & ProviderHandlers
-  & FileHandlers;
+  & FileHandlers
+  & SkillHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -213,6 +221,11 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       }),
     ...deps.providerHandlers,
     ...createFileHandlers({ store, protectedValues: deps.protectedValues }),
+    ...createSkillHandlers({
+      skillsRoot: deps.skillsRoot,
+      configPath: deps.configPath,
+      protectedValues: deps.protectedValues,
+    }),
     "runtime.shutdown": () =>
       Promise.resolve({ result: { accepted: true }, afterResponse: deps.requestShutdown }),
   };
@@ -247,7 +260,7 @@ async function freezeRunConfig(
     tools: model.supportsTools ? tools : [],
     toolSchemaHash: await sha256(JSON.stringify(tools)),
     identity: { ...identity, hash: await sha256(identity.text) },
-    skills: [],
+    skills: await frozenSkills(deps),
   };
 }
 
@@ -255,6 +268,19 @@ async function freezeRunConfig(
 export function localDate(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** The enabled skills at submission; a broken config.yaml disables none (and is logged). */
+async function frozenSkills(deps: ServiceDeps): Promise<readonly SkillDescriptor[]> {
+  const config = await readConfig(deps.configPath).catch((error) => {
+    console.error(`config.yaml: ${(error as Error).message}`);
+    return null;
+  });
+  const catalog = await scanSkills({
+    skillsRoot: deps.skillsRoot,
+    disabled: config?.skills.disabled ?? [],
+  });
+  return freezeSkillDescriptors(catalog.skills);
 }
 
 /** An idempotent create returns the original thread.created event: the thread's first. */
