@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import { omittedMarker, ProcessLog } from "./process_log.ts";
+import { PROCESS_LOG_WINDOW_BYTES } from "./limits.ts";
+
+const THREAD = "thread_" + "a".repeat(32);
+const PROCESS = "process_" + "b".repeat(32);
+
+async function withLog(fn: (log: ProcessLog, root: string) => Promise<void>) {
+  const root = await Deno.makeTempDir();
+  const log = await ProcessLog.open({ root, threadId: THREAD, processId: PROCESS });
+  try {
+    await fn(log, root);
+  } finally {
+    await log.close();
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+/** `count` bytes of `fill`, with a recognizable prefix. */
+function chunk(prefix: string, count: number, fill = "x"): Uint8Array {
+  const fillBytes = new TextEncoder().encode(fill).length;
+  const repeats = Math.floor((count - prefix.length) / fillBytes);
+  const text = prefix + fill.repeat(repeats);
+  return new TextEncoder().encode(text + "x".repeat(count - new TextEncoder().encode(text).length));
+}
+
+Deno.test("process log rejects ids that are not safe path segments", async () => {
+  const root = await Deno.makeTempDir();
+  for (const [threadId, processId] of [["../etc", PROCESS], [THREAD, "process_../x"]]) {
+    await assert.rejects(() => ProcessLog.open({ root, threadId, processId }), {
+      code: "invalid_id",
+    });
+  }
+  await Deno.remove(root, { recursive: true });
+});
+
+Deno.test("process log pages small output and reports the end", () =>
+  withLog(async (log) => {
+    await log.append(new TextEncoder().encode("hello\nworld\n"));
+    const page = await log.readPage(0, 6);
+    assert.deepEqual(page, {
+      output: "hello\n",
+      cursor: 0,
+      nextCursor: 6,
+      hasMore: true,
+      truncated: false,
+    });
+    const rest = await log.readPage(page.nextCursor);
+    assert.deepEqual(rest.output, "world\n");
+    assert.deepEqual(rest.hasMore, false);
+  }));
+
+Deno.test("process log cuts pages on UTF-8 boundaries", () =>
+  withLog(async (log) => {
+    await log.append(new TextEncoder().encode("aé€😀b"));
+    const seen: string[] = [];
+    let cursor = 0;
+    for (let guard = 0; guard < 20; guard++) {
+      const page = await log.readPage(cursor, 5);
+      seen.push(page.output);
+      cursor = page.nextCursor;
+      if (!page.hasMore) break;
+    }
+    assert.deepEqual(seen.join(""), "aé€😀b");
+    assert.deepEqual(seen.every((part) => !part.includes("\ufffd")), true, `split: ${seen}`);
+    const partial = await log.readPage(2, 4); // cursor inside "é": skips the stray byte
+    assert.deepEqual(partial.output.includes("\ufffd"), false);
+  }));
+
+Deno.test("process log holds back a character whose bytes have not all arrived", () =>
+  withLog(async (log) => {
+    const euro = new TextEncoder().encode("€");
+    await log.append(new Uint8Array([0x41, euro[0]]));
+    const page = await log.readPage(0);
+    assert.deepEqual(page.output, "A");
+    assert.deepEqual(page.nextCursor, 1);
+    await log.append(euro.subarray(1));
+    assert.deepEqual((await log.readPage(1)).output, "€");
+  }));
+
+Deno.test("process log folds over the window with stable cursors", () =>
+  withLog(async (log, _root) => {
+    const piece = 64 * 1024;
+    const pieces = 24; // 1.5 MiB in total
+    for (let i = 0; i < pieces; i++) {
+      await log.append(chunk(`[piece ${i}]`, piece, "é"));
+    }
+    const total = piece * pieces;
+    assert.deepEqual(log.totalBytes, total);
+    const size = (await Deno.stat(log.paths.log)).size;
+    assert.deepEqual(size <= PROCESS_LOG_WINDOW_BYTES, true, `file is ${size} bytes`);
+
+    const head = await log.readPage(0, 32);
+    assert.deepEqual(head.output.startsWith("[piece 0]"), true, head.output);
+
+    const { headBytes, tailStart } = log.layout;
+    const omitted = await log.readPage(headBytes + 10);
+    assert.deepEqual(omitted.output, omittedMarker(tailStart - headBytes));
+    assert.deepEqual(omitted.truncated, true);
+    assert.deepEqual(omitted.nextCursor, tailStart);
+
+    const lastPieceAt = piece * (pieces - 1);
+    const last = await log.readPage(lastPieceAt, 16);
+    assert.deepEqual(last.output.startsWith(`[piece ${pieces - 1}]`), true, last.output);
+
+    // The layout survives reopening (a runtime restart) and the same cursor reads the same bytes.
+    await log.close();
+    const reopened = await ProcessLog.open({ root: _root, threadId: THREAD, processId: PROCESS });
+    try {
+      assert.deepEqual(reopened.totalBytes, total);
+      assert.deepEqual((await reopened.readPage(lastPieceAt, 16)).output, last.output);
+      assert.deepEqual((await reopened.readPage(0, 32)).output, head.output);
+    } finally {
+      await reopened.close();
+    }
+  }));
+
+Deno.test("process log folds output a child appended to the file itself", () =>
+  withLog(async (log) => {
+    const big = chunk("[start]", 3 * 1024 * 1024);
+    const last = new TextEncoder().encode("[the end]");
+    await Deno.writeFile(log.paths.log, big, { append: true });
+    await Deno.writeFile(log.paths.log, last, { append: true });
+    const total = await log.sync();
+    assert.deepEqual(total, big.length + last.length);
+    const tail = await log.readPage(total - last.length);
+    assert.deepEqual(tail.output, "[the end]");
+    assert.deepEqual((await log.readPage(0, 7)).output, "[start]");
+    assert.deepEqual((await Deno.stat(log.paths.log)).size <= PROCESS_LOG_WINDOW_BYTES, true);
+  }));

@@ -1,0 +1,517 @@
+/**
+ * The process manager: starts commands in their own process group with their output in a
+ * folded log, reports {@linkcode ProcessRecord}s (throttled while output changes, immediately
+ * on state changes), reads/waits/stops/writes/resizes, supervises restarts, and re-adopts
+ * live processes after a runtime restart (custody: pid + start time within ± 5 s).
+ *
+ * @module
+ */
+import { newId } from "@daedalus/protocol";
+import type { ProcessOutputPage, ProcessRecord } from "@daedalus/protocol";
+import * as limits from "./limits.ts";
+import { ProcessError } from "./process_error.ts";
+import { ProcessLog, processLogPaths } from "./process_log.ts";
+import { childEnv, ENV_ALLOW_LIST, observeStartTime, resizePty, spawnCommand } from "./_spawn.ts";
+
+/** Restart policy. */
+export type SupervisePolicy = "always" | "on-failure";
+
+/** Options of {@linkcode ProcessManager}. */
+export interface ProcessManagerOptions {
+  /** `<home>/processes`. */
+  processesRoot: string;
+  /** Inherited variable names (default {@linkcode ENV_ALLOW_LIST}; `LC_*` always kept). */
+  envAllowList?: readonly string[];
+  /** The environment to filter (default `Deno.env.toObject()`). */
+  sourceEnv?: Record<string, string>;
+  /** Receives every record change. */
+  onRecord?: (record: ProcessRecord) => void;
+  /** First supervise backoff (tests shrink it). */
+  superviseBackoffMs?: number;
+  /** SIGTERM grace before SIGKILL. */
+  stopGraceMs?: number;
+  /** Log polling interval. */
+  followIntervalMs?: number;
+}
+
+/** What to start. */
+export interface StartProcessOptions {
+  /** Owning thread (a safe id: it names the log folder). */
+  threadId: string;
+  /** The run that started it. */
+  runId: string;
+  /** The tool_call item that started it. */
+  itemId: string;
+  /** Shell command text, run by `/bin/sh -c`. */
+  command: string;
+  /** Working directory (absolute). */
+  cwd: string;
+  /** Whether the run may finish while it runs (default false). */
+  background?: boolean;
+  /** Run under a pseudo-terminal (default false). */
+  pty?: boolean;
+  /** Restart policy (not for PTY commands). */
+  supervise?: SupervisePolicy;
+  /** Initial terminal columns (PTY, default 120). */
+  cols?: number;
+  /** Initial terminal rows (PTY, default 40). */
+  rows?: number;
+}
+
+type Timer = ReturnType<typeof setTimeout>;
+
+interface Managed {
+  record: ProcessRecord;
+  log: ProcessLog;
+  spec: StartProcessOptions;
+  child: Deno.ChildProcess | null;
+  stdin: WritableStreamDefaultWriter<Uint8Array> | null;
+  pump: Promise<unknown>;
+  recovered: boolean;
+  stopping: boolean;
+  restarts: number[];
+  timers: { follow?: Timer; record?: Timer; backoff?: Timer };
+  lastRecordAt: number;
+  outputBytes: number;
+  ticks: number;
+  settled: Promise<void>;
+  settle: () => void;
+}
+
+const now = () => new Date().toISOString();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Owns every managed process of one runtime. */
+export class ProcessManager {
+  #options: Required<Omit<ProcessManagerOptions, "onRecord">> & ProcessManagerOptions;
+  #processes = new Map<string, Managed>();
+  #closed = false;
+
+  /** @param options root, environment, record sink, test knobs */
+  constructor(options: ProcessManagerOptions) {
+    this.#options = {
+      envAllowList: ENV_ALLOW_LIST,
+      sourceEnv: Deno.env.toObject(),
+      superviseBackoffMs: limits.SUPERVISE_BACKOFF_BASE_MS,
+      stopGraceMs: limits.PROCESS_STOP_GRACE_MS,
+      followIntervalMs: limits.PROCESS_FOLLOW_INTERVAL_MS,
+      ...options,
+    };
+  }
+
+  /**
+   * Starts a command.
+   *
+   * @param options ids, command, cwd, flags
+   * @returns the first record (state `running`)
+   * @throws {ProcessError} `invalid_id`, `process_limit`, `pty_unavailable`, `spawn_failed`,
+   * `supervise_unavailable` (PTY commands are not supervised)
+   */
+  async start(options: StartProcessOptions): Promise<ProcessRecord> {
+    const processId = newId("process");
+    processLogPaths(this.#options.processesRoot, options.threadId, processId);
+    const running = [...this.#processes.values()].filter((m) =>
+      m.record.threadId === options.threadId && m.record.state === "running"
+    );
+    if (running.length >= limits.PROCESS_MAX_PER_THREAD) {
+      throw new ProcessError("process_limit", "The thread already runs 64 processes");
+    }
+    if (options.pty && options.supervise) {
+      throw new ProcessError(
+        "supervise_unavailable",
+        "Commands under a terminal are not supervised",
+      );
+    }
+    const log = await ProcessLog.open({
+      root: this.#options.processesRoot,
+      threadId: options.threadId,
+      processId,
+    });
+    const record: ProcessRecord = {
+      processId,
+      threadId: options.threadId,
+      runId: options.runId,
+      itemId: options.itemId,
+      command: options.command,
+      cwd: options.cwd,
+      state: "running",
+      pid: null,
+      exitCode: null,
+      errorCode: null,
+      background: options.background ?? false,
+      pty: options.pty ?? false,
+      startedAt: now(),
+      finishedAt: null,
+      supervise: options.supervise ?? null,
+      restartCount: 0,
+      lastRestartAt: null,
+      outputBytes: 0,
+    };
+    const managed = this.#track(record, log, options, false);
+    try {
+      await this.#spawn(managed);
+    } catch (error) {
+      this.#processes.delete(processId);
+      await log.close();
+      throw error;
+    }
+    this.#follow(managed);
+    await this.#emit(managed);
+    return { ...record };
+  }
+
+  /**
+   * Reads a page of output with the process's state.
+   *
+   * @param processId the process
+   * @param cursor absolute byte offset (0 for the start)
+   * @param limit bytes, at most 16 KiB
+   * @returns the page
+   * @throws {ProcessError} `process_not_found`, `manager_closed`
+   */
+  async read(processId: string, cursor = 0, limit?: number): Promise<ProcessOutputPage> {
+    const managed = this.#get(processId);
+    const page = await managed.log.readPage(cursor, limit);
+    const { state, exitCode, cwd, pid, startedAt, finishedAt, errorCode } = managed.record;
+    return { processId, state, exitCode, cwd, pid, startedAt, finishedAt, errorCode, ...page };
+  }
+
+  /**
+   * Waits until the process settles (leaves `running`), the timeout passes or `signal` aborts.
+   *
+   * @param processId the process
+   * @param timeoutMs how long to wait
+   * @param signal cancellation
+   * @returns the latest record and whether it is still running
+   */
+  async wait(
+    processId: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ record: ProcessRecord; timedOut: boolean }> {
+    const managed = this.#get(processId);
+    let timer: Timer | undefined;
+    let onAbort = () => {};
+    const cut = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      onAbort = () => resolve();
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    await Promise.race([managed.settled, cut]);
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+    return { record: { ...managed.record }, timedOut: managed.record.state === "running" };
+  }
+
+  /**
+   * Stops a process tree: SIGTERM to its group, SIGKILL after the grace period, then drains.
+   * Ends supervision.
+   *
+   * @param processId the process
+   * @returns the final record (state `terminated` unless it had already ended)
+   */
+  async stop(processId: string): Promise<ProcessRecord> {
+    const managed = this.#get(processId);
+    if (managed.record.state !== "running") return { ...managed.record };
+    managed.stopping = true;
+    const pid = managed.record.pid;
+    if (pid === null) {
+      await this.#finish(managed, "terminated", null, "terminated"); // between supervise restarts
+      return { ...managed.record };
+    }
+    signalGroup(pid, "SIGTERM");
+    const gone = managed.child
+      ? managed.child.status.then(() => true)
+      : this.#awaitDeath(pid, this.#options.stopGraceMs);
+    const ended = await Promise.race([gone, sleep(this.#options.stopGraceMs).then(() => false)]);
+    if (!ended) signalGroup(pid, "SIGKILL");
+    if (!managed.child) {
+      if (!ended) await this.#awaitDeath(pid, limits.PROCESS_DRAIN_MS);
+      await this.#finish(managed, "terminated", null, "terminated");
+    }
+    await managed.settled;
+    return { ...managed.record };
+  }
+
+  /**
+   * Writes to the process's stdin (PTY or pipe).
+   *
+   * @param processId the process
+   * @param data text to write
+   * @throws {ProcessError} `process_recovered`, `process_not_running`
+   */
+  async write(processId: string, data: string): Promise<void> {
+    const managed = this.#get(processId);
+    if (managed.recovered) {
+      throw new ProcessError("process_recovered", "Input is unavailable after a runtime restart");
+    }
+    if (managed.record.state !== "running" || !managed.child) {
+      throw new ProcessError("process_not_running", "The process is not running");
+    }
+    managed.stdin ??= managed.child.stdin.getWriter();
+    await managed.stdin.write(new TextEncoder().encode(data));
+  }
+
+  /**
+   * Resizes a PTY process's terminal (`stty -F` on its pts; the job gets SIGWINCH).
+   *
+   * @param processId the process
+   * @param cols columns
+   * @param rows rows
+   * @throws {ProcessError} `process_recovered`, `process_not_pty`, `process_not_running`,
+   * `pty_resize_failed`
+   */
+  async resize(processId: string, cols: number, rows: number): Promise<void> {
+    const managed = this.#get(processId);
+    if (managed.recovered) {
+      throw new ProcessError(
+        "process_recovered",
+        "Resizing is unavailable after a runtime restart",
+      );
+    }
+    if (!managed.record.pty) {
+      throw new ProcessError("process_not_pty", "The process has no terminal");
+    }
+    if (managed.record.state !== "running" || managed.record.pid === null) {
+      throw new ProcessError("process_not_running", "The process is not running");
+    }
+    await resizePty(managed.record.pid, cols, rows);
+  }
+
+  /**
+   * Settles records left `running` by a previous runtime: a process whose pid is alive with a
+   * start time within ± 5 s is re-adopted (`runtime_recovered`, its log followed); any other
+   * becomes `unknown` (`runtime_interrupted`) after its log is folded.
+   *
+   * @param records the last known records
+   * @returns the settled records, in order
+   */
+  async recover(records: readonly ProcessRecord[]): Promise<ProcessRecord[]> {
+    const settled: ProcessRecord[] = [];
+    for (const previous of records) {
+      if (previous.state !== "running") {
+        settled.push(previous);
+        continue;
+      }
+      const log = await ProcessLog.open({
+        root: this.#options.processesRoot,
+        threadId: previous.threadId,
+        processId: previous.processId,
+      });
+      const custody = log.meta.custody as { pid?: number; startedAtMs?: number } | undefined;
+      const record: ProcessRecord = { ...previous, outputBytes: await log.sync() };
+      const managed = this.#track(record, log, { ...previous, supervise: undefined }, true);
+      const pid = custody?.pid ?? previous.pid;
+      const observed = pid ? await observeStartTime(pid) : null;
+      const expected = custody?.startedAtMs ?? Date.parse(previous.startedAt);
+      const alive = observed !== null &&
+        Math.abs(observed - expected) <= limits.PROCESS_CUSTODY_TOLERANCE_MS;
+      if (alive && !previous.pty) {
+        Object.assign(record, { state: "running", pid, errorCode: "runtime_recovered" });
+        this.#follow(managed);
+        await this.#emit(managed);
+      } else {
+        await this.#finish(managed, "unknown", null, "runtime_interrupted");
+      }
+      settled.push({ ...record });
+    }
+    return settled;
+  }
+
+  /** Stops following logs and releases handles; processes keep running (custody takes over). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const managed of this.#processes.values()) {
+      this.#clearTimers(managed);
+      await managed.stdin?.close().catch(() => undefined);
+      await managed.log.close();
+    }
+  }
+
+  #get(processId: string): Managed {
+    if (this.#closed) throw new ProcessError("manager_closed", "The process manager is closed");
+    const managed = this.#processes.get(processId);
+    if (!managed) throw new ProcessError("process_not_found", `Unknown process ${processId}`);
+    return managed;
+  }
+
+  #track(record: ProcessRecord, log: ProcessLog, spec: StartProcessOptions, recovered: boolean) {
+    let settle = () => {};
+    const settled = new Promise<void>((resolve) => settle = resolve);
+    const managed: Managed = {
+      record,
+      log,
+      spec,
+      recovered,
+      child: null,
+      stdin: null,
+      pump: Promise.resolve(),
+      stopping: false,
+      restarts: [],
+      timers: {},
+      lastRecordAt: 0,
+      outputBytes: log.totalBytes,
+      ticks: 0,
+      settled,
+      settle,
+    };
+    this.#processes.set(record.processId, managed);
+    return managed;
+  }
+
+  async #spawn(managed: Managed): Promise<void> {
+    const { log, spec } = managed;
+    await Deno.remove(log.paths.exit).catch(() => undefined);
+    const child = spawnCommand({
+      command: spec.command,
+      cwd: spec.cwd,
+      env: childEnv(this.#options.sourceEnv, this.#options.envAllowList),
+      logPath: log.paths.log,
+      exitPath: log.paths.exit,
+      pty: spec.pty ?? false,
+      cols: spec.cols ?? 120,
+      rows: spec.rows ?? 40,
+    });
+    managed.child = child;
+    managed.stdin = null;
+    managed.record.pid = child.pid;
+    if (spec.pty) {
+      const copy = (stream: ReadableStream<Uint8Array>) =>
+        stream.pipeTo(new WritableStream({ write: (bytes) => log.append(bytes).then(() => {}) }));
+      managed.pump = Promise.all([copy(child.stdout), copy(child.stderr)]).catch(() => undefined);
+    }
+    await log.saveMeta({ custody: { pid: child.pid, startedAtMs: Date.now() } });
+    child.status.then((status) => this.#onExit(managed, child, status));
+  }
+
+  async #onExit(managed: Managed, child: Deno.ChildProcess, status: Deno.CommandStatus) {
+    if (this.#closed) return; // a later runtime owns it now
+    const drained = sleep(limits.PROCESS_DRAIN_MS);
+    await Promise.race([managed.pump, drained]);
+    signalGroup(child.pid, "SIGKILL"); // leftover descendants of the exited root
+    await (managed.stdin ?? child.stdin).close().catch(() => undefined);
+    managed.child = null;
+    if (managed.stopping) return await this.#finish(managed, "terminated", null, "terminated");
+    const policy = managed.spec.supervise;
+    const failed = status.code !== 0;
+    if (policy === "always" || (policy === "on-failure" && failed)) {
+      return await this.#restart(managed, status.code);
+    }
+    await this.#finish(managed, "exited", status.code, null);
+  }
+
+  async #restart(managed: Managed, exitCode: number): Promise<void> {
+    const at = Date.now();
+    managed.restarts = managed.restarts.filter((t) => at - t < limits.SUPERVISE_WINDOW_MS);
+    if (managed.restarts.length >= limits.SUPERVISE_MAX_RESTARTS) {
+      return await this.#finish(managed, "exited", exitCode, "supervise_storm");
+    }
+    const count = Number(managed.record.restartCount ?? 0) + 1;
+    const delay = Math.min(
+      this.#options.superviseBackoffMs * 2 ** (count - 1),
+      limits.SUPERVISE_BACKOFF_MAX_MS,
+    );
+    Object.assign(managed.record, { pid: null, exitCode });
+    await this.#emit(managed);
+    managed.timers.backoff = setTimeout(async () => {
+      managed.timers.backoff = undefined;
+      if (managed.stopping || managed.record.state !== "running") return;
+      managed.restarts.push(Date.now());
+      Object.assign(managed.record, { restartCount: count, lastRestartAt: now() });
+      try {
+        await this.#spawn(managed);
+        await this.#emit(managed);
+      } catch {
+        await this.#finish(managed, "exited", exitCode, "spawn_failed");
+      }
+    }, delay);
+  }
+
+  async #awaitDeath(pid: number, withinMs: number): Promise<boolean> {
+    const deadline = Date.now() + withinMs;
+    while (Date.now() < deadline) {
+      if (await observeStartTime(pid) === null) return true;
+      await sleep(this.#options.followIntervalMs);
+    }
+    return false;
+  }
+
+  #follow(managed: Managed): void {
+    let busy = false;
+    managed.timers.follow = setInterval(async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        await this.#followTick(managed);
+      } finally {
+        busy = false;
+      }
+    }, this.#options.followIntervalMs);
+  }
+
+  async #followTick(managed: Managed): Promise<void> {
+    const total = await managed.log.sync();
+    if (total !== managed.outputBytes) {
+      managed.outputBytes = total;
+      this.#scheduleRecord(managed);
+    }
+    if (!managed.recovered || managed.stopping || ++managed.ticks % 5 !== 0) return;
+    const pid = managed.record.pid;
+    if (pid === null || await observeStartTime(pid) !== null) return;
+    const exitText = await Deno.readTextFile(managed.log.paths.exit).catch(() => "");
+    const exitCode = /^\d+$/.test(exitText.trim()) ? Number(exitText.trim()) : null;
+    if (managed.stopping) return;
+    if (exitCode === null) {
+      return await this.#finish(managed, "unknown", null, "runtime_interrupted");
+    }
+    await this.#finish(managed, "exited", exitCode, "runtime_recovered");
+  }
+
+  #scheduleRecord(managed: Managed): void {
+    if (managed.timers.record !== undefined) return;
+    const wait = managed.lastRecordAt + limits.PROCESS_RECORD_INTERVAL_MS - Date.now();
+    managed.timers.record = setTimeout(() => {
+      managed.timers.record = undefined;
+      if (managed.record.state === "running") this.#emit(managed).catch(() => undefined);
+    }, Math.max(0, wait));
+  }
+
+  async #finish(
+    managed: Managed,
+    state: ProcessRecord["state"],
+    exitCode: number | null,
+    errorCode: ProcessRecord["errorCode"],
+  ): Promise<void> {
+    if (managed.record.state !== "running" && managed.record.finishedAt) return;
+    this.#clearTimers(managed);
+    managed.outputBytes = await managed.log.sync();
+    Object.assign(managed.record, { state, errorCode, finishedAt: now() });
+    if (exitCode !== null) managed.record.exitCode = exitCode; // else keep a supervised exit
+    await this.#emit(managed);
+    managed.settle();
+  }
+
+  #clearTimers(managed: Managed): void {
+    clearInterval(managed.timers.follow);
+    clearTimeout(managed.timers.record);
+    clearTimeout(managed.timers.backoff);
+    managed.timers = {};
+  }
+
+  async #emit(managed: Managed): Promise<void> {
+    clearTimeout(managed.timers.record);
+    managed.timers.record = undefined;
+    managed.lastRecordAt = Date.now();
+    managed.record.outputBytes = managed.outputBytes;
+    await managed.log.saveMeta({ record: managed.record });
+    this.#options.onRecord?.({ ...managed.record });
+  }
+}
+
+function signalGroup(pid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone
+  }
+}
