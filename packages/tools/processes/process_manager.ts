@@ -328,6 +328,25 @@ export class ProcessManager {
     }
   }
 
+  /**
+   * The latest record of a process this manager knows.
+   *
+   * @param processId the process
+   * @returns its record, or undefined when unknown here
+   */
+  record(processId: string): ProcessRecord | undefined {
+    return this.#processes.get(processId)?.record;
+  }
+
+  /**
+   * The latest records of every process this manager knows.
+   *
+   * @returns the records
+   */
+  records(): ProcessRecord[] {
+    return [...this.#processes.values()].map((managed) => managed.record);
+  }
+
   #get(processId: string): Managed {
     if (this.#closed) throw new ProcessError("manager_closed", "The process manager is closed");
     const managed = this.#processes.get(processId);

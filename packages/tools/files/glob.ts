@@ -1,0 +1,62 @@
+/**
+ * The `glob` tool: files matching a pattern, breadth-first, ≤ 1,000 results.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { defineTool, ToolError } from "../tool.ts";
+import { GLOB_MAX_RESULTS } from "../limits.ts";
+import { displayPathOf, isBinaryFile, resolveToolPath, statOrThrow } from "./paths.ts";
+import { compileGlob, walkFiles } from "./traversal.ts";
+import description from "./glob.md" with { type: "text" };
+
+/** Parameters of {@linkcode globTool}. */
+export const GlobParams = z.strictObject({
+  pattern: z.string().min(1).describe("The glob, e.g. **/*.ts"),
+  path: z.string().optional().describe("The folder to search (default: the workspace)"),
+  limit: z.int().min(1).max(GLOB_MAX_RESULTS).optional().describe(
+    `Most results (default and at most ${GLOB_MAX_RESULTS})`,
+  ),
+});
+
+/** Finds files by pattern. */
+export const globTool = defineTool({
+  id: "glob",
+  description,
+  params: GlobParams,
+  mutating: false,
+  risk: "read",
+  async run(params, context) {
+    const matches = compileGlob(params.pattern);
+    const target = await resolveToolPath(params.path ?? ".", context.workspaceRoot);
+    if (!(await statOrThrow(target)).isDirectory) {
+      throw new ToolError("not_a_directory", `${target.displayPath} is not a directory`);
+    }
+    const limit = params.limit ?? GLOB_MAX_RESULTS;
+    const files: string[] = [];
+    let truncated = false;
+    for await (const file of walkFiles(target.path, context.signal)) {
+      if (!matches(file.relative)) continue;
+      if (await isBinaryFile(file.path).catch(() => true)) continue;
+      if (files.length === limit) {
+        truncated = true;
+        break;
+      }
+      files.push(displayPathOf(file.path, context.workspaceRoot));
+    }
+    const summary = files.length === 0
+      ? `No files match ${params.pattern} in ${target.displayPath}`
+      : truncated
+      ? `[first ${files.length} matches; narrow the pattern or path for the rest]`
+      : `[${files.length} match${files.length === 1 ? "" : "es"}]`;
+    return {
+      content: files.length === 0 ? summary : [...files, "", summary].join("\n"),
+      details: {
+        path: target.displayPath,
+        pattern: params.pattern,
+        count: files.length,
+        truncated,
+      },
+    };
+  },
+});

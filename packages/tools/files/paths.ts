@@ -1,0 +1,255 @@
+/**
+ * Path rules shared by every file tool: resolution (relative paths against the workspace,
+ * `..` normalised, symlinks resolved to their real target), one async lock per real path,
+ * and binary sniffing.
+ *
+ * Outside paths: absolute paths and `..` that climb out of the workspace are resolved, not
+ * refused. The seed's only execution policy is full access, where the tools act with the
+ * user's own rights; confining a Run to its workspace by permission mode is the sandbox's
+ * job (it reads {@linkcode ResolvedPath.insideWorkspace}), not the path resolver's.
+ *
+ * @module
+ */
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { ToolError } from "../tool.ts";
+import { BINARY_EXTENSIONS, BINARY_SNIFF_BYTES, TOOL_PATH_MAX_CHARS } from "../limits.ts";
+
+/** A path as a tool resolved it. */
+export interface ResolvedPath {
+  /** The absolute, normalised path the model named (symlinks kept). */
+  path: string;
+  /** The real target: symlinks resolved; for a missing file, its real parent plus the rest. */
+  realPath: string;
+  /** Whether the real target lies inside the workspace's real root. */
+  insideWorkspace: boolean;
+  /** The path to show the model: workspace-relative when inside, absolute otherwise. */
+  displayPath: string;
+}
+
+/** Symlink hops followed before a chain is treated as a loop (Linux uses 40). */
+const SYMLINK_MAX_HOPS = 40;
+
+/**
+ * Resolves a model-supplied path.
+ *
+ * @param input the path as the model wrote it
+ * @param workspaceRoot the thread's workspace (absolute)
+ * @returns the absolute path, its real target and whether it is inside the workspace
+ * @throws {ToolError} `invalid_arguments` for an empty path or one with a NUL character,
+ *   `path_too_long` over {@linkcode TOOL_PATH_MAX_CHARS} characters
+ * @example
+ * ```ts
+ * const target = await resolveToolPath("src/../README.md", "/home/me/project");
+ * // target.path === "/home/me/project/README.md"
+ * ```
+ */
+export async function resolveToolPath(input: string, workspaceRoot: string): Promise<ResolvedPath> {
+  if (input.length === 0) throw new ToolError("invalid_arguments", "path: must not be empty");
+  if (input.length > TOOL_PATH_MAX_CHARS) {
+    throw new ToolError(
+      "path_too_long",
+      `path: ${input.length} characters is longer than the ${TOOL_PATH_MAX_CHARS} allowed`,
+    );
+  }
+  if (input.includes("\0")) {
+    throw new ToolError("invalid_arguments", "path: must not contain a NUL character");
+  }
+  const path = resolve(workspaceRoot, input);
+  const [realPath, realRoot] = await Promise.all([realTarget(path), realTarget(workspaceRoot)]);
+  const insideWorkspace = isWithin(realRoot, realPath);
+  return { path, realPath, insideWorkspace, displayPath: displayPathOf(path, workspaceRoot) };
+}
+
+/**
+ * How a path is shown to the model: relative to the workspace when below it, else absolute.
+ *
+ * @param path an absolute path
+ * @param workspaceRoot the workspace
+ * @returns the shown path (`.` for the workspace itself)
+ */
+export function displayPathOf(path: string, workspaceRoot: string): string {
+  if (!isWithin(workspaceRoot, path)) return path;
+  return relative(workspaceRoot, path) || ".";
+}
+
+/**
+ * Whether `child` is `parent` or lies below it (both absolute and normalised).
+ *
+ * @param parent the directory
+ * @param child the path to test
+ * @returns true when inside
+ */
+export function isWithin(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * The real target of a path that may not exist yet: symlinks (dangling ones included) are
+ * followed, and a missing tail is appended to its real parent, so aliases of a file that is
+ * about to be created still share one lock.
+ *
+ * @param path an absolute path
+ * @param hops symlinks followed so far (internal; stops a loop)
+ * @returns the real path
+ */
+export async function realTarget(path: string, hops = 0): Promise<string> {
+  try {
+    return await Deno.realPath(path);
+  } catch {
+    // Missing (or a dangling link, or a loop): resolve what exists and append the rest.
+  }
+  if (hops < SYMLINK_MAX_HOPS) {
+    const link = await Deno.lstat(path).catch(() => null);
+    if (link?.isSymlink) {
+      const target = await Deno.readLink(path);
+      return await realTarget(resolve(dirname(path), target), hops + 1);
+    }
+  }
+  const parent = dirname(path);
+  if (parent === path) return path;
+  return join(await realTarget(parent, hops), basename(path));
+}
+
+const locks = new Map<string, Promise<void>>();
+
+/**
+ * Runs `task` while holding the lock of one real path; calls on the same file (through any
+ * symlink alias, since callers pass {@linkcode ResolvedPath.realPath}) run one at a time.
+ *
+ * @param realPath the real path to lock
+ * @param task the work to do under the lock
+ * @returns what `task` returns
+ */
+export async function withPathLock<T>(realPath: string, task: () => Promise<T>): Promise<T> {
+  const previous = locks.get(realPath) ?? Promise.resolve();
+  let release = () => {};
+  const held = new Promise<void>((done) => release = done);
+  const tail = previous.then(() => held);
+  locks.set(realPath, tail);
+  await previous;
+  try {
+    return await task();
+  } finally {
+    release();
+    if (locks.get(realPath) === tail) locks.delete(realPath);
+  }
+}
+
+/**
+ * Whether a file name has an extension that is never read as text.
+ *
+ * @param path a file path
+ * @returns true for `.exe`, `.png`, `.zip`…
+ */
+export function hasBinaryExtension(path: string): boolean {
+  return BINARY_EXTENSIONS.has(extname(path).toLowerCase());
+}
+
+/**
+ * Whether bytes look binary: a NUL byte or invalid UTF-8.
+ *
+ * @param sample the first bytes of a file
+ * @param complete whether `sample` is the whole file (else a cut multi-byte character at
+ *   its end is not held against it)
+ * @returns true when binary
+ */
+export function looksBinary(sample: Uint8Array, complete: boolean): boolean {
+  if (sample.includes(0)) return true;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(sample, { stream: !complete });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Whether a file is binary, by its extension or its first {@linkcode BINARY_SNIFF_BYTES}.
+ *
+ * @param path the file
+ * @returns true when binary
+ * @throws {Deno.errors.NotFound} when the file is missing
+ */
+export async function isBinaryFile(path: string): Promise<boolean> {
+  if (hasBinaryExtension(path)) return true;
+  using file = await Deno.open(path, { read: true });
+  const sample = new Uint8Array(BINARY_SNIFF_BYTES);
+  let filled = 0;
+  while (filled < sample.length) {
+    const read = await file.read(sample.subarray(filled));
+    if (read === null) break;
+    filled += read;
+  }
+  return looksBinary(sample.subarray(0, filled), filled < sample.length);
+}
+
+/**
+ * Refuses a binary file for a text operation.
+ *
+ * @param path the file
+ * @param shown the path as shown to the model
+ * @throws {ToolError} `binary_file`
+ */
+export async function assertTextFile(path: string, shown: string): Promise<void> {
+  if (await isBinaryFile(path)) {
+    throw new ToolError(
+      "binary_file",
+      `${shown} is a binary file; only UTF-8 text files can be read or edited`,
+    );
+  }
+}
+
+/**
+ * Stats a file for a tool, turning "missing" and "not a file" into model-readable errors.
+ *
+ * @param target the resolved path
+ * @returns the file's info
+ * @throws {ToolError} `file_not_found`, `not_a_file`, `permission_denied`
+ */
+export async function statFile(target: ResolvedPath): Promise<Deno.FileInfo> {
+  const info = await statOrThrow(target);
+  if (!info.isFile) {
+    throw new ToolError("not_a_file", `${target.displayPath} is a directory, not a file`);
+  }
+  return info;
+}
+
+/**
+ * Stats a path for a tool, following symlinks.
+ *
+ * @param target the resolved path
+ * @returns the info
+ * @throws {ToolError} `file_not_found`, `permission_denied`
+ */
+export async function statOrThrow(target: ResolvedPath): Promise<Deno.FileInfo> {
+  try {
+    return await Deno.stat(target.path);
+  } catch (error) {
+    throw fileSystemError(error, target.displayPath);
+  }
+}
+
+/**
+ * Turns a file-system error into a {@linkcode ToolError} the model can act on.
+ *
+ * @param error what Deno threw
+ * @param shown the path as shown to the model
+ * @returns the tool error
+ */
+export function fileSystemError(error: unknown, shown: string): ToolError {
+  if (error instanceof ToolError) return error;
+  if (error instanceof Deno.errors.NotFound) {
+    return new ToolError("file_not_found", `${shown} does not exist`, { cause: error });
+  }
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return new ToolError("permission_denied", `${shown} is not accessible`, { cause: error });
+  }
+  if (error instanceof Deno.errors.NotADirectory) {
+    return new ToolError("file_not_found", `${shown} does not exist (a parent is a file)`, {
+      cause: error,
+    });
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ToolError("file_system_error", `${shown}: ${reason}`, { cause: error });
+}

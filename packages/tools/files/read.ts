@@ -1,0 +1,157 @@
+/**
+ * The `read` tool: one page of a text file with line numbers (≤ 2,000 lines / 50 KiB, lines
+ * cut at 2,000 characters). The file is streamed, so reading the head of a huge file stays
+ * cheap; files up to {@linkcode FILE_EDIT_MAX_BYTES} are read to the end for their line count
+ * and revision.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { defineTool, ToolError } from "../tool.ts";
+import { FILE_EDIT_MAX_BYTES, LINE_MAX_CHARS, READ_MAX_BYTES, READ_MAX_LINES } from "../limits.ts";
+import { assertTextFile, fileSystemError, resolveToolPath, statFile } from "./paths.ts";
+import description from "./read.md" with { type: "text" };
+
+/** Parameters of {@linkcode readTool}. */
+export const ReadParams = z.strictObject({
+  path: z.string().describe("The file to read, absolute or relative to the workspace"),
+  offset: z.int().min(1).optional().describe("1-based line to start at (default 1)"),
+  limit: z.int().min(1).max(READ_MAX_LINES).optional().describe(
+    `How many lines to read (default and at most ${READ_MAX_LINES})`,
+  ),
+});
+
+/** One page of a file, as {@linkcode readPage} collects it. */
+interface Page {
+  lines: string[];
+  nextOffset: number | null;
+  totalLines: number | null;
+  revision: string | null;
+  cutLines: number;
+}
+
+/** Reads a page of a text file. */
+export const readTool = defineTool({
+  id: "read",
+  description,
+  params: ReadParams,
+  mutating: false,
+  risk: "read",
+  async run(params, context) {
+    const target = await resolveToolPath(params.path, context.workspaceRoot);
+    const info = await statFile(target);
+    const offset = params.offset ?? 1;
+    const limit = params.limit ?? READ_MAX_LINES;
+    let page: Page;
+    try {
+      await assertTextFile(target.path, target.displayPath);
+      page = await readPage(target.path, offset, limit, info.size <= FILE_EDIT_MAX_BYTES);
+    } catch (error) {
+      if (error instanceof TypeError) {
+        throw new ToolError("binary_file", `${target.displayPath} is not valid UTF-8 text`);
+      }
+      throw fileSystemError(error, target.displayPath);
+    }
+    if (page.lines.length === 0 && page.totalLines !== null && offset > 1) {
+      throw new ToolError(
+        "offset_out_of_range",
+        `offset ${offset} is past the end of ${target.displayPath} (${page.totalLines} lines)`,
+      );
+    }
+    const lineEnd = offset + page.lines.length - 1;
+    const footer = page.lines.length === 0
+      ? `[empty file; revision ${page.revision}]`
+      : `[lines ${offset}-${lineEnd} of ${page.totalLines ?? "more than " + lineEnd}` +
+        (page.nextOffset === null ? " (end of file)" : "") +
+        (page.revision === null ? "" : `; revision ${page.revision}`) +
+        (page.nextOffset === null ? "" : `; continue with offset=${page.nextOffset}`) + "]";
+    return {
+      content: [...page.lines, "", footer].join("\n"),
+      details: {
+        path: target.displayPath,
+        lineStart: offset,
+        lineEnd,
+        nextOffset: page.nextOffset,
+        totalBytes: info.size,
+        totalLines: page.totalLines,
+        revision: page.revision,
+        truncated: page.nextOffset !== null || page.cutLines > 0,
+      },
+    };
+  },
+});
+
+/**
+ * Streams a file, collecting lines `offset…` up to `limit` lines and the byte budget.
+ * Throws a TypeError (from the fatal decoder) when the text is not UTF-8.
+ */
+async function readPage(
+  path: string,
+  offset: number,
+  limit: number,
+  toTheEnd: boolean,
+): Promise<Page> {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const encoder = new TextEncoder();
+  const hash = createHash("sha256");
+  const page: Page = { lines: [], nextOffset: null, totalLines: null, revision: null, cutLines: 0 };
+  let lineNumber = 0;
+  let pageBytes = 0;
+  let head = "";
+  let length = 0;
+  let collecting = true;
+
+  const append = (text: string) => {
+    length += text.length;
+    if (head.length <= LINE_MAX_CHARS) head += text.slice(0, LINE_MAX_CHARS + 1 - head.length);
+  };
+  const endLine = () => {
+    lineNumber++;
+    const line = head.endsWith("\r") && length === head.length ? head.slice(0, -1) : head;
+    head = "";
+    const fullLength = length;
+    length = 0;
+    if (!collecting || lineNumber < offset) return;
+    const cut = line.length > LINE_MAX_CHARS;
+    const shown = cut
+      ? `${
+        line.slice(0, LINE_MAX_CHARS)
+      } … [line cut at ${LINE_MAX_CHARS} of ${fullLength} characters]`
+      : line;
+    const numbered = `${lineNumber}\t${shown}`;
+    const size = encoder.encode(numbered).length + 1;
+    if (page.lines.length >= limit || pageBytes + size > READ_MAX_BYTES) {
+      collecting = false;
+      page.nextOffset = lineNumber;
+      return;
+    }
+    if (cut) page.cutLines++;
+    page.lines.push(numbered);
+    pageBytes += size;
+  };
+  const consume = (text: string) => {
+    if (text.includes("\0")) throw new TypeError("NUL character in text");
+    let start = 0;
+    for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+      append(text.slice(start, end));
+      endLine();
+      start = end + 1;
+    }
+    append(text.slice(start));
+  };
+
+  using file = await Deno.open(path, { read: true });
+  const chunk = new Uint8Array(64 * 1024);
+  for (let read = await file.read(chunk); read !== null; read = await file.read(chunk)) {
+    const bytes = chunk.subarray(0, read);
+    hash.update(bytes);
+    consume(decoder.decode(bytes, { stream: true }));
+    if (!collecting && !toTheEnd) return page;
+  }
+  consume(decoder.decode());
+  if (length > 0) endLine();
+  page.totalLines = lineNumber;
+  page.revision = `sha256:${hash.digest("hex")}`;
+  return page;
+}

@@ -1,0 +1,46 @@
+/**
+ * The `write` tool: replaces or creates a whole file atomically and records a file change
+ * fact (before/after captures and a unified diff).
+ *
+ * @module
+ */
+import { z } from "zod";
+import { defineTool } from "../tool.ts";
+import { applyFileChange } from "./apply_change.ts";
+import { resolveToolPath } from "./paths.ts";
+import description from "./write.md" with { type: "text" };
+
+/** Parameters of {@linkcode writeTool}. */
+export const WriteParams = z.strictObject({
+  path: z.string().describe("The file to write, absolute or relative to the workspace"),
+  content: z.string().describe("The complete new content of the file"),
+});
+
+/** Writes a whole file. */
+export const writeTool = defineTool({
+  id: "write",
+  description,
+  params: WriteParams,
+  mutating: true,
+  risk: "write",
+  async run(params, context) {
+    const target = await resolveToolPath(params.path, context.workspaceRoot);
+    const bytes = new TextEncoder().encode(params.content);
+    const fact = await applyFileChange(context, target, "write", () => bytes);
+    const { after } = fact;
+    const created = !fact.before.exists;
+    return {
+      content:
+        `${created ? "Created" : "Wrote"} ${target.displayPath}: ${after.lineCount} lines, ` +
+        `${bytes.length} bytes (+${fact.additions} −${fact.deletions}); revision ${after.revision}`,
+      details: {
+        path: target.displayPath,
+        created,
+        bytes: bytes.length,
+        additions: fact.additions,
+        deletions: fact.deletions,
+        revision: after.revision,
+      },
+    };
+  },
+});

@@ -1,0 +1,96 @@
+/**
+ * Limits and fixed constants of `@daedalus/tools`, each with the reason it has this value.
+ *
+ * @module
+ */
+
+// --- Paths and file sniffing ---------------------------------------------------------------
+
+/** Longest path a tool accepts (seed 000: 4,096 characters, the common PATH_MAX). */
+export const TOOL_PATH_MAX_CHARS = 4096;
+
+/** Bytes sampled to tell a binary file from text (seed 000: 4,096). */
+export const BINARY_SNIFF_BYTES = 4096;
+
+/** Extensions refused for text reads without sniffing: their content is never useful as text. */
+export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set([
+  ".exe",
+  ".dll",
+  ".so",
+  ".zip",
+  ".gz",
+  ".png",
+  ".jpg",
+  ".jpeg",
+  ".gif",
+  ".webp",
+  ".pdf",
+  ".docx",
+  ".xlsx",
+  ".pptx",
+  ".class",
+  ".jar",
+  ".wasm",
+  ".bin",
+  ".o",
+  ".a",
+]);
+
+// --- read ----------------------------------------------------------------------------------
+
+/** Most lines in one read page (seed 000): enough context, bounded model input. */
+export const READ_MAX_LINES = 2000;
+
+/** Most bytes of file text in one read page (seed 000: 50 KiB). */
+export const READ_MAX_BYTES = 50 * 1024;
+
+/** Longest line shown by read and grep; longer lines are cut (minified files, seed 000). */
+export const LINE_MAX_CHARS = 2000;
+
+// --- write / edit --------------------------------------------------------------------------
+
+/** Largest file write/edit hold in memory (content, old text and the diff of both). */
+export const FILE_EDIT_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Largest before/after text kept in a file change capture (seed 000: 256 KiB). */
+export const CAPTURE_MAX_BYTES = 256 * 1024;
+
+/** Most lines of before/after text kept in a file change capture (seed 000: 5,000). */
+export const CAPTURE_MAX_LINES = 5000;
+
+/** Largest unified diff kept in a file change fact; the serialised event stays ≤ 256 KiB. */
+export const DIFF_MAX_BYTES = 256 * 1024;
+
+/** Unchanged lines shown around each change in a unified diff (the `diff -u` default). */
+export const DIFF_CONTEXT_LINES = 3;
+
+/** Largest edit distance the line diff searches; beyond it the middle is replaced whole. */
+export const DIFF_MAX_EDIT_DISTANCE = 1000;
+
+// --- list / glob / grep --------------------------------------------------------------------
+
+/** Most entries one list call returns (seed 000 bounds every listing). */
+export const LIST_MAX_ENTRIES = 1000;
+
+/** Default and largest number of glob results (seed 000: 1,000). */
+export const GLOB_MAX_RESULTS = 1000;
+
+/** Default and largest number of grep matches. */
+export const GREP_MAX_MATCHES = 1000;
+
+/** Files larger than this are skipped by grep: scanning them would stall the call. */
+export const GREP_FILE_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Directories glob and grep never enter: version control and dependency trees. */
+export const SEARCH_SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([".git", "node_modules"]);
+
+// --- Large results -------------------------------------------------------------------------
+
+/** Tool results larger than this go to an artifact file (seed 000: 64 KiB). */
+export const ARTIFACT_THRESHOLD_BYTES = 64 * 1024;
+
+/** Most lines of an artifact's preview kept in the model's result (seed 000: ~200). */
+export const ARTIFACT_PREVIEW_MAX_LINES = 200;
+
+/** Most bytes of an artifact's preview kept in the model's result (seed 000: 32 KiB). */
+export const ARTIFACT_PREVIEW_MAX_BYTES = 32 * 1024;
