@@ -13,6 +13,8 @@ import {
   homePaths,
   listRecoverableRuns,
   readConfig,
+  readRunningProcessRecords,
+  recordProcess,
   type RuntimeLock,
   settleRun,
   StateStore,
@@ -36,6 +38,9 @@ import {
   SUBAGENT_MAX_DEPTH_DEFAULT,
 } from "./limits.ts";
 import { createReadTools } from "./session_tools/read_tools.ts";
+import { createFileTools } from "./tools/builtin_tools.ts";
+import { createProcessTools } from "./processes/process_tools.ts";
+import { ProcessManager } from "@daedalus/tools";
 import { createManageTools } from "./session_tools/manage_tools.ts";
 import { createDelegateTools } from "./session_tools/delegate_tools.ts";
 
@@ -114,6 +119,16 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     onListenerError: (error) => console.error(`event listener failed: ${error}`),
   });
   const publish = (events: readonly JournalEvent[]) => eventHub.publish(events);
+  const manager = new ProcessManager({
+    processesRoot: paths.processes,
+    onRecord: (record) => {
+      try {
+        publish(recordProcess(store, record).events);
+      } catch (error) {
+        console.error(`process ${record.processId}: cannot record: ${(error as Error).message}`);
+      }
+    },
+  });
   const config = await readConfig(paths.config).catch((error) => {
     console.error(`config.yaml: ${(error as Error).message}; starting without providers`);
     return defaultConfig();
@@ -138,7 +153,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
           protectedValues,
           tools,
           today,
-          unsettledWork: options.unsettledWork,
+          unsettledWork: options.unsettledWork ?? ((runId) => runningForeground(manager, runId)),
           home: options.home,
           onSettled: options.threadTitles === false ? undefined : (runId) => titler.afterRun(runId),
         },
@@ -159,6 +174,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     }),
     skillsRoot: paths.skills,
     configPath: paths.config,
+    processManager: manager,
     tools,
     workspacesRoot: options.workspacesRoot,
     contextWindow: options.contextWindow,
@@ -173,12 +189,17 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   };
   for (
     const tool of [
+      ...createFileTools({ store, artifactsRoot: paths.artifacts, protectedValues }),
+      ...createProcessTools({ store, manager }),
       ...createReadTools(sessionDeps),
       ...createManageTools(sessionDeps),
       ...createDelegateTools(sessionDeps),
     ]
   ) if (!tools.has(tool.name)) tools.set(tool.name, tool);
   const recovered = recover(store, scheduler, publish);
+  for (const record of await manager.recover(store.read((db) => readRunningProcessRecords(db)))) {
+    publish(recordProcess(store, record).events);
+  }
   let closed: Promise<void> | undefined;
   return {
     store,
@@ -190,11 +211,19 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
       closed ??= (async () => {
         await scheduler.shutdown(SHUTDOWN_WORKER_WAIT_MS);
         await titler.close();
+        await manager.close();
         eventHub.close();
         store.close();
         await lock.release();
       })(),
   };
+}
+
+/** Foreground commands of a Run still running: the completion check names them. */
+function runningForeground(manager: ProcessManager, runId: string): string[] {
+  return manager.records()
+    .filter((record) => record.runId === runId && record.state === "running" && !record.background)
+    .map((record) => `command \`${record.command}\` (${record.processId}) is still running`);
 }
 
 function recover(

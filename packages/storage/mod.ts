@@ -44,3 +44,4 @@ export * from "./state/reads/recovery.ts";
 export * from "./state/streamed_text.ts";
 export * from "./state/reads/file_changes.ts";
 export * from "./state/reads/thread_slice.ts";
+export * from "./state/reads/processes.ts";

@@ -29,6 +29,8 @@ import type { ProtectedValues } from "../security/protected_values.ts";
 import type { ProviderHandlers } from "./provider_handlers.ts";
 import { createFileHandlers, type FileHandlers } from "./file_handlers.ts";
 import { createSkillHandlers, type SkillHandlers } from "./skill_handlers.ts";
+import { createProcessHandlers, type ProcessHandlers } from "./process_handlers.ts";
+import type { ProcessManager } from "@daedalus/tools";
 import { freezeSkillDescriptors, scanSkills, type SkillDescriptor } from "../skills/catalog.ts";
 import type { LoopTool } from "../loop/tools.ts";
 import { bundledIdentity, sha256 } from "../context/identity.ts";
@@ -52,6 +54,8 @@ export interface ServiceDeps {
   skillsRoot: string;
   /** `<home>/config.yaml` (its `skills.disabled`). */
   configPath: string;
+  /** The runtime's managed processes. */
+  processManager: ProcessManager;
   /** The tools Runs may call (frozen into each RunConfig by name). */
   tools: ReadonlyMap<string, LoopTool>;
   /** Where managed thread workspaces are made. */
@@ -77,7 +81,8 @@ export type Handlers =
   }
   & ProviderHandlers
   & FileHandlers
-  & SkillHandlers;
+  & SkillHandlers
+  & ProcessHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -221,6 +226,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       }),
     ...deps.providerHandlers,
     ...createFileHandlers({ store, protectedValues: deps.protectedValues }),
+    ...createProcessHandlers({ store, manager: deps.processManager }),
     ...createSkillHandlers({
       skillsRoot: deps.skillsRoot,
       configPath: deps.configPath,

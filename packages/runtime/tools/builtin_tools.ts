@@ -1,0 +1,120 @@
+/**
+ * The built-in tools of @daedalus/tools as the loop runs them: each call gets a
+ * ToolContext built from the Run (thread workspace, frozen permission mode, the
+ * artifacts folder, cancellation, credentials), goes through `executeTool`, and its
+ * facts are committed with its result.
+ *
+ * Permission modes are enforced here for the file tools: `read_only` refuses
+ * writes and any path outside the workspace; `workspace_write` refuses paths
+ * outside the workspace. A refusal is a tool error (`permission_denied`) the model
+ * reads, never a crashed Run.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { ExecutionPolicy } from "@daedalus/protocol";
+import { getThread, readRunConfig, type StateStore } from "@daedalus/storage";
+import {
+  executeTool,
+  FILE_TOOLS,
+  resolveToolPath,
+  type ToolDefinition,
+  type ToolFacts,
+} from "@daedalus/tools";
+import type { LoopTool, LoopToolContext, LoopToolResult } from "../loop/tools.ts";
+
+/** What the built-in tools need from the runtime. */
+export interface BuiltinToolDeps {
+  /** The state store. */
+  store: StateStore;
+  /** `<home>/artifacts`. */
+  artifactsRoot: string;
+  /** Configured credentials. */
+  protectedValues: { find(text: string): boolean; redact(text: string): string };
+}
+
+/**
+ * The file and search tools, ready for the loop.
+ *
+ * @param deps store, artifacts folder, credentials
+ * @returns read, write, edit, list, glob, grep
+ */
+export function createFileTools(deps: BuiltinToolDeps): LoopTool[] {
+  return FILE_TOOLS.map((tool) => adaptTool(tool as ToolDefinition<unknown>, deps));
+}
+
+/**
+ * Wraps one tool definition for the loop.
+ *
+ * @param tool the definition
+ * @param deps store, artifacts folder, credentials
+ * @returns the loop tool
+ */
+export function adaptTool(tool: ToolDefinition<unknown>, deps: BuiltinToolDeps): LoopTool {
+  return {
+    name: tool.id,
+    description: tool.description,
+    parameters: z.toJSONSchema(tool.params, { io: "input" }) as Record<string, unknown>,
+    mutating: tool.mutating,
+    run: async (args: unknown, context: LoopToolContext): Promise<LoopToolResult> => {
+      const config = deps.store.read((db) => readRunConfig(db, context.runId));
+      const policy = String(config.executionPolicy ?? "full_access") as ExecutionPolicy;
+      const { thread } = deps.store.read((db) => getThread(db, context.threadId));
+      const workspaceRoot = thread.workspace?.rootUri ?? Deno.cwd();
+      const refusal = await permissionRefusal(tool, args, policy, workspaceRoot);
+      if (refusal) {
+        return { content: refusal, isError: true, details: { errorCode: "permission_denied" } };
+      }
+      const facts: ToolFacts = { fileChanges: [], processes: [] };
+      const result = await executeTool(tool, args, {
+        threadId: context.threadId,
+        runId: context.runId,
+        itemId: context.itemId,
+        workspaceRoot,
+        artifactsRoot: deps.artifactsRoot,
+        executionPolicy: policy,
+        signal: context.signal,
+        protectedValues: deps.protectedValues,
+        facts,
+      });
+      return {
+        content: result.content,
+        isError: result.isError,
+        details: {
+          ...result.details,
+          ...(result.errorCode ? { errorCode: result.errorCode } : {}),
+        },
+        facts: { fileChanges: facts.fileChanges },
+      };
+    },
+  };
+}
+
+/** Why a narrowed permission mode refuses this call, or null when it may run. */
+async function permissionRefusal(
+  tool: ToolDefinition<unknown>,
+  args: unknown,
+  policy: ExecutionPolicy,
+  workspaceRoot: string,
+): Promise<string | null> {
+  if (policy === "full_access") return null;
+  if (tool.risk !== "read" && policy === "read_only") {
+    return `permission_denied: ${tool.id} writes, and this run is read_only`;
+  }
+  if (tool.risk === "process" || tool.risk === "session") {
+    return `permission_denied: ${tool.id} needs full_access; this run is ${policy}`;
+  }
+  const path = typeof args === "object" && args !== null
+    ? (args as { path?: unknown }).path
+    : undefined;
+  if (typeof path !== "string") return null;
+  try {
+    const resolved = await resolveToolPath(path, workspaceRoot);
+    if (!resolved.insideWorkspace) {
+      return `permission_denied: ${path} is outside the workspace, and this run is ${policy}`;
+    }
+  } catch {
+    return null; // the tool itself reports the bad path
+  }
+  return null;
+}

@@ -1,0 +1,147 @@
+/**
+ * The built-in tools through the loop: files written and recorded, the sandbox of
+ * narrowed permission modes, and managed processes with their RPC.
+ */
+import assert from "node:assert/strict";
+import type { JournalEvent } from "@daedalus/protocol";
+import { openRuntimeCore } from "../runtime_core.ts";
+import { createScriptedProvider, type ScriptedResponse } from "../providers/scripted.ts";
+
+type Call = { name: string; arguments: Record<string, unknown> };
+
+/** Runs one turn whose model makes `calls` in one step, then answers. */
+async function turnWithCalls(
+  calls: Call[],
+  policy?: "read_only" | "workspace_write" | "full_access",
+) {
+  const home = await Deno.makeTempDir({ prefix: "daedalus-tools-" });
+  let step = 0;
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/ws`,
+    threadTitles: false,
+    providers: [createScriptedProvider({
+      script: (): ScriptedResponse => (step++ === 0 ? { toolCalls: calls } : { text: ["done"] }),
+    })],
+  });
+  const events: JournalEvent[] = [];
+  core.hub.subscribe((e) => events.push(e));
+  const call = async (method: string, params: unknown) => {
+    const outcome = await core.dispatcher.dispatch(method, params, { id: "t", transport: "http" });
+    outcome.afterResponse?.();
+    // deno-lint-ignore no-explicit-any
+    return outcome.result as any;
+  };
+  const { thread } = await call("thread.create", { title: "tools" });
+  const { runId } = await call("turn.start", {
+    threadId: thread.id,
+    content: "go",
+    providerId: "scripted",
+    modelId: "scripted-model",
+    ...(policy ? { executionPolicy: policy } : {}),
+  });
+  while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const items = (await call("turn.list", { threadId: thread.id })).turns[0].runs[0].items;
+  const results = items.filter((i: { kind: string }) => i.kind === "tool_result");
+  return {
+    core,
+    call,
+    events,
+    results,
+    thread,
+    root: thread.workspace.rootUri as string,
+    async close() {
+      await core.close();
+      await Deno.remove(home, { recursive: true });
+    },
+  };
+}
+
+Deno.test("write then read through the loop; the change is recorded and served", async () => {
+  const t = await turnWithCalls([
+    { name: "write", arguments: { path: "notes.md", content: "# Notes\nship it\n" } },
+  ]);
+  try {
+    assert.equal(await Deno.readTextFile(`${t.root}/notes.md`), "# Notes\nship it\n");
+    const recorded = t.events.find((e) => e.type === "file.change_recorded")!;
+    assert.deepEqual(
+      [recorded.payload.path, recorded.payload.operation, recorded.payload.additions],
+      ["notes.md", "write", 2],
+    );
+    const change = await t.call("file.change.get", {
+      threadId: t.thread.id,
+      toolCallItemId: (recorded.payload as { toolCallItemId: string }).toolCallItemId,
+    });
+    assert.equal(change.status, "recorded");
+    assert.match(change.diff, /\+# Notes/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("read_only refuses writes, edits, commands and outside reads; the run goes on", async () => {
+  const outside = await Deno.makeTempFile();
+  const t = await turnWithCalls([
+    { name: "write", arguments: { path: "a.txt", content: "x" } },
+    { name: "edit", arguments: { path: "a.txt", oldString: "x", newString: "y" } },
+    { name: "process_start", arguments: { command: "echo hi" } },
+    { name: "read", arguments: { path: outside } },
+    { name: "list", arguments: { path: "." } },
+  ], "read_only");
+  try {
+    const codes = t.results.map((r: { data: { errorCode?: string } }) => r.data.errorCode ?? "ok");
+    assert.deepEqual(codes, [
+      "permission_denied",
+      "permission_denied",
+      "permission_denied",
+      "permission_denied",
+      "ok",
+    ]);
+    assert.equal(t.events.find((e) => e.type === "run.settled")?.payload.status, "completed");
+    await assert.rejects(() => Deno.stat(`${t.root}/a.txt`), Deno.errors.NotFound);
+  } finally {
+    await t.close();
+    await Deno.remove(outside);
+  }
+});
+
+Deno.test("workspace_write writes inside the workspace only", async () => {
+  const outsideDir = await Deno.makeTempDir();
+  const t = await turnWithCalls([
+    { name: "write", arguments: { path: "in.txt", content: "ok" } },
+    { name: "write", arguments: { path: `${outsideDir}/out.txt`, content: "no" } },
+  ], "workspace_write");
+  try {
+    const codes = t.results.map((r: { data: { errorCode?: string } }) => r.data.errorCode ?? "ok");
+    assert.deepEqual(codes, ["ok", "permission_denied"]);
+    await assert.rejects(() => Deno.stat(`${outsideDir}/out.txt`), Deno.errors.NotFound);
+  } finally {
+    await t.close();
+    await Deno.remove(outsideDir, { recursive: true });
+  }
+});
+
+Deno.test("a background command outlives its run and is read and stopped over RPC", async () => {
+  const t = await turnWithCalls([
+    { name: "process_start", arguments: { command: "echo started; sleep 30", background: true } },
+  ]);
+  try {
+    const processId = t.results[0].data.processId as string;
+    assert.match(processId, /^process_/);
+    assert.ok(t.events.some((e) => e.type === "process.recorded"));
+    let page;
+    for (let i = 0; i < 200; i++) {
+      page = await t.call("process.read", { threadId: t.thread.id, processId });
+      if (page.output.includes("started")) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(page.state, "running");
+    assert.match(page.output, /started/);
+    const stopped = await t.call("process.stop", { threadId: t.thread.id, processId });
+    assert.equal(stopped.state, "terminated");
+  } finally {
+    await t.close();
+  }
+});
