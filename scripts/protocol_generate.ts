@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { buildProtocolManifest, validateGoldenTrace } from "@daedalus/protocol";
-import { firstDifference, formatManifest } from "./protocol_manifest.ts";
+import { validateGoldenTrace } from "@daedalus/protocol";
+import { firstDifference, formatManifest, runtimeProtocolManifest } from "./protocol_manifest.ts";
 import { describeTypesDifference, renderTypes, TYPES_PATH } from "./protocol_types.ts";
 
 const root = new URL("../", import.meta.url);
@@ -15,7 +15,7 @@ const manifestUrl = new URL("protocol/runtime-protocol.json", root);
 const typesUrl = new URL(TYPES_PATH, root);
 const traceUrl = new URL("protocol/golden-trace.json", root);
 
-const manifest = buildProtocolManifest();
+const manifest = runtimeProtocolManifest();
 const manifestText = formatManifest(manifest);
 const typesText = renderTypes();
 

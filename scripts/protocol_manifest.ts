@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { buildProtocolManifest } from "@daedalus/protocol";
+import { builtinToolManifest } from "../packages/runtime/tools/manifest.ts";
 /**
  * Serializes a manifest the way it is checked in: two-space JSON and a final newline.
  *
@@ -48,4 +50,14 @@ export function firstDifference(expected: unknown, actual: unknown, path = "$"):
 function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? text.slice(0, 77) + "..." : text;
+}
+
+/**
+ * What `protocol/runtime-protocol.json` holds: the protocol's own manifest plus each
+ * built-in tool's parameter schema (owned by the runtime).
+ *
+ * @returns the manifest
+ */
+export function runtimeProtocolManifest(): Record<string, unknown> {
+  return { ...buildProtocolManifest(), toolDefinitions: builtinToolManifest() };
 }

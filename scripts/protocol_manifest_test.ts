@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { buildProtocolManifest } from "@daedalus/protocol";
-import { firstDifference, formatManifest } from "./protocol_manifest.ts";
+import { firstDifference, formatManifest, runtimeProtocolManifest } from "./protocol_manifest.ts";
 
 const checkedIn = new URL("../protocol/runtime-protocol.json", import.meta.url);
 
@@ -10,7 +10,7 @@ function manifestJson(): Record<string, Record<string, Record<string, unknown>>>
 }
 
 Deno.test("the checked-in manifest is what the schemas generate", async () => {
-  assert.equal(await Deno.readTextFile(checkedIn), formatManifest(buildProtocolManifest()));
+  assert.equal(await Deno.readTextFile(checkedIn), formatManifest(runtimeProtocolManifest()));
 });
 
 Deno.test("the manifest lists every method, event, tool and code", () => {

@@ -8,9 +8,7 @@ import {
   RPC_ERROR_CODES,
   RpcError,
 } from "@daedalus/protocol";
-// Until the lead exports the memory store from @daedalus/storage's mod.ts, the test reaches
-// it by path; switch to `import { MemoryStore } from "@daedalus/storage"` then.
-import { MemoryStore } from "../../storage/memory/store.ts";
+import { MemoryStore } from "@daedalus/storage";
 import { createMemoryHandlers, type ResolveMemorySourceItem } from "./memory_handlers.ts";
 
 type MemoryMethod = Extract<MethodName, `memory.${string}`>;

@@ -1,0 +1,300 @@
+/**
+ * Recall (`deterministic-hybrid-rrf-v2`): two lexical pools over memory.db, fused by
+ * reciprocal rank. The FTS5 pool ranks by BM25; the keyword-overlap pool ranks by how
+ * many distinct query tokens a memory shares. Each pool is at most 200 deep and both
+ * are drawn from at most 2,000 candidates; a memory in both pools adds both RRF terms
+ * and a pool that misses a memory costs it nothing. Ties break by memory id, so the
+ * same database and query always give the same selection.
+ *
+ * @example
+ * ```ts
+ * const { memories } = recallMemories(store.database, { query: "咖啡", workspaceKey: null });
+ * ```
+ *
+ * @module
+ */
+import type { MemoryKind, MemoryScope } from "@daedalus/protocol";
+import type { DatabaseSync } from "node:sqlite";
+import type { MemoryDatabase } from "./database.ts";
+import { nullableText, numeric, statement, text } from "./_sqlite.ts";
+import { tokenizeMemoryText } from "./tokenize.ts";
+import {
+  RECALL_CANDIDATES_MAX,
+  RECALL_POOL_MAX_DEPTH,
+  RECALL_QUERY_MAX_TOKENS,
+  RECALL_RANKED_SCAN_MAX_ROWS,
+  RECALL_RRF_K,
+  RECALL_SELECT_MAX_CHARS,
+  RECALL_SELECT_MAX_RECORDS,
+} from "./limits.ts";
+
+/** The strategy name recorded with each Run's frozen recall set. */
+export const RECALL_STRATEGY = "deterministic-hybrid-rrf-v2";
+
+/** Input of {@linkcode recallMemories}. */
+export interface RecallInput {
+  /** The text to recall for (usually the user's message). */
+  query: string;
+  /** The Run's workspace scope key; null recalls only global memories. */
+  workspaceKey: string | null;
+  /** At most this many memories; default and ceiling 8. */
+  maxRecords?: number;
+  /** At most this many content characters; default and ceiling 6,000. */
+  maxChars?: number;
+}
+
+/** One recalled memory, frozen at its current revision. */
+export interface RecalledMemory {
+  /** The memory. */
+  memoryId: string;
+  /** The exact revision whose content is given. */
+  revision: number;
+  /** What it records. */
+  kind: MemoryKind;
+  /** Where it applies. */
+  scope: MemoryScope;
+  /** The revision's content. */
+  content: string;
+  /** The fused RRF score. */
+  score: number;
+  /** 1-based rank in the FTS5 pool, or null when absent from it. */
+  ftsRank: number | null;
+  /** 1-based rank in the overlap pool, or null when absent from it. */
+  overlapRank: number | null;
+}
+
+/** What {@linkcode recallMemories} found. */
+export interface RecallResult {
+  /** {@linkcode RECALL_STRATEGY}. */
+  strategy: typeof RECALL_STRATEGY;
+  /** The selection, best first. */
+  memories: RecalledMemory[];
+  /** Candidates read from the index (≤ 2,000). */
+  candidateCount: number;
+  /** Ranked memories left out by the record or character budget. */
+  omittedCount: number;
+  /** Content characters selected. */
+  totalChars: number;
+}
+
+interface Candidate {
+  id: string;
+  bm25: number;
+  shared: number;
+}
+
+interface Fused {
+  id: string;
+  score: number;
+  ftsRank: number | null;
+  overlapRank: number | null;
+}
+
+/**
+ * The tokens a query searches with: a Han run of two or more characters contributes
+ * its bigrams only (its single characters match too much to rank by); everything else
+ * as {@linkcode tokenizeMemoryText} gives it. Distinct, capped at 64.
+ *
+ * @param query the recall query
+ * @returns the query tokens
+ */
+export function recallQueryTokens(query: string): string[] {
+  const tokens = tokenizeMemoryText(query);
+  const han = /^\p{Script=Han}$/u;
+  const bigrams = new Set(
+    tokens.filter((token) => [...token].length === 2 && [...token].every((c) => han.test(c))),
+  );
+  const covered = new Set([...bigrams].flatMap((bigram) => [...bigram]));
+  const kept = tokens.filter((token) => !(han.test(token) && covered.has(token)));
+  return [...new Set(kept)].slice(0, RECALL_QUERY_MAX_TOKENS);
+}
+
+/**
+ * Recalls the memories that best match a query: active memories of the global scope
+ * and of the given workspace only.
+ *
+ * @param database memory.db
+ * @param input the query, the workspace key and optional tighter budgets
+ * @returns the selection with its ranks and scores
+ */
+export function recallMemories(database: MemoryDatabase, input: RecallInput): RecallResult {
+  const maxRecords = clamp(input.maxRecords, RECALL_SELECT_MAX_RECORDS);
+  const maxChars = clamp(input.maxChars, RECALL_SELECT_MAX_CHARS);
+  const tokens = recallQueryTokens(input.query);
+  const empty: RecallResult = {
+    strategy: RECALL_STRATEGY,
+    memories: [],
+    candidateCount: 0,
+    omittedCount: 0,
+    totalChars: 0,
+  };
+  if (tokens.length === 0) return empty;
+  return database.readTransaction(() => {
+    const candidates = readCandidates(database, tokens, input.workspaceKey);
+    const fused = fuseByReciprocalRank(candidates);
+    const selected = selectWithinBudget(database, fused, maxRecords, maxChars);
+    return {
+      ...empty,
+      memories: selected,
+      candidateCount: candidates.length,
+      omittedCount: fused.length - selected.length,
+      totalChars: selected.reduce((sum, memory) => sum + memory.content.length, 0),
+    };
+  });
+}
+
+/**
+ * Reads at most 2,000 candidates with bounded work. Tokens are taken rarest first
+ * while their documents add up to at most 5,000 (BM25-ranking ~1 µs a row keeps that
+ * near 5 ms); those are ranked by BM25. When even the rarest token is that common, the
+ * newest 2,000 matches of the whole query form the window instead.
+ */
+function readCandidates(
+  database: MemoryDatabase,
+  tokens: readonly string[],
+  workspaceKey: string | null,
+): Candidate[] {
+  const connection = database.connection;
+  const frequencies = tokens
+    .map((token) => ({ token, documents: documentFrequency(connection, token) }))
+    .filter((entry) => entry.documents > 0)
+    .sort((a, b) => a.documents - b.documents || (a.token < b.token ? -1 : 1));
+  if (frequencies.length === 0) return [];
+  const driving: string[] = [];
+  let documents = 0;
+  for (const entry of frequencies) {
+    if (documents + entry.documents > RECALL_RANKED_SCAN_MAX_ROWS) break;
+    driving.push(entry.token);
+    documents += entry.documents;
+  }
+  const ranked = driving.length > 0;
+  const match = (ranked ? driving : frequencies.map((entry) => entry.token))
+    .map((token) => `"${token}"`).join(" OR ");
+  const rows = statement(
+    connection,
+    `SELECT memory_id, tokens, bm25(memory_fts) AS bm25 FROM memory_fts
+     WHERE memory_fts MATCH ? ORDER BY ${ranked ? "rank" : "rowid DESC"} LIMIT ?`,
+  ).all(match, RECALL_CANDIDATES_MAX);
+  const inScope = readInScope(connection, rows.map((row) => text(row, "memory_id")), workspaceKey);
+  const wanted = new Set(tokens);
+  return rows.filter((row) => inScope.has(text(row, "memory_id"))).map((row) => {
+    const own = ` ${text(row, "tokens")} `;
+    let shared = 0;
+    for (const token of wanted) if (own.includes(` ${token} `)) shared += 1;
+    return { id: text(row, "memory_id"), bm25: numeric(row, "bm25"), shared };
+  });
+}
+
+/** Documents containing a token, from FTS5's vocabulary (a b-tree seek, not a scan). */
+function documentFrequency(connection: DatabaseSync, token: string): number {
+  if (!vocabularies.has(connection)) {
+    // A TEMP table lives in this connection only: memory.db's schema stays untouched.
+    connection.exec(
+      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_fts_terms USING fts5vocab(main, 'memory_fts', 'row')",
+    );
+    vocabularies.add(connection);
+  }
+  // unicode61 with remove_diacritics stores "café" as "cafe"; look the term up the same way.
+  const term = token.normalize("NFD").replace(/\p{M}/gu, "").normalize("NFC");
+  const row = statement(connection, "SELECT doc FROM temp.memory_fts_terms WHERE term = ?")
+    .get(term);
+  return row === undefined ? 0 : numeric(row, "doc");
+}
+
+const vocabularies = new WeakSet<DatabaseSync>();
+
+/** The unary `+` keeps the planner on the primary key instead of the state index. */
+function readInScope(
+  connection: DatabaseSync,
+  ids: readonly string[],
+  workspaceKey: string | null,
+): Set<string> {
+  const rows = statement(
+    connection,
+    `SELECT id FROM memory_records
+     WHERE id IN (SELECT value FROM json_each(?)) AND +state = 'active'
+       AND (+scope_type = 'global' OR +scope_key = ?)`,
+  ).all(JSON.stringify(ids), workspaceKey);
+  return new Set(rows.map((row) => text(row, "id")));
+}
+
+/**
+ * Fuses the two pools by reciprocal rank: score = Σ 1 / (k + rank) over the pools a
+ * memory appears in (k = 60, ranks 1-based, each pool ≤ 200 deep).
+ *
+ * @param candidates each candidate's BM25 score (lower is better) and shared-token count
+ * @returns the fused ranking, best first, ties by id
+ */
+export function fuseByReciprocalRank(candidates: readonly Candidate[]): Fused[] {
+  const byId = (a: Candidate, b: Candidate) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const ftsPool = [...candidates].sort((a, b) => a.bm25 - b.bm25 || byId(a, b))
+    .slice(0, RECALL_POOL_MAX_DEPTH);
+  const overlapPool = candidates.filter((candidate) => candidate.shared > 0)
+    .sort((a, b) => b.shared - a.shared || byId(a, b))
+    .slice(0, RECALL_POOL_MAX_DEPTH);
+  const fused = new Map<string, Fused>();
+  const entry = (id: string) => {
+    const existing = fused.get(id);
+    if (existing) return existing;
+    const created: Fused = { id, score: 0, ftsRank: null, overlapRank: null };
+    fused.set(id, created);
+    return created;
+  };
+  ftsPool.forEach((candidate, index) => {
+    const fusedEntry = entry(candidate.id);
+    fusedEntry.ftsRank = index + 1;
+    fusedEntry.score += 1 / (RECALL_RRF_K + index + 1);
+  });
+  overlapPool.forEach((candidate, index) => {
+    const fusedEntry = entry(candidate.id);
+    fusedEntry.overlapRank = index + 1;
+    fusedEntry.score += 1 / (RECALL_RRF_K + index + 1);
+  });
+  return [...fused.values()].sort((a, b) =>
+    b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
+
+/** Walks the ranking, skipping a memory that would overflow the character budget. */
+function selectWithinBudget(
+  database: MemoryDatabase,
+  fused: readonly Fused[],
+  maxRecords: number,
+  maxChars: number,
+): RecalledMemory[] {
+  const read = statement(
+    database.connection,
+    `SELECT r.kind, r.scope_type, r.scope_key, r.current_revision, v.content
+     FROM memory_records r JOIN memory_revisions v
+       ON v.memory_id = r.id AND v.revision = r.current_revision
+     WHERE r.id = ? AND r.state = 'active'`,
+  );
+  const selected: RecalledMemory[] = [];
+  let chars = 0;
+  for (const candidate of fused) {
+    if (selected.length >= maxRecords || chars >= maxChars) break;
+    const row = read.get(candidate.id);
+    const content = row === undefined ? null : nullableText(row, "content");
+    if (row === undefined || content === null || chars + content.length > maxChars) continue;
+    const scopeKey = nullableText(row, "scope_key");
+    selected.push({
+      memoryId: candidate.id,
+      revision: numeric(row, "current_revision"),
+      kind: text(row, "kind") as MemoryKind,
+      scope: scopeKey === null
+        ? { type: "global", key: null }
+        : { type: "workspace", key: scopeKey },
+      content,
+      score: candidate.score,
+      ftsRank: candidate.ftsRank,
+      overlapRank: candidate.overlapRank,
+    });
+    chars += content.length;
+  }
+  return selected;
+}
+
+function clamp(value: number | undefined, ceiling: number): number {
+  if (value === undefined || !Number.isFinite(value)) return ceiling;
+  return Math.min(Math.max(Math.trunc(value), 0), ceiling);
+}
