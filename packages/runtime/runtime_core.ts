@@ -12,6 +12,7 @@ import {
   ensureHome,
   homePaths,
   listRecoverableRuns,
+  MemoryStore,
   readConfig,
   readRunningProcessRecords,
   recordProcess,
@@ -119,6 +120,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     onListenerError: (error) => console.error(`event listener failed: ${error}`),
   });
   const publish = (events: readonly JournalEvent[]) => eventHub.publish(events);
+  const memoryStore = MemoryStore.open(paths.memoryDb);
   const manager = new ProcessManager({
     processesRoot: paths.processes,
     onRecord: (record) => {
@@ -175,6 +177,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     skillsRoot: paths.skills,
     configPath: paths.config,
     processManager: manager,
+    memoryStore,
     tools,
     workspacesRoot: options.workspacesRoot,
     contextWindow: options.contextWindow,
@@ -212,6 +215,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
         await scheduler.shutdown(SHUTDOWN_WORKER_WAIT_MS);
         await titler.close();
         await manager.close();
+        memoryStore.close();
         eventHub.close();
         store.close();
         await lock.release();

@@ -53,3 +53,4 @@ export * from "./memory/store.ts";
 export * from "./memory/list.ts";
 export * from "./memory/tokenize.ts";
 export * from "./memory/recall.ts";
+export * from "./state/reads/item_source.ts";

@@ -13,6 +13,7 @@ import {
   listTurns,
   readConfig,
   readEventsForThread,
+  readItemSource,
   readRunScope,
   readUsage,
   renameThread,
@@ -30,6 +31,11 @@ import type { ProviderHandlers } from "./provider_handlers.ts";
 import { createFileHandlers, type FileHandlers } from "./file_handlers.ts";
 import { createSkillHandlers, type SkillHandlers } from "./skill_handlers.ts";
 import { createProcessHandlers, type ProcessHandlers } from "./process_handlers.ts";
+import {
+  createMemoryHandlers,
+  type MemoryHandlers,
+  type MemoryHandlerStore,
+} from "./memory_handlers.ts";
 import type { ProcessManager } from "@daedalus/tools";
 import { freezeSkillDescriptors, scanSkills, type SkillDescriptor } from "../skills/catalog.ts";
 import type { LoopTool } from "../loop/tools.ts";
@@ -56,6 +62,8 @@ export interface ServiceDeps {
   configPath: string;
   /** The runtime's managed processes. */
   processManager: ProcessManager;
+  /** Long-term memory (memory.db). */
+  memoryStore: MemoryHandlerStore;
   /** The tools Runs may call (frozen into each RunConfig by name). */
   tools: ReadonlyMap<string, LoopTool>;
   /** Where managed thread workspaces are made. */
@@ -82,7 +90,8 @@ export type Handlers =
   & ProviderHandlers
   & FileHandlers
   & SkillHandlers
-  & ProcessHandlers;
+  & ProcessHandlers
+  & MemoryHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -227,6 +236,10 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     ...deps.providerHandlers,
     ...createFileHandlers({ store, protectedValues: deps.protectedValues }),
     ...createProcessHandlers({ store, manager: deps.processManager }),
+    ...createMemoryHandlers({
+      store: deps.memoryStore,
+      resolveItem: (itemId) => store.read((db) => readItemSource(db, itemId)),
+    }),
     ...createSkillHandlers({
       skillsRoot: deps.skillsRoot,
       configPath: deps.configPath,

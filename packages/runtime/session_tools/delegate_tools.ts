@@ -193,10 +193,16 @@ export function createDelegateTools(deps: SessionToolDeps): LoopTool[] {
 
 /** The hop count of the message that started the caller's turn (0 for a user's own). */
 function callerHops(deps: SessionToolDeps, context: LoopToolContext): number {
-  const slice = deps.store.read((db) =>
-    readThreadSlice(db, { threadId: context.threadId, maxItems: 41 })
+  const scope = deps.store.read((db) => readRunScope(db, context.runId));
+  const [turn] = deps.store.read((db) =>
+    readTurnsNewestFirst(db, {
+      threadId: scope.threadId,
+      branchId: scope.branchId,
+      beforeOrdinal: scope.turnOrdinal + 1,
+      limit: 1,
+    })
   );
-  const first = slice.items.find((i) => i.runId === context.runId && i.role === "user");
+  const first = turn?.runs.find((run) => run.id === context.runId)?.items[0];
   const send = first?.data.threadSend as { hops?: unknown } | undefined;
   return typeof send?.hops === "number" ? send.hops : 0;
 }
