@@ -15,6 +15,7 @@ import {
   MemoryStore,
   readConfig,
   readRunningProcessRecords,
+  recallMemories,
   recordProcess,
   type RuntimeLock,
   settleRun,
@@ -42,6 +43,8 @@ import { createReadTools } from "./session_tools/read_tools.ts";
 import { createFileTools } from "./tools/builtin_tools.ts";
 import { createProcessTools } from "./processes/process_tools.ts";
 import { ProcessManager } from "@daedalus/tools";
+import { createMemoryTool } from "./memory/memory_tool.ts";
+import { workspaceMemoryKey } from "./memory/workspace_key.ts";
 import { createManageTools } from "./session_tools/manage_tools.ts";
 import { createDelegateTools } from "./session_tools/delegate_tools.ts";
 
@@ -157,6 +160,9 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
           today,
           unsettledWork: options.unsettledWork ?? ((runId) => runningForeground(manager, runId)),
           home: options.home,
+          recall: (query, root) =>
+            recallMemories(memoryStore.database, { query, workspaceKey: workspaceMemoryKey(root) })
+              .memories,
           onSettled: options.threadTitles === false ? undefined : (runId) => titler.afterRun(runId),
         },
         runId,
@@ -194,6 +200,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     const tool of [
       ...createFileTools({ store, artifactsRoot: paths.artifacts, protectedValues }),
       ...createProcessTools({ store, manager }),
+      createMemoryTool({ store, memory: memoryStore, protectedValues }),
       ...createReadTools(sessionDeps),
       ...createManageTools(sessionDeps),
       ...createDelegateTools(sessionDeps),

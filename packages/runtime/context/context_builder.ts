@@ -8,6 +8,8 @@
 import type { Item, Turn } from "@daedalus/protocol";
 import type { ProviderContentPart, ProviderMessage } from "../providers/provider.ts";
 import { itemsToMessages, selectHistory } from "./history.ts";
+import type { RecalledMemory } from "@daedalus/storage";
+import { memoryBlock } from "../memory/recall_block.ts";
 import { buildStatusBlock } from "./status_block.ts";
 import { estimateMessagesTokens, TOKEN_ESTIMATOR } from "./token_estimate.ts";
 import {
@@ -30,6 +32,8 @@ export interface ContextSources {
   contextWindow: number;
   /** The current turn's attachments, rendered (images as data URLs or notes). */
   attachmentParts?: ReadonlyMap<string, ProviderContentPart[]>;
+  /** Memories recalled (and frozen) for the Run, best first. */
+  recalled?: readonly RecalledMemory[];
 }
 
 /** One model call's input and its audit. */
@@ -60,10 +64,18 @@ export function buildContext(sources: ContextSources): BuiltContext {
   const system: ProviderMessage = { role: "system", content: sources.systemText };
   const current = itemsToMessages(sources.currentItems, sources.attachmentParts);
   const fixedTokens = estimateMessagesTokens([system, ...current]);
+  const memory = memoryBlock(
+    sources.recalled ?? [],
+    budgetTokens - fixedTokens - NOTES_RESERVE_TOKENS,
+  );
+  const memoryMessage = memory.text === null
+    ? null
+    : { role: "system" as const, content: memory.text };
+  const memoryTokens = memoryMessage ? estimateMessagesTokens([memoryMessage]) : 0;
   const history = selectHistory(
     sources.readHistoryPage,
     sources.turnOrdinal,
-    Math.max(0, budgetTokens - fixedTokens - NOTES_RESERVE_TOKENS),
+    Math.max(0, budgetTokens - fixedTokens - NOTES_RESERVE_TOKENS - memoryTokens),
   );
   const status = buildStatusBlock(history.turns);
   const omission = history.omittedThroughOrdinal === null ? null : {
@@ -72,7 +84,9 @@ export function buildContext(sources: ContextSources): BuiltContext {
       "(they did not fit the context window); history_read can retrieve them.",
   };
   const statusMessage = status === null ? null : { role: "system" as const, content: status };
-  const notes = [omission, statusMessage].filter((m) => m !== null) as ProviderMessage[];
+  const notes = [omission, memoryMessage, statusMessage].filter((m) =>
+    m !== null
+  ) as ProviderMessage[];
   const messages = [system, ...history.messages, ...notes, ...current];
   const estimatedTokens = fixedTokens + history.tokens + estimateMessagesTokens(notes);
   return {
@@ -90,6 +104,10 @@ export function buildContext(sources: ContextSources): BuiltContext {
       omittedThroughOrdinal: history.omittedThroughOrdinal,
       currentItemIds: sources.currentItems.map((item) => item.id),
       statusBlock: status !== null,
+      recalledMemories: memory.included.map((m) => ({
+        memoryId: m.memoryId,
+        revision: m.revision,
+      })),
     },
   };
 }

@@ -13,6 +13,8 @@ import {
   getThread,
   readRunConfig,
   readRunScope,
+  readTurnsNewestFirst,
+  type RecalledMemory,
   recordModelResponse,
   settleRun,
   startItem,
@@ -58,6 +60,8 @@ export interface AgentLoopDeps {
   onSettled?: (runId: string) => void;
   /** The runtime home, for the user's AGENTS.md and USER.md. */
   home?: string;
+  /** Recalls memories for a Run's message (scope key derived from its workspace). */
+  recall?: (query: string, workspaceRoot: string | null) => RecalledMemory[];
 }
 
 /** Why a Run's signal was aborted. */
@@ -102,6 +106,7 @@ export async function runAgentLoop(
       systemText: system.text,
       identityHash: identity?.hash ?? null,
       audit: system.audit,
+      recalled: recallFor(deps, scope.threadId, scope.branchId, scope.turnOrdinal, runId),
     }, provider.provider);
     let checkedCompletion = false;
     for (let step = 1;; step++) {
@@ -161,6 +166,29 @@ export async function runAgentLoop(
       signal.aborted ? "cancelled" : "failed",
       signal.aborted ? abortReason(signal) : "agent_error",
     );
+  }
+}
+
+/** Memories recalled for the Run's own user message, once, at its start. */
+function recallFor(
+  deps: AgentLoopDeps,
+  threadId: string,
+  branchId: string,
+  turnOrdinal: number,
+  runId: string,
+): RecalledMemory[] {
+  if (!deps.recall) return [];
+  const [turn] = deps.store.read((db) =>
+    readTurnsNewestFirst(db, { threadId, branchId, beforeOrdinal: turnOrdinal + 1, limit: 1 })
+  );
+  const message = turn?.runs.find((run) => run.id === runId)?.items.find((i) => i.role === "user");
+  if (!message) return [];
+  const root = deps.store.read((db) => getThread(db, threadId)).thread.workspace?.rootUri ?? null;
+  try {
+    return deps.recall(message.content, root);
+  } catch (error) {
+    console.error(`memory recall failed: ${(error as Error).message}`);
+    return [];
   }
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Item, JournalEvent, RunReasonCode } from "@daedalus/protocol";
+import type { RecalledMemory } from "@daedalus/storage";
 import {
   type Committed,
   readTurnsNewestFirst,
@@ -48,6 +49,8 @@ export interface RunFacts {
   identityHash: unknown;
   /** What went into the system prompt (instruction files, skills), for the audit. */
   audit?: Record<string, unknown>;
+  /** Memories recalled for this Run (frozen at its start). */
+  recalled?: readonly RecalledMemory[];
 }
 
 /** One prepared model call. */
@@ -174,6 +177,7 @@ export class RunContext {
       readHistoryPage: this.#readTurns,
       contextWindow: this.#facts.contextWindow,
       attachmentParts: await renderAttachments(visible, isVisionModel(this.#facts.modelId)),
+      recalled: this.#facts.recalled,
     });
   }
 

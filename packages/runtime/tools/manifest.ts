@@ -12,6 +12,7 @@ import { createDelegateTools } from "../session_tools/delegate_tools.ts";
 import type { SessionToolDeps } from "../session_tools/_session.ts";
 import type { BuiltinToolDeps } from "./builtin_tools.ts";
 import type { ProcessToolDeps } from "../processes/process_tools.ts";
+import { createMemoryTool, type MemoryToolDeps } from "../memory/memory_tool.ts";
 
 /** One tool as the model sees it. */
 export interface ToolManifestEntry {
@@ -32,13 +33,14 @@ export interface ToolManifestEntry {
  * @returns the definitions
  */
 export function builtinToolManifest(): ToolManifestEntry[] {
-  const inert = {} as SessionToolDeps & BuiltinToolDeps & ProcessToolDeps;
+  const inert = {} as SessionToolDeps & BuiltinToolDeps & ProcessToolDeps & MemoryToolDeps;
   return [
     ...createFileTools(inert),
     ...createProcessTools(inert),
     ...createReadTools(inert),
     ...createManageTools(inert),
     ...createDelegateTools(inert),
+    createMemoryTool(inert),
   ].map(({ name, description, parameters, mutating }) => ({
     name,
     description,

@@ -1,0 +1,118 @@
+/**
+ * Memory through the loop: the `memory` tool saves with provenance, a later Run in
+ * another thread recalls it into its input (as contextual data), search and forget.
+ */
+import assert from "node:assert/strict";
+import type { JournalEvent } from "@daedalus/protocol";
+import { openRuntimeCore } from "../runtime_core.ts";
+import { createScriptedProvider } from "../providers/scripted.ts";
+import { messageText, type ProviderRequest } from "../providers/provider.ts";
+
+Deno.test("a memory saved by the tool is recalled into a later run's input; forget removes it", async () => {
+  const home = await Deno.makeTempDir({ prefix: "daedalus-memflow-" });
+  const requests: ProviderRequest[] = [];
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/ws`,
+    threadTitles: false,
+    providers: [createScriptedProvider({
+      script: (request) => {
+        requests.push(request);
+        const user = messageText(
+          [...request.messages].reverse().find((m) => m.role === "user")!.content,
+        );
+        const toolDone = request.messages.at(-1)?.role === "tool";
+        if (toolDone) return { text: ["noted"] };
+        if (user.startsWith("remember")) {
+          return {
+            toolCalls: [{
+              name: "memory",
+              arguments: {
+                action: "save",
+                kind: "preference",
+                content: "The user prefers replies in French",
+              },
+            }],
+          };
+        }
+        if (user.startsWith("search")) {
+          return {
+            toolCalls: [{
+              name: "memory",
+              arguments: { action: "search", query: "French replies" },
+            }],
+          };
+        }
+        return { text: ["bonjour"] };
+      },
+    })],
+  });
+  const events: JournalEvent[] = [];
+  core.hub.subscribe((e) => events.push(e));
+  const call = async (method: string, params: unknown) => {
+    const outcome = await core.dispatcher.dispatch(method, params, { id: "t", transport: "http" });
+    outcome.afterResponse?.();
+    // deno-lint-ignore no-explicit-any
+    return outcome.result as any;
+  };
+  const runTurn = async (threadId: string, content: string) => {
+    const { runId } = await call("turn.start", {
+      threadId,
+      content,
+      providerId: "scripted",
+      modelId: "scripted-model",
+    });
+    while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  try {
+    const one = (await call("thread.create", { title: "one" })).thread;
+    await runTurn(one.id, "remember that I like French replies");
+    const { memories } = await call("memory.list", {});
+    assert.equal(memories.length, 1);
+    const memory = (await call("memory.get", { memoryId: memories[0].id })).memory;
+    assert.equal(memory.content, "The user prefers replies in French");
+    assert.deepEqual([
+      memory.provenance.sourceKind,
+      memory.provenance.threadId,
+      memory.provenance.status,
+    ], ["session_item", one.id, "available"]);
+
+    const two = (await call("thread.create", { title: "two" })).thread;
+    await runTurn(two.id, "how should you reply to me in French");
+    const input = requests.at(-1)!.messages.map((m) => messageText(m.content)).join("\n");
+    assert.match(input, /Recalled memories \(contextual data/);
+    assert.match(input, /\[preference\] The user prefers replies in French/);
+    const prepared = events.filter((e) =>
+      e.type === "model.input_prepared" && e.threadId === two.id
+    ).at(-1)!;
+    assert.deepEqual(
+      (prepared.payload as unknown as { stepInput: { recalledMemories: unknown } }).stepInput
+        .recalledMemories,
+      [{ memoryId: memory.id, revision: 1 }],
+    );
+
+    await runTurn(two.id, "search my memories");
+    const page = await call("turn.list", { threadId: two.id });
+    const result = page.turns[1].runs[0].items.find((i: { kind: string }) =>
+      i.kind === "tool_result"
+    );
+    assert.match(result.content, new RegExp(`${memory.id} r1 \\[preference\\]`));
+
+    await call("memory.forget", {
+      memoryId: memory.id,
+      expectedRevision: 1,
+      clientRequestId: "f1",
+    });
+    const three = (await call("thread.create", { title: "three" })).thread;
+    await runTurn(three.id, "reply in French please");
+    assert.doesNotMatch(
+      requests.at(-1)!.messages.map((m) => messageText(m.content)).join("\n"),
+      /prefers replies in French/,
+    );
+  } finally {
+    await core.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
