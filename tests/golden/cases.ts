@@ -30,6 +30,15 @@ export function goldenScript(request: ProviderRequest): ScriptedResponse {
     };
   }
   if (lastUser.startsWith("Investigate")) return investigate(request);
+  if (lastUser.startsWith("Fix the greeting")) return fixGreeting(request);
+  if (lastUser.startsWith("Remember")) {
+    return request.messages.at(-1)?.role === "tool" ? { text: ["I will remember that."] } : {
+      toolCalls: [{
+        name: "memory",
+        arguments: { action: "save", kind: "preference", content: "Prefers short answers" },
+      }],
+    };
+  }
   if (lastUser.startsWith("Write a long story")) {
     return { text: ["Once upon a time", " there was", " a very", " long story"], delayMs: 400 };
   }
@@ -57,6 +66,29 @@ function investigate(request: ProviderRequest): ScriptedResponse {
       { name: "echo", arguments: { text: body(next * 2) } },
     ],
   };
+}
+
+/** Write a file, read it, fix it with edit, then run a command on it and wait. */
+function fixGreeting(request: ProviderRequest): ScriptedResponse {
+  const tools = request.messages.filter((m) => m.role === "tool").length;
+  const steps: ScriptedResponse[] = [
+    { toolCalls: [{ name: "write", arguments: { path: "hello.txt", content: "helo world\n" } }] },
+    { toolCalls: [{ name: "read", arguments: { path: "hello.txt" } }] },
+    {
+      toolCalls: [{
+        name: "edit",
+        arguments: { path: "hello.txt", oldString: "helo", newString: "hello" },
+      }],
+    },
+    { toolCalls: [{ name: "process_start", arguments: { command: "sleep 0.3; cat hello.txt" } }] },
+  ];
+  if (tools < steps.length) return steps[tools]!;
+  if (tools === steps.length) {
+    const started = messageText(request.messages.at(-1)!.content);
+    const processId = /process_[0-9a-f]{32}/.exec(started)?.[0] ?? "";
+    return { toolCalls: [{ name: "process_wait", arguments: { processId, timeoutMs: 10_000 } }] };
+  }
+  return { text: ["Fixed: hello world."] };
 }
 
 const initialize = (session: WireSession) =>
@@ -161,6 +193,72 @@ export const LIVE_CASES: LiveCase[] = [
       });
       const runId = started.result?.runId;
       await s.event("run.settled", (e) => e.runId === runId);
+    },
+  },
+  {
+    name: "turn.start.files_and_command",
+    description: "a run that writes, reads and edits a file (file.change_recorded), then runs " +
+      "a command and waits for it (process.recorded)",
+    run: async (s) => {
+      await initialize(s);
+      const thread = await createThread(s, "Greeting", "golden-files-thread");
+      const started = await s.request("turn.start", {
+        threadId: thread.id,
+        content: "Fix the greeting in hello.txt",
+        ...MODEL,
+      });
+      const runId = started.result?.runId;
+      await s.event("run.settled", (e) => e.runId === runId);
+    },
+  },
+  {
+    name: "memory.rpc",
+    description: "create, list, get, correct and forget a memory; a stale revision is refused",
+    run: async (s) => {
+      await initialize(s);
+      const scope = { type: "global", key: null };
+      const created = await s.request("memory.create", {
+        kind: "preference",
+        scope,
+        content: "Reply concisely",
+        clientRequestId: "golden-memory-1",
+      });
+      const memoryId = created.result?.memoryId;
+      await s.request("memory.list", { limit: 10, state: "active" });
+      await s.request("memory.get", { memoryId });
+      await s.request("memory.correct", {
+        memoryId,
+        expectedRevision: 1,
+        content: "Reply concisely, in English",
+        clientRequestId: "golden-memory-2",
+      });
+      await s.request("memory.forget", {
+        memoryId,
+        expectedRevision: 1,
+        clientRequestId: "golden-memory-3",
+      });
+      await s.request("memory.forget", {
+        memoryId,
+        expectedRevision: 2,
+        clientRequestId: "golden-memory-4",
+      });
+      await s.request("memory.get", { memoryId });
+    },
+  },
+  {
+    name: "turn.start.memory_tool",
+    description: "a run whose model saves a memory with the memory tool",
+    run: async (s) => {
+      await initialize(s);
+      const thread = await createThread(s, "Prefs", "golden-memory-thread");
+      const started = await s.request("turn.start", {
+        threadId: thread.id,
+        content: "Remember that I prefer short answers",
+        ...MODEL,
+      });
+      const runId = started.result?.runId;
+      await s.event("run.settled", (e) => e.runId === runId);
+      await s.request("memory.list", { limit: 10 });
     },
   },
   {
