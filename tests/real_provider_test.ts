@@ -43,6 +43,7 @@ async function setup() {
     workspacesRoot: `${home}/ws`,
     port: 0,
     threadTitles: false,
+    memoryRefinement: false,
   });
   const client = await connect({ url: runtime.url, token: runtime.token });
   const events: JournalEvent[] = [];

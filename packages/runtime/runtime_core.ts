@@ -10,11 +10,15 @@ import {
   acquireRuntimeLock,
   defaultConfig,
   ensureHome,
+  ExtractionCursors,
+  getThread,
   homePaths,
   listRecoverableRuns,
   MemoryStore,
   readConfig,
+  readRunConfig,
   readRunningProcessRecords,
+  readRunScope,
   recallMemories,
   recordProcess,
   type RuntimeLock,
@@ -44,6 +48,8 @@ import { createFileTools } from "./tools/builtin_tools.ts";
 import { createProcessTools } from "./processes/process_tools.ts";
 import { ProcessManager } from "@daedalus/tools";
 import { createMemoryTool } from "./memory/memory_tool.ts";
+import { MemoryRefinement } from "./memory/refinement.ts";
+import { readCompletedItems } from "./memory/completed_items.ts";
 import { workspaceMemoryKey } from "./memory/workspace_key.ts";
 import { createManageTools } from "./session_tools/manage_tools.ts";
 import { createDelegateTools } from "./session_tools/delegate_tools.ts";
@@ -72,6 +78,8 @@ export interface RuntimeCoreOptions {
   threadTitles?: boolean;
   /** Deepest sub-agent nesting (`DAEDALUS_SUBAGENT_MAX_DEPTH`). Default 2. */
   subagentMaxDepth?: number;
+  /** Background memory refinement after completed Runs. Default true. */
+  memoryRefinement?: boolean;
 }
 
 /** An open runtime core. */
@@ -143,6 +151,32 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   const providerOf = (id: string) => registry.provider(id);
   const tools = new Map((options.tools ?? []).map((t) => [t.name, t]));
   const today = () => localDate(new Date());
+  const refinement = new MemoryRefinement({
+    memoryStore,
+    cursors: new ExtractionCursors(memoryStore.database),
+    readCompletedItems: (threadId, after, limits) =>
+      readCompletedItems(store, threadId, after, limits),
+    provider: providerOf,
+    protectedValues,
+    workspaceKeyOf: (threadId) =>
+      workspaceMemoryKey(store.read((db) => getThread(db, threadId)).thread.workspace?.rootUri),
+    log: (entry) => {
+      if (entry.outcome !== "extracted" || entry.written + entry.merged > 0) {
+        console.error(`memory refinement: ${JSON.stringify(entry)}`);
+      }
+    },
+    enabled: options.memoryRefinement !== false,
+  });
+  const refineAfter = (runId: string) => {
+    const scope = store.read((db) => readRunScope(db, runId));
+    const config = store.read((db) => readRunConfig(db, runId));
+    refinement.afterRun({
+      runId,
+      threadId: scope.threadId,
+      providerId: String(config.providerId),
+      modelId: String(config.modelId),
+    });
+  };
   const titler = new ThreadTitler({ store, publish, provider: providerOf, protectedValues });
   const scheduler = new Scheduler({
     store,
@@ -163,7 +197,10 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
           recall: (query, root) =>
             recallMemories(memoryStore.database, { query, workspaceKey: workspaceMemoryKey(root) })
               .memories,
-          onSettled: options.threadTitles === false ? undefined : (runId) => titler.afterRun(runId),
+          onSettled: (runId) => {
+            if (options.threadTitles !== false) titler.afterRun(runId);
+            refineAfter(runId);
+          },
         },
         runId,
         signal,
@@ -221,6 +258,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
       closed ??= (async () => {
         await scheduler.shutdown(SHUTDOWN_WORKER_WAIT_MS);
         await titler.close();
+        await refinement.close();
         await manager.close();
         memoryStore.close();
         eventHub.close();

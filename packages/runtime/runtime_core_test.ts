@@ -29,6 +29,7 @@ async function withCore(
     providers: [createScriptedProvider({ script })],
     tools: [echoTool],
     threadTitles: false,
+    memoryRefinement: false,
     ...options,
   });
   const events: JournalEvent[] = [];

@@ -54,3 +54,4 @@ export * from "./memory/list.ts";
 export * from "./memory/tokenize.ts";
 export * from "./memory/recall.ts";
 export * from "./state/reads/item_source.ts";
+export * from "./memory/cursors.ts";

@@ -81,6 +81,7 @@ const runtime = await startRuntime({
   port: 0,
   tools: [echo],
   threadTitles: false,
+  memoryRefinement: false,
 });
 const client = await connect({ url: runtime.url, token: runtime.token });
 await client.call("provider.configure", {

@@ -16,6 +16,8 @@ const runtime = await startRuntime({
   home,
   workspacesRoot: `${home}/ws`,
   port: 0,
+  threadTitles: false,
+  memoryRefinement: false,
   providers: [
     createScriptedProvider({
       script: (request) =>

@@ -93,6 +93,7 @@ export async function startInProcess(
       workers: options.workers,
       providers: [options.provider ?? createScriptedProvider({ script: fixtureModel })],
       tools: [echoTool],
+      memoryRefinement: false,
     });
   } catch (error) {
     await home[Symbol.asyncDispose]();

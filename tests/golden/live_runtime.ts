@@ -34,7 +34,8 @@ export async function recordLiveCases(): Promise<GoldenCase[]> {
     ],
     contextWindow: (_provider, model) => model === "scripted-small" ? SMALL_WINDOW : undefined,
     tools: [echo],
-    threadTitles: false, // a background rename would make the recorded order depend on timing
+    threadTitles: false,
+    memoryRefinement: false, // a background rename would make the recorded order depend on timing
   });
   const recorded: GoldenCase[] = [];
   try {

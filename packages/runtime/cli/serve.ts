@@ -18,6 +18,8 @@ export interface ServeExtras {
   tools?: LoopTool[];
   /** Automatic thread titles (default: on unless DAEDALUS_THREAD_TITLES=0). */
   threadTitles?: boolean;
+  /** Background memory refinement (default: on unless DAEDALUS_MEMORY_REFINEMENT=0). */
+  memoryRefinement?: boolean;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function serve(
     port: options.port,
     staticRoot: await isDirectory(staticRoot) ? staticRoot : undefined,
     threadTitles: Deno.env.get("DAEDALUS_THREAD_TITLES") !== "0",
+    memoryRefinement: Deno.env.get("DAEDALUS_MEMORY_REFINEMENT") !== "0",
     ...extras,
   });
   const stop = () => void runtime.shutdown();

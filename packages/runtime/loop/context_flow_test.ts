@@ -23,6 +23,7 @@ async function withRuntime(
     workspacesRoot: `${home}/ws`,
     providers: [provider],
     threadTitles: false,
+    memoryRefinement: false,
   });
   const events: JournalEvent[] = [];
   core.hub.subscribe((event) => events.push(event));

@@ -27,6 +27,7 @@ async function runOnce(script: Script, options: Partial<RuntimeCoreOptions>, con
     providers: [provider],
     tools: [bigTool],
     threadTitles: false,
+    memoryRefinement: false,
     ...options,
   });
   const events: JournalEvent[] = [];

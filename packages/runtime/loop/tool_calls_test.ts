@@ -45,6 +45,7 @@ Deno.test("read-only tools overlap, a mutating tool runs alone, facts commit wit
     home,
     workspacesRoot: `${home}/ws`,
     threadTitles: false,
+    memoryRefinement: false,
     tools: [tool("r1", false), tool("r2", false), tool("w", true)],
     providers: [createScriptedProvider({
       script: [

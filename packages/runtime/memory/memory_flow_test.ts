@@ -15,6 +15,7 @@ Deno.test("a memory saved by the tool is recalled into a later run's input; forg
     home,
     workspacesRoot: `${home}/ws`,
     threadTitles: false,
+    memoryRefinement: false,
     providers: [createScriptedProvider({
       script: (request) => {
         requests.push(request);
@@ -111,6 +112,67 @@ Deno.test("a memory saved by the tool is recalled into a later run's input; forg
       requests.at(-1)!.messages.map((m) => messageText(m.content)).join("\n"),
       /prefers replies in French/,
     );
+  } finally {
+    await core.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("after a completed run, background refinement extracts a memory with auto_extracted provenance", async () => {
+  const home = await Deno.makeTempDir({ prefix: "daedalus-refine-" });
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/ws`,
+    threadTitles: false,
+    memoryRefinement: true,
+    providers: [createScriptedProvider({
+      script: (request) => {
+        const system = messageText(request.messages[0]!.content);
+        if (request.tools.length === 0 && !system.startsWith("You are Daedalus")) {
+          const data = JSON.parse(messageText(request.messages.at(-1)!.content));
+          const userItem = JSON.stringify(data).match(/item_[0-9a-f]{32}/)![0];
+          return {
+            text: [JSON.stringify({
+              memories: [{
+                content: "The user's cat is called Miso",
+                kind: "fact",
+                scope: "global",
+                sourceItemId: userItem,
+              }],
+            })],
+          };
+        }
+        return { text: ["What a nice name."] };
+      },
+    })],
+  });
+  try {
+    const call = async (method: string, params: unknown) => {
+      const outcome = await core.dispatcher.dispatch(method, params, {
+        id: "t",
+        transport: "http",
+      });
+      outcome.afterResponse?.();
+      // deno-lint-ignore no-explicit-any
+      return outcome.result as any;
+    };
+    const { thread } = await call("thread.create", { title: "cat" });
+    await call("turn.start", {
+      threadId: thread.id,
+      content: "My cat is called Miso",
+      providerId: "scripted",
+      modelId: "scripted-model",
+    });
+    let memories: { id: string }[] = [];
+    for (let i = 0; i < 400 && memories.length === 0; i++) {
+      memories = (await call("memory.list", {})).memories;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(memories.length, 1, "refinement wrote nothing");
+    const memory = (await call("memory.get", { memoryId: memories[0]!.id })).memory;
+    assert.equal(memory.content, "The user's cat is called Miso");
+    assert.equal(memory.provenance.sourceKind, "auto_extracted");
+    assert.equal(memory.provenance.threadId, thread.id);
   } finally {
     await core.close();
     await Deno.remove(home, { recursive: true });

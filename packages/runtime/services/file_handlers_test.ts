@@ -16,7 +16,12 @@ async function withCore(
   ) => Promise<void>,
 ) {
   const home = await Deno.makeTempDir({ prefix: "daedalus-files-" });
-  const core = await openRuntimeCore({ home, workspacesRoot: `${home}/ws`, threadTitles: false });
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/ws`,
+    threadTitles: false,
+    memoryRefinement: false,
+  });
   const call = async (method: string, params: unknown) => {
     const outcome = await core.dispatcher.dispatch(method, params, { id: "t", transport: "http" });
     return parseResult(method as "file.preview", outcome.result) as unknown as Record<

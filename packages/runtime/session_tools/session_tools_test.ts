@@ -27,6 +27,7 @@ async function withCore(
     workspacesRoot: `${home}/ws`,
     providers: [createScriptedProvider({ script })],
     threadTitles: false,
+    memoryRefinement: false,
     ...options,
   });
   const events: JournalEvent[] = [];

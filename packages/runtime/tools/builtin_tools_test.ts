@@ -20,6 +20,7 @@ async function turnWithCalls(
     home,
     workspacesRoot: `${home}/ws`,
     threadTitles: false,
+    memoryRefinement: false,
     providers: [createScriptedProvider({
       script: (): ScriptedResponse => (step++ === 0 ? { toolCalls: calls } : { text: ["done"] }),
     })],
