@@ -45,6 +45,7 @@ import {
 } from "./limits.ts";
 import { createReadTools } from "./session_tools/read_tools.ts";
 import { createFileTools } from "./tools/builtin_tools.ts";
+import { ToolSandboxes } from "./tools/sandbox.ts";
 import { createProcessTools } from "./processes/process_tools.ts";
 import { ProcessManager } from "@daedalus/tools";
 import { createMemoryTool } from "./memory/memory_tool.ts";
@@ -148,6 +149,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   });
   const registry = new ProviderRegistry(config, { extraProviders: options.providers ?? [] });
   const protectedValues = ProtectedValues.fromConfig(config);
+  const sandboxes = new ToolSandboxes(paths.artifacts, () => protectedValues.values());
   const providerOf = (id: string) => registry.provider(id);
   const tools = new Map((options.tools ?? []).map((t) => [t.name, t]));
   const today = () => localDate(new Date());
@@ -235,7 +237,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   };
   for (
     const tool of [
-      ...createFileTools({ store, artifactsRoot: paths.artifacts, protectedValues }),
+      ...createFileTools({ store, artifactsRoot: paths.artifacts, protectedValues, sandboxes }),
       ...createProcessTools({ store, manager }),
       createMemoryTool({ store, memory: memoryStore, protectedValues }),
       ...createReadTools(sessionDeps),
@@ -260,6 +262,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
         await titler.close();
         await refinement.close();
         await manager.close();
+        sandboxes.close();
         memoryStore.close();
         eventHub.close();
         store.close();

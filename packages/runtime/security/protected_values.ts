@@ -96,6 +96,15 @@ export class ProtectedValues {
   }
 
   /** How many distinct values are protected. */
+  /**
+   * The protected values themselves (to hand to a sandboxed tool worker).
+   *
+   * @returns every registered value
+   */
+  values(): string[] {
+    return [...this.#values];
+  }
+
   get size(): number {
     return this.#values.size;
   }

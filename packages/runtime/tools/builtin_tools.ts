@@ -4,10 +4,11 @@
  * artifacts folder, cancellation, credentials), goes through `executeTool`, and its
  * facts are committed with its result.
  *
- * Permission modes are enforced here for the file tools: `read_only` refuses
- * writes and any path outside the workspace; `workspace_write` refuses paths
- * outside the workspace. A refusal is a tool error (`permission_denied`) the model
- * reads, never a crashed Run.
+ * Permission modes: `read_only` refuses writes and any path outside the workspace;
+ * `workspace_write` refuses paths outside it — first by the checks here (clear
+ * messages), then by Deno itself, since narrowed modes run the tool inside a
+ * permission-narrowed Worker (`sandbox.ts`). A refusal is a tool error
+ * (`permission_denied`) the model reads, never a crashed Run.
  *
  * @module
  */
@@ -20,7 +21,9 @@ import {
   resolveToolPath,
   type ToolDefinition,
   type ToolFacts,
+  type ToolResult,
 } from "@daedalus/tools";
+import type { ToolSandboxes } from "./sandbox.ts";
 import type { LoopTool, LoopToolContext, LoopToolResult } from "../loop/tools.ts";
 
 /** What the built-in tools need from the runtime. */
@@ -31,6 +34,8 @@ export interface BuiltinToolDeps {
   artifactsRoot: string;
   /** Configured credentials. */
   protectedValues: { find(text: string): boolean; redact(text: string): string };
+  /** Sandboxes for the narrowed modes (absent: the checks below only). */
+  sandboxes?: ToolSandboxes;
 }
 
 /**
@@ -65,6 +70,16 @@ export function adaptTool(tool: ToolDefinition<unknown>, deps: BuiltinToolDeps):
       if (refusal) {
         return { content: refusal, isError: true, details: { errorCode: "permission_denied" } };
       }
+      if (policy !== "full_access" && deps.sandboxes) {
+        const sandboxed = await deps.sandboxes.run(policy, tool.id, args, {
+          threadId: context.threadId,
+          runId: context.runId,
+          itemId: context.itemId,
+          workspaceRoot,
+          signal: context.signal,
+        });
+        return toLoopResult(sandboxed.result, sandboxed.facts);
+      }
       const facts: ToolFacts = { fileChanges: [], processes: [] };
       const result = await executeTool(tool, args, {
         threadId: context.threadId,
@@ -77,16 +92,17 @@ export function adaptTool(tool: ToolDefinition<unknown>, deps: BuiltinToolDeps):
         protectedValues: deps.protectedValues,
         facts,
       });
-      return {
-        content: result.content,
-        isError: result.isError,
-        details: {
-          ...result.details,
-          ...(result.errorCode ? { errorCode: result.errorCode } : {}),
-        },
-        facts: { fileChanges: facts.fileChanges },
-      };
+      return toLoopResult(result, facts);
     },
+  };
+}
+
+function toLoopResult(result: ToolResult, facts: ToolFacts): LoopToolResult {
+  return {
+    content: result.content,
+    isError: result.isError,
+    details: { ...result.details, ...(result.errorCode ? { errorCode: result.errorCode } : {}) },
+    facts: { fileChanges: facts.fileChanges },
   };
 }
 
