@@ -300,7 +300,8 @@ export class ProcessManager {
       });
       const custody = log.meta.custody as { pid?: number; startedAtMs?: number } | undefined;
       const record: ProcessRecord = { ...previous, outputBytes: await log.sync() };
-      const managed = this.#track(record, log, { ...previous, supervise: undefined }, true);
+      const policy = (previous as { supervise?: SupervisePolicy | null }).supervise ?? undefined;
+      const managed = this.#track(record, log, { ...previous, supervise: policy }, true);
       const pid = custody?.pid ?? previous.pid;
       const observed = pid ? await observeStartTime(pid) : null;
       const expected = custody?.startedAtMs ?? Date.parse(previous.startedAt);
@@ -310,6 +311,16 @@ export class ProcessManager {
         Object.assign(record, { state: "running", pid, errorCode: "runtime_recovered" });
         this.#follow(managed);
         await this.#emit(managed);
+      } else if (policy && !previous.pty) {
+        // A supervised command that died while no runtime watched it restarts within
+        // its budget (restarts of the last 600 s, as far as the record tells).
+        const last = Date.parse(String(previous.lastRestartAt ?? ""));
+        const count = Math.min(Number(previous.restartCount ?? 0), limits.SUPERVISE_MAX_RESTARTS);
+        if (Date.now() - last < limits.SUPERVISE_WINDOW_MS) {
+          managed.restarts = Array(count).fill(last);
+        }
+        managed.recovered = false;
+        await this.#restart(managed, -1);
       } else {
         await this.#finish(managed, "unknown", null, "runtime_interrupted");
       }

@@ -230,3 +230,34 @@ Deno.test("process manager settles a dead process as unknown on recovery", () =>
       await next.close();
     }
   }));
+
+Deno.test("a supervised command that died while no runtime ran restarts on recovery", () =>
+  withManager(async ({ manager, spec, root }) => {
+    const record = await manager.start(spec("echo once", { supervise: "on-failure" }));
+    await manager.wait(record.processId, 10_000);
+    const next = new ProcessManager({
+      processesRoot: root,
+      superviseBackoffMs: 10,
+      followIntervalMs: 20,
+    });
+    try {
+      // The last record said running: the command died while the runtime was down.
+      const [recovered] = await next.recover([{
+        ...record,
+        state: "running",
+        supervise: "on-failure",
+      }]);
+      assert.equal(recovered.state, "running");
+      await until("the restart", async () => {
+        const current = next.record(record.processId);
+        return current !== undefined && Number(current.restartCount ?? 0) >= 1 &&
+          current.state !== "running";
+      });
+      const after = next.record(record.processId)!;
+      assert.equal(after.restartCount, 1);
+      assert.equal(after.state, "exited", "a clean exit under on-failure is not restarted again");
+      assert.match((await next.read(record.processId)).output, /once\n.*once\n/s);
+    } finally {
+      await next.close();
+    }
+  }));
