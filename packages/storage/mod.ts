@@ -55,3 +55,4 @@ export * from "./memory/tokenize.ts";
 export * from "./memory/recall.ts";
 export * from "./state/reads/item_source.ts";
 export * from "./memory/cursors.ts";
+export * from "./state/reads/run_items.ts";

@@ -12,8 +12,8 @@ import {
   completeItem,
   getThread,
   readRunConfig,
+  readRunItems,
   readRunScope,
-  readTurnsNewestFirst,
   type RecalledMemory,
   recordModelResponse,
   settleRun,
@@ -106,7 +106,7 @@ export async function runAgentLoop(
       systemText: system.text,
       identityHash: identity?.hash ?? null,
       audit: system.audit,
-      recalled: recallFor(deps, scope.threadId, scope.branchId, scope.turnOrdinal, runId),
+      recalled: recallFor(deps, scope.threadId, runId),
     }, provider.provider);
     let checkedCompletion = false;
     for (let step = 1;; step++) {
@@ -170,18 +170,9 @@ export async function runAgentLoop(
 }
 
 /** Memories recalled for the Run's own user message, once, at its start. */
-function recallFor(
-  deps: AgentLoopDeps,
-  threadId: string,
-  branchId: string,
-  turnOrdinal: number,
-  runId: string,
-): RecalledMemory[] {
+function recallFor(deps: AgentLoopDeps, threadId: string, runId: string): RecalledMemory[] {
   if (!deps.recall) return [];
-  const [turn] = deps.store.read((db) =>
-    readTurnsNewestFirst(db, { threadId, branchId, beforeOrdinal: turnOrdinal + 1, limit: 1 })
-  );
-  const message = turn?.runs.find((run) => run.id === runId)?.items.find((i) => i.role === "user");
+  const message = deps.store.read((db) => readRunItems(db, runId)).find((i) => i.role === "user");
   if (!message) return [];
   const root = deps.store.read((db) => getThread(db, threadId)).thread.workspace?.rootUri ?? null;
   try {

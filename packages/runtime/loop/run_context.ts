@@ -9,6 +9,7 @@ import type { Item, JournalEvent, RunReasonCode } from "@daedalus/protocol";
 import type { RecalledMemory } from "@daedalus/storage";
 import {
   type Committed,
+  readRunItems,
   readTurnsNewestFirst,
   recordCompaction,
   recordModelInput,
@@ -157,8 +158,7 @@ export class RunContext {
     );
 
   #runItems(): Item[] {
-    const [turn] = this.#readTurns(this.#facts.turnOrdinal + 1, 1);
-    return turn?.runs.find((run) => run.id === this.#facts.runId)?.items ?? [];
+    return this.#deps.store.read((db) => readRunItems(db, this.#facts.runId));
   }
 
   async #build() {

@@ -11,8 +11,7 @@ import {
   getThread,
   type MemoryStore,
   readItemSource,
-  readRunScope,
-  readTurnsNewestFirst,
+  readRunItems,
   recallMemories,
   type StateStore,
 } from "@daedalus/storage";
@@ -58,20 +57,10 @@ export interface MemoryToolDeps {
 export function createMemoryTool(deps: MemoryToolDeps): LoopTool {
   const resolveItem = (itemId: string) => deps.store.read((db) => readItemSource(db, itemId));
   /** The user message that started the Run: every memory write cites it. */
-  const triggeringItem = (context: LoopToolContext): string | null => {
-    const scope = deps.store.read((db) => readRunScope(db, context.runId));
-    const [turn] = deps.store.read((db) =>
-      readTurnsNewestFirst(db, {
-        threadId: scope.threadId,
-        branchId: scope.branchId,
-        beforeOrdinal: scope.turnOrdinal + 1,
-        limit: 1,
-      })
-    );
-    return turn?.runs.find((run) => run.id === context.runId)?.items.find((item) =>
-      item.role === "user"
-    )?.id ?? null;
-  };
+  const triggeringItem = (context: LoopToolContext): string | null =>
+    deps.store.read((db) => readRunItems(db, context.runId)).find((item) => item.role === "user")
+      ?.id ?? null;
+
   const workspaceKey = (context: LoopToolContext) =>
     workspaceMemoryKey(
       deps.store.read((db) => getThread(db, context.threadId)).thread.workspace?.rootUri,

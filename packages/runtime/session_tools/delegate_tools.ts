@@ -13,9 +13,9 @@ import {
   getThread,
   hasActiveRun,
   readRunConfig,
+  readRunItems,
   readRunScope,
   readThreadSlice,
-  readTurnsNewestFirst,
   startTurn,
 } from "@daedalus/storage";
 import type { LoopTool, LoopToolContext, LoopToolResult } from "../loop/tools.ts";
@@ -193,16 +193,7 @@ export function createDelegateTools(deps: SessionToolDeps): LoopTool[] {
 
 /** The hop count of the message that started the caller's turn (0 for a user's own). */
 function callerHops(deps: SessionToolDeps, context: LoopToolContext): number {
-  const scope = deps.store.read((db) => readRunScope(db, context.runId));
-  const [turn] = deps.store.read((db) =>
-    readTurnsNewestFirst(db, {
-      threadId: scope.threadId,
-      branchId: scope.branchId,
-      beforeOrdinal: scope.turnOrdinal + 1,
-      limit: 1,
-    })
-  );
-  const first = turn?.runs.find((run) => run.id === context.runId)?.items[0];
+  const [first] = deps.store.read((db) => readRunItems(db, context.runId));
   const send = first?.data.threadSend as { hops?: unknown } | undefined;
   return typeof send?.hops === "number" ? send.hops : 0;
 }

@@ -1,0 +1,24 @@
+/**
+ * The Items of one Run in order (streaming text included): how the loop and the
+ * tools read their own Run.
+ *
+ * @module
+ */
+import type { Item } from "@daedalus/protocol";
+import type { StateDatabase } from "../database.ts";
+import { ITEM_COLUMNS, itemFromRow } from "../_rows.ts";
+import { overlayStreamedText } from "../streamed_text.ts";
+
+/**
+ * Reads a Run's Items by ordinal.
+ *
+ * @param db the state database
+ * @param runId the run
+ * @returns its items (empty for an unknown run)
+ */
+export function readRunItems(db: StateDatabase, runId: string): Item[] {
+  const rows = db.connection.prepare(
+    `SELECT ${ITEM_COLUMNS} FROM items WHERE run_id = ? ORDER BY ordinal`,
+  ).all(runId);
+  return overlayStreamedText(db, rows.map(itemFromRow));
+}
