@@ -61,6 +61,9 @@ export const CAPTURE_MAX_LINES = 5000;
 /** Largest unified diff kept in a file change fact; the serialised event stays ≤ 256 KiB. */
 export const DIFF_MAX_BYTES = 256 * 1024;
 
+/** Largest serialized file change fact (seed 000: the event stays ≤ 256 KiB; larger keep metadata). */
+export const CHANGE_EVENT_MAX_BYTES = 256 * 1024;
+
 /** Unchanged lines shown around each change in a unified diff (the `diff -u` default). */
 export const DIFF_CONTEXT_LINES = 3;
 

@@ -6,7 +6,12 @@
  * @module
  */
 import type { FileChangeFact, ToolContext } from "../tool.ts";
-import { CAPTURE_MAX_BYTES, CAPTURE_MAX_LINES, DIFF_MAX_BYTES } from "../limits.ts";
+import {
+  CAPTURE_MAX_BYTES,
+  CAPTURE_MAX_LINES,
+  CHANGE_EVENT_MAX_BYTES,
+  DIFF_MAX_BYTES,
+} from "../limits.ts";
 import { revisionOf } from "./atomic_write.ts";
 import { diffLines } from "./diff.ts";
 
@@ -172,7 +177,7 @@ export async function recordFileChange(
       diff = lineDiff.unified;
     } else diffOmitted = true;
   }
-  const fact: FileChange = {
+  const fact = fitEvent({
     toolCallItemId: context.itemId,
     path: input.path,
     operation: input.operation,
@@ -182,7 +187,21 @@ export async function recordFileChange(
     after,
     diff,
     ...(diffOmitted ? { diffOmitted: true } : {}),
-  };
+  });
   context.facts.fileChanges.push(fact);
   return fact;
+}
+
+/**
+ * Keeps the serialized change within {@linkcode CHANGE_EVENT_MAX_BYTES}: texts go first,
+ * then the diff, so an oversized capture keeps its metadata (sizes, revisions, counts).
+ */
+function fitEvent(fact: FileChange): FileChange {
+  const size = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).byteLength;
+  if (size(fact) <= CHANGE_EVENT_MAX_BYTES) return fact;
+  const { text: _before, ...before } = fact.before as FileCapture & { text?: string };
+  const { text: _after, ...after } = fact.after as FileCapture & { text?: string };
+  const withoutTexts: FileChange = { ...fact, before, after, capturesOmitted: true };
+  if (size(withoutTexts) <= CHANGE_EVENT_MAX_BYTES) return withoutTexts;
+  return { ...withoutTexts, diff: null, diffOmitted: true };
 }

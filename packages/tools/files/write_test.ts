@@ -127,3 +127,20 @@ Deno.test("write outside the workspace is allowed in full access", async () => {
   assert.equal(await Deno.readTextFile(join(ws.base, "out.txt")), "x");
   assert.equal(result.details?.path, join(ws.base, "out.txt"));
 });
+
+Deno.test("a change whose captures would pass 256 KiB keeps its metadata only", async () => {
+  await using ws = await createTestWorkspace();
+  const line = (tag: string) => `${tag} `.padEnd(99, "x") + "\n";
+  const first = Array.from({ length: 2000 }, (_, i) => line(`a${i}`)).join("");
+  const second = Array.from({ length: 2000 }, (_, i) => line(`b${i}`)).join("");
+  await executeTool(writeTool, { path: "big.txt", content: first }, ws.context);
+  const result = await executeTool(writeTool, { path: "big.txt", content: second }, ws.context);
+  assert.equal(result.isError, undefined, result.content);
+  const fact = (ws.context.facts.fileChanges as FileChange[]).at(-1)!;
+  assert.ok(new TextEncoder().encode(JSON.stringify(fact)).byteLength <= 256 * 1024);
+  assert.equal(fact.capturesOmitted, true);
+  assert.equal((fact.after as { text?: string }).text, undefined);
+  assert.equal(fact.after.byteCount, second.length, "the metadata stays");
+  assert.equal(fact.additions, 2000);
+  assert.equal(fact.deletions, 2000);
+});
