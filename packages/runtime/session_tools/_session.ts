@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Item, JournalEvent } from "@daedalus/protocol";
-import type { StateStore } from "@daedalus/storage";
+import { readRunConfig, type StateStore } from "@daedalus/storage";
 import type { LoopTool, LoopToolResult } from "../loop/tools.ts";
 import type { Scheduler } from "../scheduler/scheduler.ts";
 
@@ -25,6 +25,24 @@ export interface SessionToolDeps {
   workspacesRoot: string;
   /** Deepest sub-agent nesting (`DAEDALUS_SUBAGENT_MAX_DEPTH`, default 2). */
   subagentMaxDepth: number;
+}
+
+/**
+ * The refusal of a session-changing tool outside `full_access` (approvals come
+ * later), or null when the Run may use it.
+ */
+export function fullAccessRefusal(
+  store: StateStore,
+  runId: string,
+  tool: string,
+): LoopToolResult | null {
+  const policy = String(
+    store.read((db) => readRunConfig(db, runId)).executionPolicy ?? "full_access",
+  );
+  return policy === "full_access" ? null : toolError(
+    "permission_denied",
+    `${tool} changes sessions and needs full_access; this run is ${policy}`,
+  );
 }
 
 /** A tool failure the model reads. */

@@ -20,6 +20,7 @@ import {
 } from "@daedalus/storage";
 import type { LoopTool, LoopToolContext, LoopToolResult } from "../loop/tools.ts";
 import {
+  fullAccessRefusal,
   sessionTool,
   type SessionToolDeps,
   SUBAGENTS_LIVE_MAX,
@@ -108,6 +109,8 @@ export function createDelegateTools(deps: SessionToolDeps): LoopTool[] {
       }),
       mutating: true,
       run: async (params, context) => {
+        const refusal = fullAccessRefusal(deps.store, context.runId, "thread_send");
+        if (refusal) return Promise.resolve(refusal);
         if (params.threadId === context.threadId) {
           return toolError("invalid_arguments", "Cannot send to this same thread");
         }
@@ -155,6 +158,8 @@ export function createDelegateTools(deps: SessionToolDeps): LoopTool[] {
       }),
       mutating: true,
       run: async (params, context) => {
+        const refusal = fullAccessRefusal(deps.store, context.runId, "subagent");
+        if (refusal) return Promise.resolve(refusal);
         const caller = deps.store.read((db) => readRunConfig(db, context.runId));
         const depth = (typeof caller.subagentDepth === "number" ? caller.subagentDepth : 0) + 1;
         if (depth > deps.subagentMaxDepth) {

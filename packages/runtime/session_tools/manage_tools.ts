@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { createThread, renameThread, setThreadArchived } from "@daedalus/storage";
 import type { LoopTool } from "../loop/tools.ts";
-import { sessionTool, type SessionToolDeps } from "./_session.ts";
+import { fullAccessRefusal, sessionTool, type SessionToolDeps } from "./_session.ts";
 
 const ThreadRef = z.string().regex(/^thread_[0-9a-f]{32}$/);
 const Title = z.string().trim().min(1).max(200).regex(/^[^\r\n]*$/);
@@ -27,6 +27,8 @@ export function createManageTools(deps: SessionToolDeps): LoopTool[] {
       params: z.strictObject({ title: Title.optional() }),
       mutating: true,
       run: async (params, context) => {
+        const refusal = fullAccessRefusal(deps.store, context.runId, "thread_create");
+        if (refusal) return Promise.resolve(refusal);
         const created = await createThread(deps.store, {
           title: params.title ?? null,
           clientRequestId: `tool:${context.itemId}`,
@@ -42,7 +44,9 @@ export function createManageTools(deps: SessionToolDeps): LoopTool[] {
       description: "Rename a conversation.",
       params: z.strictObject({ threadId: ThreadRef, title: Title }),
       mutating: true,
-      run: (params) => {
+      run: (params, context) => {
+        const refusal = fullAccessRefusal(deps.store, context.runId, "thread_rename");
+        if (refusal) return Promise.resolve(refusal);
         const renamed = renameThread(deps.store, params.threadId, params.title, "user");
         deps.publish(renamed.events);
         return Promise.resolve({
@@ -56,7 +60,9 @@ export function createManageTools(deps: SessionToolDeps): LoopTool[] {
       description: "Archive a conversation (archived: true) or bring it back (archived: false).",
       params: z.strictObject({ threadId: ThreadRef, archived: z.boolean() }),
       mutating: true,
-      run: (params) => {
+      run: (params, context) => {
+        const refusal = fullAccessRefusal(deps.store, context.runId, "thread_archive");
+        if (refusal) return Promise.resolve(refusal);
         const changed = setThreadArchived(deps.store, params.threadId, params.archived);
         deps.publish(changed.events);
         return Promise.resolve({

@@ -82,18 +82,20 @@ Deno.test("write then read through the loop; the change is recorded and served",
   }
 });
 
-Deno.test("read_only refuses writes, edits, commands and outside reads; the run goes on", async () => {
+Deno.test("read_only refuses writes, edits, commands, outside reads and session changes; the run goes on", async () => {
   const outside = await Deno.makeTempFile();
   const t = await turnWithCalls([
     { name: "write", arguments: { path: "a.txt", content: "x" } },
     { name: "edit", arguments: { path: "a.txt", oldString: "x", newString: "y" } },
     { name: "process_start", arguments: { command: "echo hi" } },
     { name: "read", arguments: { path: outside } },
+    { name: "thread_create", arguments: { title: "elsewhere" } },
     { name: "list", arguments: { path: "." } },
   ], "read_only");
   try {
     const codes = t.results.map((r: { data: { errorCode?: string } }) => r.data.errorCode ?? "ok");
     assert.deepEqual(codes, [
+      "permission_denied",
       "permission_denied",
       "permission_denied",
       "permission_denied",
