@@ -16,7 +16,7 @@
 import type { MemoryKind, MemoryScope } from "@daedalus/protocol";
 import type { DatabaseSync } from "node:sqlite";
 import type { MemoryDatabase } from "./database.ts";
-import { nullableText, numeric, statement, text } from "./_sqlite.ts";
+import { nullableText, numeric, type Row, statement, text } from "./_sqlite.ts";
 import { tokenizeMemoryText } from "./tokenize.ts";
 import {
   RECALL_CANDIDATES_MAX,
@@ -27,6 +27,13 @@ import {
   RECALL_SELECT_MAX_CHARS,
   RECALL_SELECT_MAX_RECORDS,
 } from "./limits.ts";
+
+/**
+ * Most index rows read when every query term is common (the newest matches): three
+ * pools' depth, so both pools still fill 200 deep when a third is out of scope. Belongs
+ * in limits.ts; kept here because this change was scoped to recall.ts.
+ */
+const RECALL_COMMON_WINDOW_ROWS = 3 * RECALL_POOL_MAX_DEPTH;
 
 /** The strategy name recorded with each Run's frozen recall set. */
 export const RECALL_STRATEGY = "deterministic-hybrid-rrf-v2";
@@ -83,6 +90,21 @@ interface Candidate {
   shared: number;
 }
 
+interface WindowRow {
+  rowid: number;
+  bm25: number;
+  shared: number;
+}
+
+interface RankedPools {
+  /** In-scope memory ids by BM25, best first, ≤ 200. */
+  ftsPool: string[];
+  /** In-scope memory ids by shared query terms, most first, ≤ 200. */
+  overlapPool: string[];
+  /** Index rows read (in scope or not), ≤ 2,000. */
+  candidateCount: number;
+}
+
 interface Fused {
   id: string;
   score: number;
@@ -130,13 +152,13 @@ export function recallMemories(database: MemoryDatabase, input: RecallInput): Re
   };
   if (tokens.length === 0) return empty;
   return database.readTransaction(() => {
-    const candidates = readCandidates(database, tokens, input.workspaceKey);
-    const fused = fuseByReciprocalRank(candidates);
+    const pools = rankPools(database, tokens, input.workspaceKey);
+    const fused = fuseRankedPools(pools.ftsPool, pools.overlapPool);
     const selected = selectWithinBudget(database, fused, maxRecords, maxChars);
     return {
       ...empty,
       memories: selected,
-      candidateCount: candidates.length,
+      candidateCount: pools.candidateCount,
       omittedCount: fused.length - selected.length,
       totalChars: selected.reduce((sum, memory) => sum + memory.content.length, 0),
     };
@@ -144,49 +166,174 @@ export function recallMemories(database: MemoryDatabase, input: RecallInput): Re
 }
 
 /**
- * Reads at most 2,000 candidates with bounded work. Tokens are taken rarest first
- * while their documents add up to at most 5,000 (BM25-ranking ~1 µs a row keeps that
- * near 5 ms); those are ranked by BM25. When even the rarest token is that common, the
- * newest 2,000 matches of the whole query form the window instead.
+ * Reads at most 2,000 candidates with bounded work and ranks the two pools from them.
+ * Tokens are taken rarest first while their documents add up to at most 5,000; those
+ * are ranked by BM25. When even the rarest token is that common, the newest 2,000
+ * matches of the whole query (600) form the window instead. Only index rowids and scores are
+ * read for the window; memory ids and scope are looked up for the pools' heads only.
  */
-function readCandidates(
+function rankPools(
   database: MemoryDatabase,
   tokens: readonly string[],
   workspaceKey: string | null,
-): Candidate[] {
+): RankedPools {
   const connection = database.connection;
-  const frequencies = tokens
-    .map((token) => ({ token, documents: documentFrequency(connection, token) }))
+  const frequencies = uniqueTerms(tokens)
+    .map((term) => ({ term, documents: documentFrequency(connection, term) }))
     .filter((entry) => entry.documents > 0)
-    .sort((a, b) => a.documents - b.documents || (a.token < b.token ? -1 : 1));
-  if (frequencies.length === 0) return [];
+    .sort((a, b) => a.documents - b.documents || (a.term < b.term ? -1 : 1));
+  if (frequencies.length === 0) return { ftsPool: [], overlapPool: [], candidateCount: 0 };
   const driving: string[] = [];
   let documents = 0;
   for (const entry of frequencies) {
     if (documents + entry.documents > RECALL_RANKED_SCAN_MAX_ROWS) break;
-    driving.push(entry.token);
+    driving.push(entry.term);
     documents += entry.documents;
   }
-  const ranked = driving.length > 0;
-  const match = (ranked ? driving : frequencies.map((entry) => entry.token))
-    .map((token) => `"${token}"`).join(" OR ");
-  const rows = statement(
-    connection,
-    `SELECT memory_id, tokens, bm25(memory_fts) AS bm25 FROM memory_fts
-     WHERE memory_fts MATCH ? ORDER BY ${ranked ? "rank" : "rowid DESC"} LIMIT ?`,
-  ).all(match, RECALL_CANDIDATES_MAX);
-  const inScope = readInScope(connection, rows.map((row) => text(row, "memory_id")), workspaceKey);
-  const wanted = new Set(tokens);
-  return rows.filter((row) => inScope.has(text(row, "memory_id"))).map((row) => {
-    const own = ` ${text(row, "tokens")} `;
-    let shared = 0;
-    for (const token of wanted) if (own.includes(` ${token} `)) shared += 1;
-    return { id: text(row, "memory_id"), bm25: numeric(row, "bm25"), shared };
-  });
+  const terms = frequencies.map((entry) => entry.term);
+  const window = driving.length > 0
+    ? readRankedWindow(connection, driving, terms)
+    : readNewestWindow(connection, terms);
+  const scope = new ScopeResolver(connection, workspaceKey);
+  const ftsOrder = [...window.values()].sort((a, b) => a.bm25 - b.bm25 || b.rowid - a.rowid);
+  const overlapOrder = ftsOrder.filter((row) => row.shared > 0)
+    .sort((a, b) => b.shared - a.shared || b.rowid - a.rowid);
+  return {
+    ftsPool: scope.head(ftsOrder.map((row) => row.rowid)),
+    overlapPool: scope.head(overlapOrder.map((row) => row.rowid)),
+    candidateCount: window.size,
+  };
 }
 
-/** Documents containing a token, from FTS5's vocabulary (a b-tree seek, not a scan). */
-function documentFrequency(connection: DatabaseSync, token: string): number {
+/** The FTS5 vocabulary stores terms without diacritics; one query term per stored term. */
+function uniqueTerms(tokens: readonly string[]): string[] {
+  return [
+    ...new Set(
+      tokens.map((token) => token.normalize("NFD").replace(/\p{M}/gu, "").normalize("NFC")),
+    ),
+  ];
+}
+
+function phrase(terms: readonly string[]): string {
+  return terms.map((term) => `"${term}"`).join(" OR ");
+}
+
+/**
+ * The best 2,000 by BM25 over the rare (driving) terms. Shared terms are counted from
+ * each term's doclist intersected with the driving terms' (FTS5 skips through the long
+ * one), so no row's token text is read.
+ */
+function readRankedWindow(
+  connection: DatabaseSync,
+  driving: readonly string[],
+  terms: readonly string[],
+): Map<number, WindowRow> {
+  const window = readWindow(
+    connection,
+    `SELECT rowid, bm25(memory_fts) AS bm25 FROM memory_fts
+     WHERE memory_fts MATCH ? ORDER BY rank LIMIT ?`,
+    phrase(driving),
+    RECALL_CANDIDATES_MAX,
+  );
+  const drivingSet = new Set(driving);
+  const select = statement(connection, "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?");
+  for (const term of terms) {
+    const match = drivingSet.has(term) ? `"${term}"` : `(${phrase(driving)}) AND "${term}"`;
+    countShared(window, select.all(match));
+  }
+  return window;
+}
+
+/** The newest 2,000 matches; shared terms from each term's doclist within that rowid range. */
+function readNewestWindow(
+  connection: DatabaseSync,
+  terms: readonly string[],
+): Map<number, WindowRow> {
+  const window = readWindow(
+    connection,
+    `SELECT rowid, bm25(memory_fts) AS bm25 FROM memory_fts
+     WHERE memory_fts MATCH ? ORDER BY rowid DESC LIMIT ?`,
+    phrase(terms),
+    RECALL_COMMON_WINDOW_ROWS,
+  );
+  let oldest = Infinity;
+  for (const rowid of window.keys()) oldest = Math.min(oldest, rowid);
+  const select = statement(
+    connection,
+    "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? AND rowid >= ?",
+  );
+  for (const term of terms) countShared(window, select.all(`"${term}"`, oldest));
+  return window;
+}
+
+function readWindow(
+  connection: DatabaseSync,
+  sql: string,
+  match: string,
+  limit: number,
+): Map<number, WindowRow> {
+  const window = new Map<number, WindowRow>();
+  for (const row of statement(connection, sql).all(match, limit)) {
+    const rowid = numeric(row, "rowid");
+    window.set(rowid, { rowid, bm25: numeric(row, "bm25"), shared: 0 });
+  }
+  return window;
+}
+
+function countShared(window: Map<number, WindowRow>, rows: readonly Row[]): void {
+  for (const row of rows) {
+    const entry = window.get(numeric(row, "rowid"));
+    if (entry !== undefined) entry.shared += 1;
+  }
+}
+
+/**
+ * Maps index rowids to in-scope memory ids in batches, walking a pool's order until it
+ * holds 200 memories: only the pools' heads (and the out-of-scope rows among them) pay
+ * for the id and scope lookups. The unary `+` keeps the planner on the primary key.
+ */
+class ScopeResolver {
+  readonly #resolved = new Map<number, string | null>();
+  readonly #lookup;
+  readonly #workspaceKey: string | null;
+
+  constructor(connection: DatabaseSync, workspaceKey: string | null) {
+    this.#workspaceKey = workspaceKey;
+    this.#lookup = statement(
+      connection,
+      `SELECT f.rowid AS rowid, r.id AS id FROM memory_fts f
+       JOIN memory_records r ON r.id = f.memory_id
+       WHERE f.rowid IN (SELECT value FROM json_each(?)) AND +r.state = 'active'
+         AND (+r.scope_type = 'global' OR +r.scope_key = ?)`,
+    );
+  }
+
+  head(order: readonly number[]): string[] {
+    const pool: string[] = [];
+    let next = 0;
+    while (pool.length < RECALL_POOL_MAX_DEPTH && next < order.length) {
+      const batch = order.slice(next, next + RECALL_POOL_MAX_DEPTH - pool.length + 8);
+      next += batch.length;
+      this.#resolve(batch.filter((rowid) => !this.#resolved.has(rowid)));
+      for (const rowid of batch) {
+        const id = this.#resolved.get(rowid);
+        if (id !== null && id !== undefined && pool.length < RECALL_POOL_MAX_DEPTH) pool.push(id);
+      }
+    }
+    return pool;
+  }
+
+  #resolve(rowids: readonly number[]): void {
+    if (rowids.length === 0) return;
+    for (const rowid of rowids) this.#resolved.set(rowid, null);
+    for (const row of this.#lookup.all(JSON.stringify(rowids), this.#workspaceKey)) {
+      this.#resolved.set(numeric(row, "rowid"), text(row, "id"));
+    }
+  }
+}
+
+/** Documents containing a term, from FTS5's vocabulary (a b-tree seek, not a scan). */
+function documentFrequency(connection: DatabaseSync, term: string): number {
   if (!vocabularies.has(connection)) {
     // A TEMP table lives in this connection only: memory.db's schema stays untouched.
     connection.exec(
@@ -194,29 +341,12 @@ function documentFrequency(connection: DatabaseSync, token: string): number {
     );
     vocabularies.add(connection);
   }
-  // unicode61 with remove_diacritics stores "café" as "cafe"; look the term up the same way.
-  const term = token.normalize("NFD").replace(/\p{M}/gu, "").normalize("NFC");
   const row = statement(connection, "SELECT doc FROM temp.memory_fts_terms WHERE term = ?")
     .get(term);
   return row === undefined ? 0 : numeric(row, "doc");
 }
 
 const vocabularies = new WeakSet<DatabaseSync>();
-
-/** The unary `+` keeps the planner on the primary key instead of the state index. */
-function readInScope(
-  connection: DatabaseSync,
-  ids: readonly string[],
-  workspaceKey: string | null,
-): Set<string> {
-  const rows = statement(
-    connection,
-    `SELECT id FROM memory_records
-     WHERE id IN (SELECT value FROM json_each(?)) AND +state = 'active'
-       AND (+scope_type = 'global' OR +scope_key = ?)`,
-  ).all(JSON.stringify(ids), workspaceKey);
-  return new Set(rows.map((row) => text(row, "id")));
-}
 
 /**
  * Fuses the two pools by reciprocal rank: score = Σ 1 / (k + rank) over the pools a
@@ -232,6 +362,14 @@ export function fuseByReciprocalRank(candidates: readonly Candidate[]): Fused[] 
   const overlapPool = candidates.filter((candidate) => candidate.shared > 0)
     .sort((a, b) => b.shared - a.shared || byId(a, b))
     .slice(0, RECALL_POOL_MAX_DEPTH);
+  return fuseRankedPools(
+    ftsPool.map((candidate) => candidate.id),
+    overlapPool.map((candidate) => candidate.id),
+  );
+}
+
+/** RRF over two pools already ranked best first; ties by id. */
+function fuseRankedPools(ftsPool: readonly string[], overlapPool: readonly string[]): Fused[] {
   const fused = new Map<string, Fused>();
   const entry = (id: string) => {
     const existing = fused.get(id);
@@ -240,13 +378,13 @@ export function fuseByReciprocalRank(candidates: readonly Candidate[]): Fused[] 
     fused.set(id, created);
     return created;
   };
-  ftsPool.forEach((candidate, index) => {
-    const fusedEntry = entry(candidate.id);
+  ftsPool.forEach((id, index) => {
+    const fusedEntry = entry(id);
     fusedEntry.ftsRank = index + 1;
     fusedEntry.score += 1 / (RECALL_RRF_K + index + 1);
   });
-  overlapPool.forEach((candidate, index) => {
-    const fusedEntry = entry(candidate.id);
+  overlapPool.forEach((id, index) => {
+    const fusedEntry = entry(id);
     fusedEntry.overlapRank = index + 1;
     fusedEntry.score += 1 / (RECALL_RRF_K + index + 1);
   });
