@@ -248,7 +248,7 @@ Deno.test("a supervised command that died while no runtime ran restarts on recov
         supervise: "on-failure",
       }]);
       assert.equal(recovered.state, "running");
-      await until("the restart", async () => {
+      await until("the restart", () => {
         const current = next.record(record.processId);
         return current !== undefined && Number(current.restartCount ?? 0) >= 1 &&
           current.state !== "running";
