@@ -6,6 +6,7 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
+import { ConnectionTransactions } from "../_transactions.ts";
 import { pragma } from "./_sqlite.ts";
 import { MemoryDatabaseOpenError, MemorySchemaIncompatibleError } from "./errors.ts";
 import { MEMORY_BUSY_TIMEOUT_MS } from "./limits.ts";
@@ -24,8 +25,8 @@ export interface MemoryDatabase {
   /** The connection, for preparing statements. Do not begin or commit on it. */
   readonly connection: DatabaseSync;
   /**
-   * Runs `fn` in `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws. A nested call
-   * simply runs inside the outer transaction.
+   * Runs `fn` in `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws; a nested call
+   * is a savepoint inside the outer transaction.
    *
    * @param fn synchronous work
    * @returns what `fn` returned, once committed
@@ -96,40 +97,27 @@ export function openMemoryDatabase(
 class OpenMemoryDatabase implements MemoryDatabase {
   readonly path: string;
   readonly connection: DatabaseSync;
-  #depth = 0;
+  readonly #transactions: ConnectionTransactions;
 
   constructor(path: string, connection: DatabaseSync) {
     this.path = path;
     this.connection = connection;
+    this.#transactions = new ConnectionTransactions(
+      connection,
+      () => new TypeError("A memory.db transaction callback must not return a promise"),
+    );
   }
 
   transaction<T>(fn: () => T): T {
-    return this.#depth === 0 ? this.#outer(fn, "BEGIN IMMEDIATE") : fn();
+    return this.#transactions.write(fn);
   }
 
   readTransaction<T>(fn: () => T): T {
-    return this.#depth === 0 ? this.#outer(fn, "BEGIN") : fn();
+    return this.#transactions.read(fn);
   }
 
   close(): void {
     if (this.connection.isOpen) this.connection.close();
-  }
-
-  #outer<T>(fn: () => T, begin: string): T {
-    this.connection.exec(begin);
-    this.#depth = 1;
-    try {
-      const result = fn();
-      this.connection.exec("COMMIT");
-      return result;
-    } catch (error) {
-      if (this.connection.isOpen && this.connection.isTransaction) {
-        this.connection.exec("ROLLBACK");
-      }
-      throw error;
-    } finally {
-      this.#depth = 0;
-    }
   }
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
+import { ConnectionTransactions } from "../_transactions.ts";
 import {
   countSchemaObjects,
   integerColumn,
@@ -196,12 +197,13 @@ class OpenStateDatabase implements StateDatabase {
   readonly path: string;
   readonly readOnly: boolean;
   readonly connection: DatabaseSync;
-  #depth = 0;
+  readonly #transactions: ConnectionTransactions;
 
   constructor(path: string, readOnly: boolean, connection: DatabaseSync) {
     this.path = path;
     this.readOnly = readOnly;
     this.connection = connection;
+    this.#transactions = new ConnectionTransactions(connection, () => new StateTransactionError());
   }
 
   get isOpen(): boolean {
@@ -209,70 +211,20 @@ class OpenStateDatabase implements StateDatabase {
   }
 
   get inTransaction(): boolean {
-    return this.#depth > 0;
+    return this.#transactions.active;
   }
 
   transaction<T>(fn: () => T): T {
-    return this.#depth === 0 ? this.#outer(fn, !this.readOnly) : this.#nested(fn);
+    return this.#transactions.write(fn, !this.readOnly);
   }
 
   readTransaction<T>(fn: () => T): T {
-    return this.#depth === 0 ? this.#outer(fn, false) : fn();
+    return this.#transactions.read(fn);
   }
 
   close(): void {
     if (this.connection.isOpen) this.connection.close();
   }
-
-  #outer<T>(fn: () => T, write: boolean): T {
-    this.connection.exec(write ? "BEGIN IMMEDIATE" : "BEGIN");
-    this.#depth = 1;
-    try {
-      const result = requireSync(fn());
-      this.connection.exec("COMMIT");
-      return result;
-    } catch (error) {
-      if (this.connection.isOpen && this.connection.isTransaction) {
-        this.connection.exec("ROLLBACK");
-      }
-      throw error;
-    } finally {
-      this.#depth = 0;
-    }
-  }
-
-  #nested<T>(fn: () => T): T {
-    const savepoint = `daedalus_nested_${this.#depth}`;
-    this.connection.exec(`SAVEPOINT ${savepoint}`);
-    this.#depth += 1;
-    try {
-      const result = requireSync(fn());
-      this.connection.exec(`RELEASE ${savepoint}`);
-      return result;
-    } catch (error) {
-      if (this.connection.isOpen && this.connection.isTransaction) {
-        this.connection.exec(`ROLLBACK TO ${savepoint}`);
-        this.connection.exec(`RELEASE ${savepoint}`);
-      }
-      throw error;
-    } finally {
-      this.#depth -= 1;
-    }
-  }
-}
-
-function requireSync<T>(result: T): T {
-  if (isPromiseLike(result)) {
-    // Keep an abandoned rejection from surfacing as an unhandled one.
-    Promise.resolve(result).catch(() => {});
-    throw new StateTransactionError();
-  }
-  return result;
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === "object" || typeof value === "function") && value !== null &&
-    "then" in value && typeof value.then === "function";
 }
 
 function fileExists(path: string): boolean {
