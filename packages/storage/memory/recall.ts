@@ -20,6 +20,7 @@ import { nullableText, numeric, type Row, statement, text } from "./_sqlite.ts";
 import { tokenizeMemoryText } from "./tokenize.ts";
 import {
   RECALL_CANDIDATES_MAX,
+  RECALL_FREQUENCY_CACHE_MAX_TERMS,
   RECALL_POOL_MAX_DEPTH,
   RECALL_QUERY_MAX_TOKENS,
   RECALL_RANKED_SCAN_MAX_ROWS,
@@ -167,9 +168,9 @@ export function recallMemories(database: MemoryDatabase, input: RecallInput): Re
 
 /**
  * Reads at most 2,000 candidates with bounded work and ranks the two pools from them.
- * Tokens are taken rarest first while their documents add up to at most 5,000; those
- * are ranked by BM25. When even the rarest token is that common, the newest 2,000
- * matches of the whole query (600) form the window instead. Only index rowids and scores are
+ * Tokens are taken rarest first while their documents add up to at most 2,000; those
+ * are ranked by BM25. When even the rarest token is that common, the newest 600
+ * matches of the whole query form the window instead. Only index rowids and scores are
  * read for the window; memory ids and scope are looked up for the pools' heads only.
  */
 function rankPools(
@@ -178,8 +179,9 @@ function rankPools(
   workspaceKey: string | null,
 ): RankedPools {
   const connection = database.connection;
+  const cache = frequencyCache(connection);
   const frequencies = uniqueTerms(tokens)
-    .map((term) => ({ term, documents: documentFrequency(connection, term) }))
+    .map((term) => ({ term, documents: documentFrequency(connection, cache, term) }))
     .filter((entry) => entry.documents > 0)
     .sort((a, b) => a.documents - b.documents || (a.term < b.term ? -1 : 1));
   if (frequencies.length === 0) return { ftsPool: [], overlapPool: [], candidateCount: 0 };
@@ -244,7 +246,7 @@ function readRankedWindow(
   return window;
 }
 
-/** The newest 2,000 matches; shared terms from each term's doclist within that rowid range. */
+/** The newest 600 matches; shared terms from each term's newest rows, as many as the window. */
 function readNewestWindow(
   connection: DatabaseSync,
   terms: readonly string[],
@@ -256,13 +258,14 @@ function readNewestWindow(
     phrase(terms),
     RECALL_COMMON_WINDOW_ROWS,
   );
-  let oldest = Infinity;
-  for (const rowid of window.keys()) oldest = Math.min(oldest, rowid);
+  // Every row of a term at or above the window's oldest rowid matches the query, so it is
+  // in the window: the term's newest `window.size` rows hold them all. A descending LIMIT
+  // reads only those; a `rowid >=` bound makes FTS5 walk the term's whole doclist.
   const select = statement(
     connection,
-    "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? AND rowid >= ?",
+    "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
   );
-  for (const term of terms) countShared(window, select.all(`"${term}"`, oldest));
+  for (const term of terms) countShared(window, select.all(`"${term}"`, window.size));
   return window;
 }
 
@@ -332,21 +335,53 @@ class ScopeResolver {
   }
 }
 
-/** Documents containing a term, from FTS5's vocabulary (a b-tree seek, not a scan). */
-function documentFrequency(connection: DatabaseSync, term: string): number {
-  if (!vocabularies.has(connection)) {
+/**
+ * Documents containing a term, from FTS5's vocabulary. The vocabulary walks the term's
+ * doclist (about 20 ns a document), so counts are cached per connection until the
+ * database changes: this connection's writes move `total_changes()`, another
+ * connection's commits move `PRAGMA data_version`.
+ */
+function documentFrequency(
+  connection: DatabaseSync,
+  cache: Map<string, number>,
+  term: string,
+): number {
+  const cached = cache.get(term);
+  if (cached !== undefined) return cached;
+  const row = statement(connection, "SELECT doc FROM temp.memory_fts_terms WHERE term = ?")
+    .get(term);
+  const documents = row === undefined ? 0 : numeric(row, "doc");
+  if (cache.size >= RECALL_FREQUENCY_CACHE_MAX_TERMS) cache.clear();
+  cache.set(term, documents);
+  return documents;
+}
+
+function frequencyCache(connection: DatabaseSync): Map<string, number> {
+  let entry = frequencies.get(connection);
+  if (entry === undefined) {
     // A TEMP table lives in this connection only: memory.db's schema stays untouched.
     connection.exec(
       "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_fts_terms USING fts5vocab(main, 'memory_fts', 'row')",
     );
-    vocabularies.add(connection);
+    entry = { stamp: "", documents: new Map() };
+    frequencies.set(connection, entry);
   }
-  const row = statement(connection, "SELECT doc FROM temp.memory_fts_terms WHERE term = ?")
-    .get(term);
-  return row === undefined ? 0 : numeric(row, "doc");
+  const row = statement(
+    connection,
+    "SELECT total_changes() AS changes, data_version AS version FROM pragma_data_version",
+  ).get();
+  const stamp = row === undefined ? "" : `${numeric(row, "changes")}:${numeric(row, "version")}`;
+  if (stamp === "" || stamp !== entry.stamp) {
+    entry.stamp = stamp;
+    entry.documents.clear();
+  }
+  return entry.documents;
 }
 
-const vocabularies = new WeakSet<DatabaseSync>();
+const frequencies = new WeakMap<
+  DatabaseSync,
+  { stamp: string; documents: Map<string, number> }
+>();
 
 /**
  * Fuses the two pools by reciprocal rank: score = Σ 1 / (k + rank) over the pools a

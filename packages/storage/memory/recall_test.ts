@@ -151,3 +151,53 @@ Deno.test("a corrected memory is recalled by its new content only", () => {
     assert.deepEqual(found.map((m) => [m.memoryId, m.revision]), [[id, 2]]);
   });
 });
+
+Deno.test("in-pool ties go to the newer index row", () => {
+  withMemories(["green tea daily", "green tea daily"], (store, ids) => {
+    const { memories } = recallMemories(store.database, { query: "green tea", workspaceKey: null });
+    assert.deepEqual(memories.map((m) => m.memoryId), [ids[1], ids[0]]);
+    assert.deepEqual([memories[0].ftsRank, memories[0].overlapRank], [1, 1]);
+  });
+});
+
+Deno.test("overlap counts accented and unaccented words as the same word", () => {
+  withMemories(["Zürich café", "cafe opening hours", "zurich office"], (store, ids) => {
+    const { memories } = recallMemories(store.database, {
+      query: "cafe zurich",
+      workspaceKey: null,
+    });
+    const both = memories.find((m) => m.memoryId === ids[0]);
+    assert.equal(both?.overlapRank, 1);
+    assert.equal(memories[0].memoryId, ids[0]);
+  });
+});
+
+Deno.test("cached document counts follow this connection's and another's writes", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "daedalus-recall-" });
+  const first = MemoryStore.open(`${dir}/memory.db`);
+  const second = MemoryStore.open(`${dir}/memory.db`);
+  try {
+    const recall = () =>
+      recallMemories(first.database, { query: "espresso", workspaceKey: null }).memories;
+    assert.equal(recall().length, 0);
+    first.create({ kind: "fact", scope: GLOBAL, content: "espresso", clientRequestId: "a" });
+    assert.equal(recall().length, 1);
+    second.create({ kind: "fact", scope: GLOBAL, content: "espresso twice", clientRequestId: "b" });
+    assert.equal(recall().length, 2);
+  } finally {
+    first.close();
+    second.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("all-common queries rank the newest matches and count shared words in them", () => {
+  // Over 2,000 documents hold each word: the newest 600 matches form the window.
+  const many = Array.from({ length: 2_100 }, (_, i) => `tea milk ${i}`);
+  withMemories(many, (store, ids) => {
+    const found = recallMemories(store.database, { query: "tea milk", workspaceKey: null });
+    assert.equal(found.candidateCount, 600);
+    assert.deepEqual(found.memories.map((m) => m.memoryId), ids.slice(-8).reverse());
+    assert.deepEqual([found.memories[0].ftsRank, found.memories[0].overlapRank], [1, 1]);
+  });
+});
