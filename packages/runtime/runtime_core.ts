@@ -132,7 +132,16 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     onListenerError: (error) => console.error(`event listener failed: ${error}`),
   });
   const publish = (events: readonly JournalEvent[]) => eventHub.publish(events);
-  const memoryStore = MemoryStore.open(paths.memoryDb);
+  let memoryStore: MemoryStore;
+  try {
+    memoryStore = MemoryStore.open(paths.memoryDb);
+  } catch (error) {
+    // An incompatible memory.db stops start-up with its message; nothing stays held.
+    eventHub.close();
+    store.close();
+    await lock.release();
+    throw error;
+  }
   const manager = new ProcessManager({
     processesRoot: paths.processes,
     onRecord: (record) => {
