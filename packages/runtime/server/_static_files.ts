@@ -49,7 +49,7 @@ export function staticFilesHandler(root: string): Handler {
     const headers = {
       "content-type": type,
       "content-length": String(file.size),
-      "cache-control": type.startsWith("text/html") ? "no-cache" : "public, max-age=300",
+      "cache-control": cacheControl(file.path, type),
       "x-content-type-options": "nosniff",
     };
     if (c.req.method === "HEAD") {
@@ -86,4 +86,20 @@ async function openInside(
 
 function notFound(): Response {
   return transportError(404, "not_found", "Not found");
+}
+
+/**
+ * How long a file may be cached: hashed build assets forever, the page, the service
+ * worker and the manifest never without revalidation (so an update reaches users),
+ * anything else briefly.
+ */
+function cacheControl(path: string, type: string): string {
+  const name = path.split(/[\\/]/).at(-1) ?? "";
+  if (type.startsWith("text/html") || name === "sw.js" || name.endsWith(".webmanifest")) {
+    return "no-cache";
+  }
+  if (/[/\\]assets[/\\]/.test(path) || /^workbox-[0-9a-f]+\.js$/.test(name)) {
+    return "public, max-age=31536000, immutable";
+  }
+  return "public, max-age=300";
 }

@@ -1,0 +1,31 @@
+/**
+ * The entry point: registers the service worker, establishes the session (trading a
+ * login URL's token for the cookie), then renders either the app or the "no session"
+ * screen.
+ *
+ * @module
+ */
+import { render } from "preact";
+import { Workbox } from "workbox-window";
+import { App } from "./ui/App.tsx";
+import { NoSession } from "./ui/NoSession.tsx";
+import { establishSession } from "./session.ts";
+import { start } from "./state/store.ts";
+import { locale, t } from "./i18n/i18n.ts";
+import "./styles.css";
+
+if ("serviceWorker" in navigator && import.meta.env.PROD) {
+  void new Workbox("/sw.js", { scope: "/" }).register();
+}
+
+const root = document.getElementById("app")!;
+document.documentElement.lang = locale.value;
+document.title = t("app.title");
+
+const status = await establishSession();
+if (status === "missing" || status === "rejected") {
+  render(<NoSession rejected={status === "rejected"} />, root);
+} else {
+  start(location.origin);
+  render(<App />, root);
+}

@@ -1,0 +1,400 @@
+/**
+ * The pure "event → UI state" projections: a snapshot from an RPC (`thread.list`,
+ * `turn.list`, each with its `snapshotSeq`) merged with live journal events by seq.
+ *
+ * Rules, the same for both projections:
+ * - Events that arrive before the snapshot are held; when it lands, the held ones with
+ *   seq > snapshotSeq are applied in seq order and the rest dropped (already in it).
+ * - After the snapshot, an event with seq ≤ the last applied seq is a duplicate (or
+ *   arrived too late to matter, since later events carry full records) and is dropped.
+ * - A batch is applied in seq order whatever order it came in.
+ *
+ * Nothing here touches signals, sockets or the DOM; every function returns a new state.
+ *
+ * @module
+ */
+import type {
+  Item,
+  JournalEvent,
+  ResultOf,
+  RunReasonCode,
+  RunStatus,
+  Thread,
+  Turn,
+} from "@daedalus/client";
+
+/** The seq bookkeeping every projection shares. */
+export interface SeqGate {
+  /** The snapshot's seq, or null while it is loading. */
+  snapshotSeq: number | null;
+  /** The highest seq applied (the snapshot's to begin with). */
+  appliedSeq: number;
+  /** Events received before the snapshot, held until it lands. */
+  pending: readonly JournalEvent[];
+}
+
+function bySeq(a: JournalEvent, b: JournalEvent): number {
+  return a.seq - b.seq;
+}
+
+/**
+ * Runs events through a gate: holds them before the snapshot, drops duplicates after,
+ * applies the rest in seq order.
+ */
+function admit<S extends SeqGate>(
+  state: S,
+  events: readonly JournalEvent[],
+  apply: (state: S, event: JournalEvent) => S,
+): S {
+  if (events.length === 0) return state;
+  if (state.snapshotSeq === null) {
+    const seen = new Set(state.pending.map((e) => e.seq));
+    const fresh = events.filter((e) => !seen.has(e.seq) && (seen.add(e.seq), true));
+    return { ...state, pending: [...state.pending, ...fresh].sort(bySeq) };
+  }
+  let next = state;
+  for (const event of [...events].sort(bySeq)) {
+    if (event.seq <= next.appliedSeq) continue;
+    next = { ...apply(next, event), appliedSeq: event.seq };
+  }
+  return next;
+}
+
+/** Lands a snapshot: sets the seq and replays the held events after it. */
+function land<S extends SeqGate>(
+  state: S,
+  snapshotSeq: number,
+  apply: (state: S, event: JournalEvent) => S,
+): S {
+  const held = state.pending;
+  const base = { ...state, snapshotSeq, appliedSeq: snapshotSeq, pending: [] };
+  return admit(base, held, apply);
+}
+
+// ---------------------------------------------------------------------------------------
+// Threads
+
+/** The sidebar's state: threads by id and which of them have a Run going. */
+export interface ThreadsState extends SeqGate {
+  /** Every known thread, archived ones included. */
+  byId: Readonly<Record<string, Thread>>;
+  /** Threads with a queued or running Run. */
+  running: Readonly<Record<string, true>>;
+}
+
+/** The threads state before `thread.list` answered. */
+export function emptyThreads(): ThreadsState {
+  return { snapshotSeq: null, appliedSeq: 0, pending: [], byId: {}, running: {} };
+}
+
+/**
+ * Lands a `thread.list` page.
+ *
+ * @param state the current state
+ * @param page the result
+ * @returns the state with the page's threads and the held events after it
+ */
+export function applyThreadList(
+  state: ThreadsState,
+  page: Pick<ResultOf<"thread.list">, "threads" | "snapshotSeq">,
+): ThreadsState {
+  const fromPage: Record<string, Thread> = {};
+  for (const thread of page.threads) fromPage[thread.id] = thread;
+  if (state.snapshotSeq !== null) {
+    // a later page of the same listing: threads already known are as new or newer
+    return { ...state, byId: { ...fromPage, ...state.byId } };
+  }
+  const byId = { ...state.byId, ...fromPage };
+  return land({ ...state, byId }, page.snapshotSeq, applyThreadEvent);
+}
+
+/**
+ * Applies live events to the threads state.
+ *
+ * @param state the current state
+ * @param events events in any order
+ * @returns the new state
+ */
+export function applyThreadEvents(
+  state: ThreadsState,
+  events: readonly JournalEvent[],
+): ThreadsState {
+  return admit(state, events, applyThreadEvent);
+}
+
+function applyThreadEvent(state: ThreadsState, event: JournalEvent): ThreadsState {
+  switch (event.type) {
+    case "thread.created":
+    case "thread.renamed":
+    case "thread.archived":
+    case "thread.unarchived": {
+      const thread = event.payload.thread;
+      return { ...state, byId: { ...state.byId, [thread.id]: thread } };
+    }
+    case "run.state_changed": {
+      const threadId = event.threadId ?? event.payload.run.threadId;
+      const active = isActive(event.payload.status);
+      if (active === (threadId in state.running)) return state;
+      const running = { ...state.running };
+      if (active) running[threadId] = true;
+      else delete running[threadId];
+      return { ...state, running };
+    }
+    case "run.settled": {
+      if (!event.threadId || !(event.threadId in state.running)) return state;
+      const running = { ...state.running };
+      delete running[event.threadId];
+      return { ...state, running };
+    }
+    default:
+      return state;
+  }
+}
+
+/**
+ * The sidebar's list: threads not archived, most recently updated first.
+ *
+ * @param state the threads state
+ * @returns the threads to show
+ */
+export function visibleThreads(state: ThreadsState): Thread[] {
+  return Object.values(state.byId)
+    .filter((thread) => thread.archivedAt === null)
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
+}
+
+// ---------------------------------------------------------------------------------------
+// Conversation
+
+/** One Run as the conversation shows it. */
+export interface RunView {
+  id: string;
+  turnId: string;
+  status: RunStatus;
+  reasonCode: RunReasonCode | null;
+  providerId: string | null;
+  modelId: string | null;
+  /** Items in ordinal order. */
+  items: readonly Item[];
+}
+
+/** One Turn as the conversation shows it. */
+export interface TurnView {
+  id: string;
+  ordinal: number;
+  runs: readonly RunView[];
+}
+
+/** The open thread's conversation. */
+export interface ConversationState extends SeqGate {
+  threadId: string;
+  /** Turns in ordinal order. */
+  turns: readonly TurnView[];
+}
+
+/**
+ * The conversation of a thread before `turn.list` answered.
+ *
+ * @param threadId the thread
+ */
+export function emptyConversation(threadId: string): ConversationState {
+  return { threadId, snapshotSeq: null, appliedSeq: 0, pending: [], turns: [] };
+}
+
+function turnView(turn: Turn): TurnView {
+  return {
+    id: turn.id,
+    ordinal: turn.ordinal,
+    runs: turn.runs.map((run) => ({
+      id: run.id,
+      turnId: run.turnId,
+      status: run.status,
+      reasonCode: run.reasonCode,
+      providerId: run.providerId,
+      modelId: run.modelId,
+      items: [...run.items].sort((a, b) => a.ordinal - b.ordinal),
+    })),
+  };
+}
+
+/**
+ * Lands a `turn.list` result (the newest page; older pages arrive with
+ * {@linkcode applyOlderTurns}).
+ *
+ * @param state the conversation
+ * @param page the result
+ * @returns the state with the page's turns and the held events after it
+ */
+export function applyTurnList(
+  state: ConversationState,
+  page: Pick<ResultOf<"turn.list">, "turns" | "snapshotSeq">,
+): ConversationState {
+  const turns = mergeTurns(page.turns.map(turnView), state.turns);
+  if (state.snapshotSeq !== null) return { ...state, turns: mergeTurns(state.turns, turns) };
+  return land({ ...state, turns }, page.snapshotSeq, applyConversationEvent);
+}
+
+/**
+ * Adds an older page of turns; turns already known keep their (newer) state.
+ *
+ * @param state the conversation
+ * @param turns the older turns
+ * @returns the state
+ */
+export function applyOlderTurns(
+  state: ConversationState,
+  turns: readonly Turn[],
+): ConversationState {
+  return { ...state, turns: mergeTurns(state.turns, turns.map(turnView)) };
+}
+
+/** Unions two turn lists by id; `preferred` wins on conflicts. Sorted by ordinal. */
+function mergeTurns(preferred: readonly TurnView[], other: readonly TurnView[]): TurnView[] {
+  const byId = new Map<string, TurnView>();
+  for (const turn of other) byId.set(turn.id, turn);
+  for (const turn of preferred) byId.set(turn.id, turn);
+  return [...byId.values()].sort((a, b) => a.ordinal - b.ordinal);
+}
+
+/**
+ * Applies live events to the conversation; events of other threads are ignored.
+ *
+ * @param state the conversation
+ * @param events events in any order
+ * @returns the new state
+ */
+export function applyConversationEvents(
+  state: ConversationState,
+  events: readonly JournalEvent[],
+): ConversationState {
+  const mine = events.filter((e) => e.threadId === state.threadId);
+  return admit(state, mine, applyConversationEvent);
+}
+
+function applyConversationEvent(
+  state: ConversationState,
+  event: JournalEvent,
+): ConversationState {
+  switch (event.type) {
+    case "run.state_changed": {
+      const { run, turn } = event.payload;
+      return updateRun(state, run.turnId, run.id, turn?.ordinal, (view) => ({
+        ...view,
+        status: event.payload.status,
+        reasonCode: run.reasonCode,
+        providerId: run.providerId,
+        modelId: run.modelId,
+      }));
+    }
+    case "run.settled": {
+      if (!event.turnId || !event.runId) return state;
+      return updateRun(state, event.turnId, event.runId, undefined, (view) => ({
+        ...view,
+        status: event.payload.status,
+        reasonCode: event.payload.reasonCode,
+      }));
+    }
+    case "item.started":
+    case "item.completed":
+    case "run.steered": {
+      const item = event.payload.item;
+      return updateRun(state, item.turnId, item.runId, undefined, (view) => ({
+        ...view,
+        items: upsertItem(view.items, item),
+      }));
+    }
+    case "item.delta": {
+      const { turnId, runId, itemId } = event;
+      if (!turnId || !runId || !itemId) return state;
+      if ((event.payload.field ?? "content") !== "content") return state;
+      return updateRun(state, turnId, runId, undefined, (view) => {
+        const existing = view.items.find((item) => item.id === itemId);
+        const base: Item = existing ?? {
+          id: itemId,
+          turnId,
+          runId,
+          ordinal: Number.MAX_SAFE_INTEGER,
+          kind: "message",
+          role: "assistant",
+          status: "streaming",
+          content: "",
+          data: {},
+          createdAt: event.timestamp,
+          updatedAt: event.timestamp,
+        };
+        return {
+          ...view,
+          items: upsertItem(view.items, {
+            ...base,
+            content: base.content + event.payload.delta,
+            updatedAt: event.timestamp,
+          }),
+        };
+      });
+    }
+    default:
+      return state;
+  }
+}
+
+function upsertItem(items: readonly Item[], item: Item): Item[] {
+  const next = items.filter((existing) => existing.id !== item.id);
+  next.push(item);
+  return next.sort((a, b) => a.ordinal - b.ordinal);
+}
+
+/** Finds (or creates) the run, and replaces it with `change(run)`. */
+function updateRun(
+  state: ConversationState,
+  turnId: string,
+  runId: string,
+  turnOrdinal: number | undefined,
+  change: (run: RunView) => RunView,
+): ConversationState {
+  const turns = [...state.turns];
+  let index = turns.findIndex((turn) => turn.id === turnId);
+  if (index === -1) {
+    const ordinal = turnOrdinal ?? (turns.at(-1)?.ordinal ?? 0) + 1;
+    turns.push({ id: turnId, ordinal, runs: [] });
+    turns.sort((a, b) => a.ordinal - b.ordinal);
+    index = turns.findIndex((turn) => turn.id === turnId);
+  }
+  const turn = turns[index]!;
+  const runs = [...turn.runs];
+  const at = runs.findIndex((run) => run.id === runId);
+  const current: RunView = at === -1
+    ? {
+      id: runId,
+      turnId,
+      status: "queued",
+      reasonCode: null,
+      providerId: null,
+      modelId: null,
+      items: [],
+    }
+    : runs[at]!;
+  if (at === -1) runs.push(change(current));
+  else runs[at] = change(current);
+  turns[index] = { ...turn, runs };
+  return { ...state, turns };
+}
+
+function isActive(status: RunStatus): boolean {
+  return status === "queued" || status === "running";
+}
+
+/**
+ * The Run that Stop would cancel: the last queued or running Run of the conversation.
+ *
+ * @param state the conversation
+ * @returns its id, or null when nothing is active
+ */
+export function activeRunId(state: ConversationState): string | null {
+  for (let t = state.turns.length - 1; t >= 0; t--) {
+    const runs = state.turns[t]!.runs;
+    for (let r = runs.length - 1; r >= 0; r--) {
+      if (isActive(runs[r]!.status)) return runs[r]!.id;
+    }
+  }
+  return null;
+}

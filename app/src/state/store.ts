@@ -1,0 +1,168 @@
+/**
+ * The app's live state as signals, fed by one `@daedalus/client` connection: the
+ * connection state, the thread list, the open conversation, the models. The merging
+ * itself is the pure code in `projection.ts`; this module only wires it to the client.
+ *
+ * @module
+ */
+import { computed, signal } from "@preact/signals";
+import {
+  type ConnectionState,
+  createClient,
+  type DaedalusClient,
+  type JournalEvent,
+  type Model,
+} from "@daedalus/client";
+import {
+  activeRunId,
+  applyConversationEvents,
+  applyThreadEvents,
+  applyThreadList,
+  applyTurnList,
+  type ConversationState,
+  emptyConversation,
+  emptyThreads,
+  type ThreadsState,
+  visibleThreads,
+} from "./projection.ts";
+
+/** The connection as the banner shows it. */
+export const connection = signal<ConnectionState>("starting");
+/** The sidebar's threads. */
+export const threads = signal<ThreadsState>(emptyThreads());
+/** The sidebar's list, derived. */
+export const threadList = computed(() => visibleThreads(threads.value));
+/** The open thread's conversation, or null when none is open. */
+export const conversation = signal<ConversationState | null>(null);
+/** The Run Stop would cancel. */
+export const activeRun = computed(() =>
+  conversation.value ? activeRunId(conversation.value) : null
+);
+/** Enabled models from `model.list`. */
+export const models = signal<Model[]>([]);
+/** The model the composer sends with, as `providerId/modelId`. */
+export const selectedModel = signal<string | null>(null);
+/** The last error worth showing, or null. */
+export const lastError = signal<string | null>(null);
+
+let client: DaedalusClient | null = null;
+
+/**
+ * Connects (with the session cookie; no token) and starts loading.
+ *
+ * @param url the runtime's origin
+ */
+export function start(url: string): void {
+  client = createClient({ url, clientInfo: { name: "daedalus-app", version: "0.1.0" } });
+  client.onStateChange((state) => {
+    connection.value = state;
+    if (state === "connected" && threads.value.snapshotSeq === null) void loadInitial();
+  });
+  client.onEvent(onEvent);
+}
+
+function onEvent(event: JournalEvent): void {
+  threads.value = applyThreadEvents(threads.value, [event]);
+  const open = conversation.value;
+  if (open && event.threadId === open.threadId) {
+    conversation.value = applyConversationEvents(open, [event]);
+  }
+}
+
+function need(): DaedalusClient {
+  if (!client) throw new Error("not started");
+  return client;
+}
+
+function report(error: unknown): void {
+  lastError.value = error instanceof Error ? error.message : String(error);
+}
+
+async function loadInitial(): Promise<void> {
+  try {
+    const [page, modelList] = await Promise.all([
+      need().call("thread.list", { limit: 100 }),
+      need().call("model.list", {}),
+    ]);
+    threads.value = applyThreadList(threads.value, page);
+    models.value = modelList.models.filter((model) => model.enabled);
+    const first = models.value[0];
+    if (selectedModel.value === null && first) {
+      selectedModel.value = `${first.providerId}/${first.id}`;
+    }
+  } catch (error) {
+    report(error);
+  }
+}
+
+/**
+ * Opens a thread: an empty conversation at once, filled by `turn.list`.
+ *
+ * @param threadId the thread
+ */
+export async function openThread(threadId: string): Promise<void> {
+  conversation.value = emptyConversation(threadId);
+  try {
+    const page = await need().call("turn.list", { threadId, limit: 50 });
+    if (conversation.value?.threadId === threadId) {
+      conversation.value = applyTurnList(conversation.value, page);
+    }
+  } catch (error) {
+    report(error);
+  }
+}
+
+/** Creates a thread and opens it. */
+export async function newThread(): Promise<void> {
+  try {
+    const { thread, event } = await need().call("thread.create", {
+      clientRequestId: crypto.randomUUID(),
+    });
+    threads.value = applyThreadEvents(threads.value, [event]);
+    await openThread(thread.id);
+  } catch (error) {
+    report(error);
+  }
+}
+
+/**
+ * Sends a message in the open thread with the selected model.
+ *
+ * @param content the text
+ * @returns whether it was accepted
+ */
+export async function send(content: string): Promise<boolean> {
+  const open = conversation.value;
+  const choice = selectedModel.value;
+  if (!open || !choice || content.trim() === "") return false;
+  const slash = choice.indexOf("/");
+  try {
+    await need().call("turn.start", {
+      threadId: open.threadId,
+      content,
+      providerId: choice.slice(0, slash),
+      modelId: choice.slice(slash + 1),
+      clientRequestId: crypto.randomUUID(),
+    });
+    return true;
+  } catch (error) {
+    report(error);
+    return false;
+  }
+}
+
+/** Cancels the active Run of the open thread. */
+export async function stop(): Promise<void> {
+  const runId = activeRun.value;
+  if (!runId) return;
+  try {
+    await need().call("run.cancel", { runId });
+  } catch (error) {
+    report(error);
+  }
+}
+
+/** Starts a new round of connection attempts (the banner's Retry). */
+export function retry(): void {
+  client?.reconnect();
+}

@@ -1,0 +1,38 @@
+import { useEffect } from "preact/hooks";
+import { lastError, newThread } from "../state/store.ts";
+import { t } from "../i18n/i18n.ts";
+import { ConnectionBanner } from "./ConnectionBanner.tsx";
+import { Sidebar } from "./Sidebar.tsx";
+import { Conversation } from "./Conversation.tsx";
+import { Composer } from "./Composer.tsx";
+
+/** The signed-in app: banner, sidebar, conversation and composer. */
+export function App() {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === "n") {
+        event.preventDefault();
+        void newThread();
+      }
+    };
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, []);
+  return (
+    <div class="shell">
+      <ConnectionBanner />
+      {lastError.value && (
+        <div class="error" role="alert" onClick={() => (lastError.value = null)}>
+          {t("error.generic", { message: lastError.value })}
+        </div>
+      )}
+      <div class="layout">
+        <Sidebar />
+        <main class="main">
+          <Conversation />
+          <Composer />
+        </main>
+      </div>
+    </div>
+  );
+}

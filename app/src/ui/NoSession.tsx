@@ -1,0 +1,13 @@
+import { t } from "../i18n/i18n.ts";
+
+/** Shown without a session: how to get the login URL from `daedalus serve`. */
+export function NoSession(props: { rejected: boolean }) {
+  return (
+    <main class="no-session">
+      <h1>{t("session.title")}</h1>
+      {props.rejected && <p role="alert">{t("session.invalid")}</p>}
+      <p>{t("session.body")}</p>
+      <button type="button" onClick={() => location.reload()}>{t("session.retry")}</button>
+    </main>
+  );
+}

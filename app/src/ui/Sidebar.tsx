@@ -1,0 +1,46 @@
+import { conversation, newThread, openThread, threadList, threads } from "../state/store.ts";
+import { t } from "../i18n/i18n.ts";
+
+/** Threads, most recent first, with a running indicator and "new thread". */
+export function Sidebar() {
+  const list = threadList.value;
+  const openId = conversation.value?.threadId ?? null;
+  const loading = threads.value.snapshotSeq === null;
+  return (
+    <nav class="sidebar" aria-label={t("sidebar.label")}>
+      <button
+        type="button"
+        class="new-thread"
+        onClick={() => void newThread()}
+        title={t("sidebar.newThreadHint")}
+      >
+        {t("sidebar.newThread")} <kbd>{t("sidebar.newThreadHint")}</kbd>
+      </button>
+      {loading && <p class="muted">{t("sidebar.loading")}</p>}
+      {!loading && list.length === 0 && <p class="muted">{t("sidebar.empty")}</p>}
+      <ul>
+        {list.map((thread) => (
+          <li key={thread.id}>
+            <button
+              type="button"
+              class={thread.id === openId ? "thread current" : "thread"}
+              aria-current={thread.id === openId ? "page" : undefined}
+              onClick={() => void openThread(thread.id)}
+            >
+              <span class="title">{thread.title ?? t("thread.untitled")}</span>
+              {thread.id in threads.value.running && (
+                <span
+                  class="running"
+                  title={t("sidebar.running")}
+                  aria-label={t("sidebar.running")}
+                >
+                  ●
+                </span>
+              )}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
