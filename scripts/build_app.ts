@@ -24,11 +24,14 @@ if (!(await exists(new URL("vite.config.ts", appRoot)))) {
   console.error("app: no sources yet, nothing to build");
   Deno.exit(0);
 }
+// vite reports on stdout; `deno task start` runs this first, and its stdout must carry
+// nothing but the runtime's one JSON ready line, so the report goes to stderr.
 const build = new Deno.Command(Deno.execPath(), {
   args: ["run", "-A", "npm:vite", "build"],
   cwd: appRoot,
-  stdout: "inherit",
+  stdout: "piped",
   stderr: "inherit",
-});
-const { code } = await build.output();
+}).spawn();
+await build.stdout.pipeTo(Deno.stderr.writable, { preventClose: true });
+const { code } = await build.status;
 Deno.exit(code);

@@ -1,0 +1,28 @@
+/**
+ * `deno task build` produces the installable app, and reports only on stderr:
+ * `deno task start` runs it before the runtime, whose stdout must carry nothing but
+ * the one JSON ready line.
+ */
+import assert from "node:assert/strict";
+
+Deno.test("the app build writes app/dist and nothing on stdout", async () => {
+  const script = new URL("../scripts/build_app.ts", import.meta.url).pathname;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", script],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, stderr);
+  assert.equal(new TextDecoder().decode(output.stdout), "", "the build printed on stdout");
+  const dist = new URL("../app/dist/", import.meta.url);
+  for (
+    const file of ["index.html", "manifest.webmanifest", "sw.js", "icon-192.png", "icon-512.png"]
+  ) {
+    assert.ok((await Deno.stat(new URL(file, dist))).isFile, `${file} is missing`);
+  }
+  const manifest = JSON.parse(await Deno.readTextFile(new URL("manifest.webmanifest", dist)));
+  assert.equal(manifest.display, "standalone");
+  assert.equal(manifest.start_url, "/");
+});
