@@ -174,6 +174,14 @@ export interface RunView {
   reasonCode: RunReasonCode | null;
   providerId: string | null;
   modelId: string | null;
+  /** Model calls prepared so far (`model.input_prepared`). */
+  modelCalls: number;
+  /** Context compactions so far (`context.compacted`). */
+  compactions: number;
+  /** When the Run started, or null while queued. */
+  startedAt: string | null;
+  /** When the Run settled, or null while active. */
+  settledAt: string | null;
   /** Items in ordinal order. */
   items: readonly Item[];
 }
@@ -212,6 +220,10 @@ function turnView(turn: Turn): TurnView {
       reasonCode: run.reasonCode,
       providerId: run.providerId,
       modelId: run.modelId,
+      modelCalls: run.modelCalls,
+      compactions: run.compactions,
+      startedAt: run.startedAt,
+      settledAt: run.settledAt,
       items: [...run.items].sort((a, b) => a.ordinal - b.ordinal),
     })),
   };
@@ -284,6 +296,10 @@ function applyConversationEvent(
         reasonCode: run.reasonCode,
         providerId: run.providerId,
         modelId: run.modelId,
+        modelCalls: Math.max(view.modelCalls, run.modelCalls),
+        compactions: Math.max(view.compactions, run.compactions),
+        startedAt: run.startedAt ?? view.startedAt,
+        settledAt: run.settledAt ?? view.settledAt,
       }));
     }
     case "run.settled": {
@@ -292,6 +308,25 @@ function applyConversationEvent(
         ...view,
         status: event.payload.status,
         reasonCode: event.payload.reasonCode,
+        settledAt: view.settledAt ?? event.timestamp,
+      }));
+    }
+    case "model.input_prepared": {
+      if (!event.turnId || !event.runId) return state;
+      const calls = event.payload.callOrdinal;
+      return updateRun(state, event.turnId, event.runId, undefined, (view) => ({
+        ...view,
+        modelCalls: Math.max(view.modelCalls, calls),
+        startedAt: view.startedAt ?? event.timestamp,
+      }));
+    }
+    case "context.compacted": {
+      if (!event.turnId || !event.runId) return state;
+      // revision 1 is the Run's first context; each compaction adds one
+      const compactions = event.payload.revision - 1;
+      return updateRun(state, event.turnId, event.runId, undefined, (view) => ({
+        ...view,
+        compactions: Math.max(view.compactions, compactions),
       }));
     }
     case "item.started":
@@ -370,6 +405,10 @@ function updateRun(
       reasonCode: null,
       providerId: null,
       modelId: null,
+      modelCalls: 0,
+      compactions: 0,
+      startedAt: null,
+      settledAt: null,
       items: [],
     }
     : runs[at]!;

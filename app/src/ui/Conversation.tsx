@@ -1,43 +1,37 @@
 import type { Item } from "@daedalus/client";
 import { conversation } from "../state/store.ts";
-import { type MessageKey, t } from "../i18n/i18n.ts";
-
-function statusLabel(status: string): string {
-  const key = `status.${status}`;
-  return key in STATUS_KEYS ? t(key as MessageKey) : status;
-}
-
-const STATUS_KEYS: Record<string, true> = {
-  "status.streaming": true,
-  "status.running": true,
-  "status.completed": true,
-  "status.failed": true,
-  "status.cancelled": true,
-  "status.queued": true,
-};
+import type { RunView } from "../state/projection.ts";
+import { t } from "../i18n/i18n.ts";
+import { Markdown } from "./markdown/Markdown.tsx";
+import { ToolCard } from "./tools/ToolCard.tsx";
+import { RunOutcome } from "./run/RunOutcome.tsx";
+import { RunProgress } from "./run/RunProgress.tsx";
 
 function ItemView(props: { item: Item }) {
   const { item } = props;
-  if (item.kind === "tool_call" || item.kind === "tool_result") {
-    const toolId = typeof item.data.toolId === "string" ? item.data.toolId : "?";
-    return (
-      <div class={`tool-card status-${item.status}`}>
-        <span class="tool-id">
-          {item.kind === "tool_call" ? t("item.toolCall") : t("item.tool")}
-        </span>
-        <code>{toolId}</code>
-        <span class="status">{statusLabel(item.status)}</span>
-      </div>
-    );
-  }
+  if (item.kind === "tool_call" || item.kind === "tool_result") return <ToolCard item={item} />;
   const who = item.role === "user" ? t("item.user") : t("item.assistant");
-  // Text is rendered as text: Preact escapes it, so no markup from the model runs.
   return (
     <article class={`message role-${item.role ?? "assistant"}`}>
       <header>{who}</header>
-      <p class="text">{item.content}</p>
+      {item.role === "user"
+        // the user's own text stays plain text
+        ? <p class="text">{item.content}</p>
+        // assistant Markdown becomes vnodes; raw HTML in it stays text
+        : <Markdown text={item.content} />}
       {item.status === "streaming" && <span class="cursor" aria-hidden="true">▍</span>}
     </article>
+  );
+}
+
+function RunBlock(props: { run: RunView }) {
+  const { run } = props;
+  const active = run.status === "queued" || run.status === "running";
+  return (
+    <div class="run">
+      {run.items.map((item) => <ItemView key={item.id} item={item} />)}
+      {active ? <RunProgress run={run} /> : <RunOutcome run={run} />}
+    </div>
   );
 }
 
@@ -53,19 +47,7 @@ export function Conversation() {
   }
   return (
     <section class="conversation" aria-label={t("conversation.label")} aria-live="polite">
-      {state.turns.map((turn) =>
-        turn.runs.map((run) => (
-          <div class="run" key={run.id}>
-            {run.items.map((item) => <ItemView key={item.id} item={item} />)}
-            {run.status !== "completed" && (
-              <div class={`run-status status-${run.status}`}>
-                {statusLabel(run.status)}
-                {run.reasonCode ? ` · ${run.reasonCode}` : ""}
-              </div>
-            )}
-          </div>
-        ))
-      )}
+      {state.turns.map((turn) => turn.runs.map((run) => <RunBlock key={run.id} run={run} />))}
     </section>
   );
 }

@@ -1,0 +1,27 @@
+import type { RunView } from "../../state/projection.ts";
+import { t } from "../../i18n/i18n.ts";
+import { explainReason } from "../../i18n/reasons.ts";
+
+/**
+ * The outcome block under a settled Run: nothing for a completed Run; for a failed or
+ * cancelled one, the localized explanation of its reason code and the raw code.
+ */
+export function RunOutcome(props: { run: Pick<RunView, "status" | "reasonCode"> }) {
+  const { status, reasonCode } = props.run;
+  if (status !== "failed" && status !== "cancelled") return null;
+  return (
+    <div
+      class={`run-outcome status-${status}`}
+      role={status === "failed" ? "alert" : "status"}
+      aria-label={t("outcome.label")}
+    >
+      <strong>{status === "failed" ? t("outcome.failed") : t("outcome.cancelled")}</strong>
+      <p>{reasonCode ? explainReason("run", reasonCode) : t("outcome.noReason")}</p>
+      {reasonCode && (
+        <p class="reason-code">
+          {t("outcome.code")} <code>{reasonCode}</code>
+        </p>
+      )}
+    </div>
+  );
+}
