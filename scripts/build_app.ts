@@ -26,8 +26,18 @@ if (!(await exists(new URL("vite.config.ts", appRoot)))) {
 }
 // vite reports on stdout; `deno task start` runs this first, and its stdout must carry
 // nothing but the runtime's one JSON ready line, so the report goes to stderr.
+// `--out-dir DIR` builds elsewhere than app/dist (tests build into a temp folder, so a
+// runtime serving app/dist meanwhile never sees a half-written build).
+const outDirIndex = Deno.args.indexOf("--out-dir");
+const outDir = outDirIndex >= 0 ? Deno.args[outDirIndex + 1] : undefined;
 const build = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "npm:vite", "build"],
+  args: [
+    "run",
+    "-A",
+    "npm:vite",
+    "build",
+    ...(outDir ? ["--outDir", outDir, "--emptyOutDir"] : []),
+  ],
   cwd: appRoot,
   stdout: "piped",
   stderr: "inherit",

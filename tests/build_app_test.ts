@@ -5,10 +5,11 @@
  */
 import assert from "node:assert/strict";
 
-Deno.test("the app build writes app/dist and nothing on stdout", async () => {
+Deno.test("the app build writes the PWA and nothing on stdout", async () => {
   const script = new URL("../scripts/build_app.ts", import.meta.url).pathname;
+  const out = await Deno.makeTempDir({ prefix: "daedalus-dist-" });
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", script],
+    args: ["run", "-A", script, "--out-dir", out],
     stdout: "piped",
     stderr: "piped",
     env: { NO_COLOR: "1" },
@@ -16,7 +17,7 @@ Deno.test("the app build writes app/dist and nothing on stdout", async () => {
   const stderr = new TextDecoder().decode(output.stderr);
   assert.equal(output.code, 0, stderr);
   assert.equal(new TextDecoder().decode(output.stdout), "", "the build printed on stdout");
-  const dist = new URL("../app/dist/", import.meta.url);
+  const dist = new URL(`file://${out}/`);
   for (
     const file of ["index.html", "manifest.webmanifest", "sw.js", "icon-192.png", "icon-512.png"]
   ) {
@@ -25,4 +26,5 @@ Deno.test("the app build writes app/dist and nothing on stdout", async () => {
   const manifest = JSON.parse(await Deno.readTextFile(new URL("manifest.webmanifest", dist)));
   assert.equal(manifest.display, "standalone");
   assert.equal(manifest.start_url, "/");
+  await Deno.remove(out, { recursive: true });
 });

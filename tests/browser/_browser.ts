@@ -1,0 +1,250 @@
+/**
+ * The browser-test harness: the built app (`app/dist`, built once when missing), the
+ * scripted `daedalus serve` fixture in a temp home, and Debian's Chromium driven by
+ * playwright-core in a fresh persistent profile. Everything is torn down in `finally`
+ * blocks: the browser is closed, the server killed, the temp directories removed.
+ *
+ * Without `/usr/bin/chromium` the tests are skipped (`Deno.test({ ignore })`), never
+ * failed; `.ci/run` installs it with apt-get when `tests/browser/.requires-chromium`
+ * exists.
+ *
+ * Callbacks run in the page are passed as strings, so the tests type-check without the
+ * DOM library (the root `deno check` uses `deno.window` only).
+ *
+ * @module
+ */
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { createHttpClient } from "@daedalus/client";
+import { makeTempHome, REPO_ROOT, type ServerProcess, startFixture } from "../e2e/_harness.ts";
+
+/** Debian's Chromium. */
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+/** Generous wait for anything in the page (selectors, functions, navigations). */
+export const PAGE_WAIT_MS = 20_000;
+
+function fileExists(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/** Whether Chromium is installed; the browser tests are skipped without it. */
+export const hasChromium: boolean = fileExists(CHROMIUM_PATH);
+if (!hasChromium) {
+  console.warn(
+    `tests/browser: SKIPPED — ${CHROMIUM_PATH} is missing ` +
+      "(install it with `apt-get install -y chromium`; .ci/run does this)",
+  );
+}
+
+/** The flags that make Debian's Chromium quiet and headless in a container. */
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+let built: Promise<void> | null = null;
+
+/** Builds `app/dist` once per test process when it is missing (`scripts/build_app.ts`). */
+export function ensureAppBuilt(): Promise<void> {
+  built ??= (async () => {
+    if (fileExists(`${REPO_ROOT}app/dist/index.html`)) return;
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${REPO_ROOT}scripts/build_app.ts`, "--if-missing"],
+      cwd: REPO_ROOT,
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    if (output.code !== 0 || !fileExists(`${REPO_ROOT}app/dist/index.html`)) {
+      throw new Error(`the app build failed:\n${new TextDecoder().decode(output.stderr)}`);
+    }
+  })();
+  return built;
+}
+
+/**
+ * Makes the fixture's scripted model pickable. The fixture serves the scripted provider
+ * ahead of the config but does not list it in `model.list`, so the app's model picker
+ * would be empty; a configured provider with the same id lists `scripted/scripted-model`
+ * while Runs still resolve to the scripted provider (its base URL is never contacted).
+ *
+ * @param url the server
+ * @param token its access token
+ */
+async function listScriptedModel(url: string, token: string): Promise<void> {
+  const client = createHttpClient({ url, token });
+  await client.call("provider.configure", {
+    kind: "custom",
+    providerId: "scripted",
+    displayName: "Scripted",
+    baseUrl: "http://127.0.0.1:9/v1",
+    models: [{ id: "scripted-model", displayName: "Scripted model" }],
+  });
+}
+
+/** What a browser test gets. */
+export interface BrowserRun {
+  /** The running fixture server. */
+  server: ServerProcess;
+  /** Its access token (from `<home>/auth.json`). */
+  token: string;
+  /** The persistent browser context. */
+  context: BrowserContext;
+  /** Its first page (English locale). */
+  page: Page;
+  /** Uncaught page errors so far, for failure messages. */
+  pageErrors: string[];
+}
+
+/**
+ * Runs `body` against a fresh fixture server and a fresh Chromium profile.
+ *
+ * @param body the test
+ * @param viewport the page size
+ */
+export async function withBrowser(
+  body: (run: BrowserRun) => Promise<void>,
+  viewport = { width: 1280, height: 800 },
+): Promise<void> {
+  await ensureAppBuilt();
+  await using home = await makeTempHome();
+  await using server = await startFixture(home);
+  const token = await server.token();
+  await listScriptedModel(server.url, token);
+  const profile = await Deno.makeTempDir({ prefix: "daedalus_chromium_" });
+  let context: BrowserContext | null = null;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      locale: "en-US",
+      viewport,
+    });
+    context.setDefaultTimeout(PAGE_WAIT_MS);
+    const page = context.pages()[0] ?? await context.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(String(error)));
+    try {
+      await body({ server, token, context, page, pageErrors });
+    } catch (error) {
+      // The rendered app and the page's errors make a failed wait readable.
+      const html = await page.evaluate<string>(
+        "document.getElementById('app')?.innerHTML ?? document.documentElement.outerHTML",
+      ).catch((why) => `(no page: ${why})`);
+      throw new Error(
+        `${error instanceof Error ? error.message : error}\n--- #app ---\n${html}` +
+          `\n--- page errors ---\n${pageErrors.join("\n")}\n${server.child.describe()}`,
+        { cause: error },
+      );
+    }
+  } finally {
+    await context?.close();
+    await Deno.remove(profile, { recursive: true }).catch(() => {});
+  }
+}
+
+/**
+ * Retries `attempt` (each bounded by its own waits) until it succeeds or the overall
+ * deadline passes. `deno task test --parallel` runs `tests/build_app_test.ts` at the same
+ * time, and vite empties `app/dist` while it rebuilds: for a few seconds `index.html`,
+ * the assets or `sw.js` can be 404. Loading the page again after that heals it.
+ *
+ * @param attempt one try; it gets the try's number (0 first)
+ */
+async function retrying(attempt: (n: number) => Promise<void>): Promise<void> {
+  const deadline = Date.now() + 3 * PAGE_WAIT_MS;
+  for (let n = 0;; n++) {
+    try {
+      return await attempt(n);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
+}
+
+/**
+ * Opens the login URL and waits until the app is connected: the connection banner is
+ * gone (the app renders none while connected) and the sidebar's thread list loaded.
+ *
+ * @param run the browser run
+ */
+export async function logIn(run: BrowserRun): Promise<void> {
+  await retrying(async () => {
+    await run.page.goto(`${run.server.url}#token=${run.token}`);
+    await waitConnected(run.page);
+  });
+}
+
+/**
+ * Waits for the connected state: the thread list (loaded only after the socket is
+ * connected) and no connection banner.
+ *
+ * @param page the page
+ */
+export async function waitConnected(page: Page): Promise<void> {
+  await page.waitForSelector("nav.sidebar", { timeout: PAGE_WAIT_MS });
+  await page.waitForFunction(
+    "document.querySelector('nav.sidebar p.muted:not(:empty)')?.textContent !== 'Loading threads…'" +
+      " && document.querySelector('.banner') === null",
+    undefined,
+    { timeout: PAGE_WAIT_MS },
+  );
+}
+
+/**
+ * Waits until the service worker controls the page; when it does not within a few
+ * seconds (it activated without claiming the page, or its registration met a rebuild),
+ * reloads and waits again.
+ *
+ * @param page the page (connected)
+ */
+export async function waitControlled(page: Page): Promise<void> {
+  await retrying(async (n) => {
+    if (n > 0) {
+      await page.reload();
+      await waitConnected(page);
+    }
+    await page.waitForFunction("navigator.serviceWorker.controller !== null", undefined, {
+      timeout: 5_000,
+    });
+  });
+}
+
+/**
+ * Creates a thread through the UI, sends `text` with the selected (scripted) model and
+ * waits for the assistant's final text.
+ *
+ * @param page the page (connected)
+ * @param text the message
+ * @param answer the expected assistant text
+ */
+export async function sendMessage(page: Page, text: string, answer: string): Promise<void> {
+  await page.click("nav.sidebar button.new-thread");
+  await page.waitForSelector("form.composer textarea", { timeout: PAGE_WAIT_MS });
+  // The model picker fills from `model.list`; the scripted model is the only one.
+  await page.waitForFunction(
+    "document.querySelector('form.composer select')?.value.startsWith('scripted/') === true",
+    undefined,
+    { timeout: PAGE_WAIT_MS },
+  );
+  await page.fill("form.composer textarea", text);
+  await page.click("form.composer button[type=submit]");
+  await page.waitForFunction(
+    // The article's text (its header says who, the body may be plain text or Markdown).
+    `[...document.querySelectorAll('article.message.role-assistant')]` +
+      `.some((a) => a.textContent.includes(${JSON.stringify(answer)}))`,
+    undefined,
+    { timeout: PAGE_WAIT_MS },
+  );
+}
