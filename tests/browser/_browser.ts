@@ -222,14 +222,13 @@ export async function waitControlled(page: Page): Promise<void> {
 }
 
 /**
- * Creates a thread through the UI, sends `text` with the selected (scripted) model and
- * waits for the assistant's final text.
+ * Creates a thread through the UI and sends `text` with the selected (scripted) model,
+ * without waiting for the answer.
  *
  * @param page the page (connected)
  * @param text the message
- * @param answer the expected assistant text
  */
-export async function sendMessage(page: Page, text: string, answer: string): Promise<void> {
+export async function startMessage(page: Page, text: string): Promise<void> {
   await page.click("nav.sidebar button.new-thread");
   await page.waitForSelector("form.composer textarea", { timeout: PAGE_WAIT_MS });
   // The model picker fills from `model.list`; the scripted model is the only one.
@@ -240,6 +239,15 @@ export async function sendMessage(page: Page, text: string, answer: string): Pro
   );
   await page.fill("form.composer textarea", text);
   await page.click("form.composer button[type=submit]");
+}
+
+/**
+ * Waits until an assistant message contains `answer`.
+ *
+ * @param page the page
+ * @param answer the expected text
+ */
+export async function waitForAnswer(page: Page, answer: string): Promise<void> {
   await page.waitForFunction(
     // The article's text (its header says who, the body may be plain text or Markdown).
     `[...document.querySelectorAll('article.message.role-assistant')]` +
@@ -247,4 +255,17 @@ export async function sendMessage(page: Page, text: string, answer: string): Pro
     undefined,
     { timeout: PAGE_WAIT_MS },
   );
+}
+
+/**
+ * Creates a thread through the UI, sends `text` with the selected (scripted) model and
+ * waits for the assistant's final text.
+ *
+ * @param page the page (connected)
+ * @param text the message
+ * @param answer the expected assistant text
+ */
+export async function sendMessage(page: Page, text: string, answer: string): Promise<void> {
+  await startMessage(page, text);
+  await waitForAnswer(page, answer);
 }

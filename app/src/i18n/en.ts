@@ -39,6 +39,8 @@ export const en = {
   "composer.label": "Message",
   "composer.send": "Send",
   "composer.stop": "Stop",
+  "composer.steer": "Steer",
+  "composer.steerPlaceholder": "Add to the running task…",
   "composer.model": "Model",
   "composer.noModel": "No model configured",
   "error.generic": "Something went wrong: {message}",

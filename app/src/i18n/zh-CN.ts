@@ -40,6 +40,8 @@ export const zhCN: Record<MessageKey, string> = {
   "composer.label": "消息",
   "composer.send": "发送",
   "composer.stop": "停止",
+  "composer.steer": "补充",
+  "composer.steerPlaceholder": "为正在运行的任务补充说明…",
   "composer.model": "模型",
   "composer.noModel": "尚未配置模型",
   "error.generic": "出错了：{message}",

@@ -151,6 +151,30 @@ export async function send(content: string): Promise<boolean> {
   }
 }
 
+/**
+ * Adds text to the open thread's active Run (`run.steer`); it enters the Run's next
+ * model call. `expectedRunId` guards against steering a Run the user no longer sees.
+ *
+ * @param content the text
+ * @returns whether it was accepted
+ */
+export async function steer(content: string): Promise<boolean> {
+  const runId = activeRun.value;
+  if (!runId || content.trim() === "") return false;
+  try {
+    const result = await need().call("run.steer", {
+      runId,
+      content,
+      expectedRunId: runId,
+      clientRequestId: crypto.randomUUID(),
+    });
+    return result.accepted;
+  } catch (error) {
+    report(error);
+    return false;
+  }
+}
+
 /** Cancels the active Run of the open thread. */
 export async function stop(): Promise<void> {
   const runId = activeRun.value;

@@ -1,25 +1,53 @@
 import { useSignal } from "@preact/signals";
-import { activeRun, conversation, models, selectedModel, send, stop } from "../state/store.ts";
+import { useEffect } from "preact/hooks";
+import {
+  activeRun,
+  conversation,
+  models,
+  selectedModel,
+  send,
+  steer,
+  stop,
+} from "../state/store.ts";
+import { drafts } from "../state/drafts.ts";
 import { t } from "../i18n/i18n.ts";
 
-/** The message box: model picker, Send, and Stop while a Run is active. */
+/**
+ * The message box: model picker, Send, and while a Run is active Steer (the text joins
+ * the running Run) and Stop. Each thread keeps its own draft across reloads.
+ */
 export function Composer() {
   const draft = useSignal("");
-  if (!conversation.value) return null;
+  const threadId = conversation.value?.threadId ?? null;
+  useEffect(() => {
+    draft.value = threadId ? drafts.get(threadId) : "";
+  }, [threadId]);
+  if (!threadId) return null;
   const running = activeRun.value !== null;
   const available = models.value;
+  const empty = draft.value.trim() === "";
+  const edit = (text: string) => {
+    draft.value = text;
+    drafts.set(threadId, text);
+  };
   const submit = async (event: Event) => {
     event.preventDefault();
-    if (running) return;
-    if (await send(draft.value)) draft.value = "";
+    if (empty) return;
+    const text = draft.value;
+    const accepted = running ? await steer(text) : await send(text);
+    // Only clear what was sent: the user may have typed more while the call was in flight.
+    if (accepted && draft.value === text) {
+      draft.value = "";
+      drafts.clear(threadId);
+    }
   };
   return (
     <form class="composer" onSubmit={submit}>
       <textarea
         aria-label={t("composer.label")}
-        placeholder={t("composer.placeholder")}
+        placeholder={t(running ? "composer.steerPlaceholder" : "composer.placeholder")}
         value={draft.value}
-        onInput={(event) => (draft.value = event.currentTarget.value)}
+        onInput={(event) => edit(event.currentTarget.value)}
         onKeyDown={(event) => {
           if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
             void submit(event);
@@ -31,7 +59,7 @@ export function Composer() {
           <span class="visually-hidden">{t("composer.model")}</span>
           <select
             value={selectedModel.value ?? ""}
-            disabled={available.length === 0}
+            disabled={available.length === 0 || running}
             onChange={(event) => (selectedModel.value = event.currentTarget.value)}
           >
             {available.length === 0 && <option value="">{t("composer.noModel")}</option>}
@@ -45,13 +73,10 @@ export function Composer() {
             ))}
           </select>
         </label>
-        {running
-          ? <button type="button" onClick={() => void stop()}>{t("composer.stop")}</button>
-          : (
-            <button type="submit" disabled={!selectedModel.value || draft.value.trim() === ""}>
-              {t("composer.send")}
-            </button>
-          )}
+        {running && <button type="button" onClick={() => void stop()}>{t("composer.stop")}</button>}
+        <button type="submit" disabled={empty || (!running && !selectedModel.value)}>
+          {t(running ? "composer.steer" : "composer.send")}
+        </button>
       </div>
     </form>
   );

@@ -1,0 +1,110 @@
+/**
+ * Browser tests of the composer against a real `daedalus serve` (the scripted fixture
+ * model) in Debian's Chromium: steer and stop while a Run streams, a tool call's card,
+ * and per-thread drafts that survive a reload. Skipped when Chromium is not installed.
+ */
+import assert from "node:assert/strict";
+import {
+  hasChromium,
+  logIn,
+  PAGE_WAIT_MS,
+  startMessage,
+  waitConnected,
+  waitForAnswer,
+  withBrowser,
+} from "./_browser.ts";
+
+const ignore = !hasChromium;
+
+Deno.test({
+  name: "browser: steering a running Run reaches its next model call; the tool card shows",
+  ignore,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      await logIn(run);
+      // "slow tool": the first model call streams for ~2 s, then calls `echo`.
+      await startMessage(page, "slow tool demo");
+      await page.waitForSelector("form.composer button:text('Steer')", { timeout: PAGE_WAIT_MS });
+      await page.fill("form.composer textarea", "steer: also this");
+      await page.click("form.composer button[type=submit]");
+      // The composer empties once the steer is accepted.
+      await page.waitForFunction(
+        "document.querySelector('form.composer textarea')?.value === ''",
+        undefined,
+        { timeout: PAGE_WAIT_MS },
+      );
+      await waitForAnswer(page, "(steer: also this)");
+      await waitForAnswer(page, "Tool said: echo: slow tool demo");
+      const card = await page.textContent("section.tool-card");
+      assert.match(card ?? "", /echo/);
+      // The steer is shown as a user message of the same Run.
+      const users = await page.$$eval(
+        "article.message.role-user",
+        (articles) => articles.map((a) => a.textContent ?? ""),
+      );
+      assert.ok(users.some((text) => text.includes("steer: also this")), users.join(" | "));
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});
+
+Deno.test({
+  name: "browser: Stop cancels the streaming Run and its outcome explains why",
+  ignore,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      await logIn(run);
+      await startMessage(page, "slow answer");
+      await page.waitForFunction(
+        "document.querySelector('article.message.role-assistant')?.textContent.includes('chunk1')",
+        undefined,
+        { timeout: PAGE_WAIT_MS },
+      );
+      await page.click("form.composer button:text('Stop')");
+      const outcome = await page.waitForSelector(".run-outcome.status-cancelled", {
+        timeout: PAGE_WAIT_MS,
+      });
+      assert.match(await outcome.textContent() ?? "", /run\.cancelled|cancelled/);
+      // Back to Send; the stream did not run to its end.
+      await page.waitForSelector("form.composer button:text('Send')", { timeout: PAGE_WAIT_MS });
+      const answer = await page.textContent("article.message.role-assistant");
+      assert.ok(!(answer ?? "").includes("chunk19"), `the run finished anyway: ${answer}`);
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});
+
+Deno.test({
+  name: "browser: each thread keeps its own draft across a reload",
+  ignore,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      await logIn(run);
+      await page.click("nav.sidebar button.new-thread");
+      await page.waitForSelector("form.composer textarea", { timeout: PAGE_WAIT_MS });
+      await page.fill("form.composer textarea", "draft of the first thread");
+      await page.click("nav.sidebar button.new-thread");
+      await page.waitForFunction(
+        "document.querySelectorAll('nav.sidebar button.thread').length === 2",
+        undefined,
+        { timeout: PAGE_WAIT_MS },
+      );
+      // The new thread starts empty.
+      await page.waitForFunction(
+        "document.querySelector('form.composer textarea')?.value === ''",
+        undefined,
+        { timeout: PAGE_WAIT_MS },
+      );
+      await page.reload();
+      await waitConnected(page);
+      // Open the thread that has the draft (the older one, listed last).
+      await page.click("nav.sidebar button.thread >> nth=-1");
+      await page.waitForFunction(
+        "document.querySelector('form.composer textarea')?.value === 'draft of the first thread'",
+        undefined,
+        { timeout: PAGE_WAIT_MS },
+      );
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});
