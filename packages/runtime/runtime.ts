@@ -70,6 +70,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
       tokens,
       serverVersion: RUNTIME_VERSION,
       staticRoot: options.staticRoot,
+      sessionsFile: homePaths(options.home).sessions,
     });
   } catch (error) {
     await core.close();

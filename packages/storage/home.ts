@@ -33,6 +33,8 @@ export interface HomePaths {
   readonly lock: string;
   /** `auth.json`: the access token. */
   readonly auth: string;
+  /** `sessions.json`: hashed browser sessions, so the app stays signed in across restarts. */
+  readonly sessions: string;
   /** `backups/`: offline backups, never overwritten. */
   readonly backups: string;
   /** `artifacts/`: large tool results. */
@@ -104,6 +106,7 @@ export function homePaths(home: string): HomePaths {
     memoryDb: path.join(root, "memory.db"),
     lock: path.join(root, "runtime.lock"),
     auth: path.join(root, "auth.json"),
+    sessions: path.join(root, "sessions.json"),
     backups: path.join(root, "backups"),
     artifacts: path.join(root, "artifacts"),
     processes: path.join(root, "processes"),

@@ -105,6 +105,7 @@ Deno.test("homePaths lists every file and directory of the home", () => {
     memoryDb: "/h/memory.db",
     lock: "/h/runtime.lock",
     auth: "/h/auth.json",
+    sessions: "/h/sessions.json",
     backups: "/h/backups",
     artifacts: "/h/artifacts",
     processes: "/h/processes",

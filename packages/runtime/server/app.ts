@@ -50,6 +50,8 @@ export interface ServerAppOptions {
   staticRoot?: string;
   /** Where internal errors go; default one line on stderr. Never given a credential. */
   report?: ServerErrorReporter;
+  /** `sessions.json`, so browser sessions survive restarts; in memory only without. */
+  sessionsFile?: string;
 }
 
 /** The assembled app. */
@@ -81,7 +83,10 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
   const report = options.report ?? reportToStderr;
   const { tokens, dispatcher, events, serverVersion } = options;
-  const sessions = new SessionStore({ maxCount: limits.sessionsMaxCount });
+  const sessions = new SessionStore({
+    maxCount: limits.sessionsMaxCount,
+    file: options.sessionsFile,
+  });
   const connections = new ConnectionRegistry();
   const revoked = (reason: string) => [WS_CLOSE_CODES.credentialsRevoked, reason] as const;
   const stopWatching = tokens.onRotation((generation) => {
@@ -238,6 +243,8 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
         running.dispose();
         running.connections.closeAll(WS_CLOSE_CODES.goingAway, "server shutting down");
         await server.shutdown();
+        // A login or logout just before the shutdown still reaches sessions.json.
+        await running.sessions.flushed();
       })();
       return stopping;
     },

@@ -15,6 +15,7 @@ import { getCookie } from "hono/cookie";
 import { createHash } from "node:crypto";
 import type { TokenStore } from "./auth_token.ts";
 import { checkOrigin } from "./guards.ts";
+import { readSessionFile, SessionFileWriter } from "./session_file.ts";
 import { jsonResponse, readBodyWithin, transportError } from "./_http.ts";
 import { AUTH_BODY_MAX_BYTES, SESSIONS_MAX_COUNT } from "./limits.ts";
 
@@ -42,22 +43,47 @@ export type ServerEnv = { Variables: { auth: AuthState } };
 
 const SESSION_ID_PATTERN = /^[0-9a-f]{64}$/;
 
+/** Options of {@linkcode SessionStore}. */
+export interface SessionStoreOptions {
+  /** Live sessions kept before the oldest is dropped. */
+  maxCount?: number;
+  /** `sessions.json` to load at start and keep current; in memory only without one. */
+  file?: string;
+  /** Told when the file is ignored or cannot be written. */
+  onWarning?: (message: string) => void;
+}
+
 /**
  * Browser sessions: a random id (the cookie value) bound to the token generation it
  * was issued under. Stored by the SHA-256 of the id, so lookups never compare the
- * secret itself. In memory only: a restart or a rotation ends every session.
+ * secret itself. With a `file`, they survive restarts (see `session_file.ts`); a
+ * rotation ends every session.
  */
 export class SessionStore {
   readonly #sessions = new Map<string, string>();
   readonly #maxCount: number;
+  readonly #writer: SessionFileWriter | null;
 
   /**
-   * Makes an empty store.
+   * Makes the store, loading `options.file` when given.
    *
-   * @param options `maxCount`: live sessions kept before the oldest is dropped
+   * @param options the limit and the file
    */
-  constructor(options: { maxCount?: number } = {}) {
+  constructor(options: SessionStoreOptions = {}) {
     this.#maxCount = options.maxCount ?? SESSIONS_MAX_COUNT;
+    const onWarning = options.onWarning ?? ((message) => console.error(`auth: ${message}`));
+    this.#writer = options.file ? new SessionFileWriter(options.file, onWarning) : null;
+    if (options.file) {
+      for (const { key, generation } of readSessionFile(options.file, onWarning)) {
+        this.#sessions.set(key, generation);
+      }
+      this.#evictOverflow();
+    }
+  }
+
+  /** @returns when the file reflects every change so far */
+  flushed(): Promise<void> {
+    return this.#writer?.flushed() ?? Promise.resolve();
   }
 
   /** How many sessions are live. */
@@ -74,10 +100,8 @@ export class SessionStore {
   create(generation: string): string {
     const id = randomHex(32);
     this.#sessions.set(sessionKeyOf(id), generation);
-    for (const key of this.#sessions.keys()) {
-      if (this.#sessions.size <= this.#maxCount) break;
-      this.#sessions.delete(key);
-    }
+    this.#evictOverflow();
+    this.#save();
     return id;
   }
 
@@ -95,6 +119,7 @@ export class SessionStore {
     if (bound === undefined) return null;
     if (bound === generation) return key;
     this.#sessions.delete(key);
+    this.#save();
     return null;
   }
 
@@ -118,7 +143,9 @@ export class SessionStore {
   revoke(sessionId: string): string | null {
     if (!SESSION_ID_PATTERN.test(sessionId)) return null;
     const key = sessionKeyOf(sessionId);
-    return this.#sessions.delete(key) ? key : null;
+    if (!this.#sessions.delete(key)) return null;
+    this.#save();
+    return key;
   }
 
   /**
@@ -127,9 +154,24 @@ export class SessionStore {
    * @param generation the current generation, or null to end them all
    */
   dropOtherGenerations(generation: string | null): void {
+    const before = this.#sessions.size;
     for (const [key, bound] of this.#sessions) {
       if (bound !== generation) this.#sessions.delete(key);
     }
+    if (this.#sessions.size !== before) this.#save();
+  }
+
+  #evictOverflow(): void {
+    for (const key of this.#sessions.keys()) {
+      if (this.#sessions.size <= this.#maxCount) break;
+      this.#sessions.delete(key);
+    }
+  }
+
+  #save(): void {
+    this.#writer?.save(
+      [...this.#sessions].map(([key, generation]) => ({ key, generation })),
+    );
   }
 }
 

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { dirname } from "node:path";
 import { TOKEN_RECHECK_INTERVAL_MS } from "./limits.ts";
 
@@ -150,8 +150,10 @@ interface TokenState {
  * stat changes, looked at most once per {@linkcode TOKEN_RECHECK_INTERVAL_MS}.
  * When the file turns missing or invalid the store fails closed: no token matches.
  *
- * Each token has a *generation*, an opaque in-memory id (not derived reversibly from
- * the token) that sessions and connections remember to learn when it was rotated.
+ * Each token has a *generation*, an opaque id that sessions and connections remember to
+ * learn when it was rotated. It is a one-way hash of the token (which is 256 random bits,
+ * so the hash reveals nothing), stable across restarts: browser sessions persisted in
+ * `sessions.json` stay valid after a restart and end with a rotation.
  */
 export class TokenStore {
   readonly #authPath: string;
@@ -277,7 +279,7 @@ export class TokenStore {
     this.#stamp = stamp;
     const digest = this.#digest(file.token);
     if (this.#state && timingSafeEqual(digest, this.#state.digest)) return;
-    this.#setState({ digest, generation: crypto.randomUUID() });
+    this.#setState({ digest, generation: generationOf(file.token) });
   }
 
   #failClosed(error: AuthFileError, stamp: string): void {
@@ -296,6 +298,13 @@ export class TokenStore {
   #digest(value: string): Uint8Array {
     return createHmac("sha256", this.#hmacKey).update(value).digest();
   }
+}
+
+function generationOf(token: string): string {
+  return createHash("sha256").update(`daedalus token generation\n${token}`).digest("hex").slice(
+    0,
+    32,
+  );
 }
 
 function mintAuthFile(): AuthFile {
