@@ -104,6 +104,11 @@ export interface BrowserRun {
   page: Page;
   /** Uncaught page errors so far, for failure messages. */
   pageErrors: string[];
+  /**
+   * Kills the server (SIGKILL, a crash) and starts it again on the same home and port;
+   * `server` is the new one afterwards.
+   */
+  crashAndRestart(): Promise<void>;
 }
 
 /**
@@ -118,7 +123,13 @@ export async function withBrowser(
 ): Promise<void> {
   await ensureAppBuilt();
   await using home = await makeTempHome();
-  await using server = await startFixture(home);
+  const servers = [await startFixture(home)];
+  await using _servers = {
+    [Symbol.asyncDispose]: async () => {
+      for (const server of servers) await server[Symbol.asyncDispose]();
+    },
+  };
+  const server = servers[0]!;
   const token = await server.token();
   await listScriptedModel(server.url, token);
   const profile = await Deno.makeTempDir({ prefix: "daedalus_chromium_" });
@@ -136,7 +147,21 @@ export async function withBrowser(
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(String(error)));
     try {
-      await body({ server, token, context, page, pageErrors });
+      const run: BrowserRun = {
+        server,
+        token,
+        context,
+        page,
+        pageErrors,
+        crashAndRestart: async () => {
+          run.server.child.kill("SIGKILL");
+          await run.server.child.exit();
+          const next = await startFixture(home, {}, run.server.port);
+          servers.push(next);
+          run.server = next;
+        },
+      };
+      await body(run);
     } catch (error) {
       // The rendered app and the page's errors make a failed wait readable.
       const html = await page.evaluate<string>(
@@ -144,7 +169,8 @@ export async function withBrowser(
       ).catch((why) => `(no page: ${why})`);
       throw new Error(
         `${error instanceof Error ? error.message : error}\n--- #app ---\n${html}` +
-          `\n--- page errors ---\n${pageErrors.join("\n")}\n${server.child.describe()}`,
+          `\n--- page errors ---\n${pageErrors.join("\n")}\n` +
+          servers.map((s) => s.child.describe()).join("\n"),
         { cause: error },
       );
     }

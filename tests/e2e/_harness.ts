@@ -230,18 +230,20 @@ export interface ServerProcess extends AsyncDisposable {
 }
 
 /**
- * Starts the scripted fixture (`--port 0`) on a home and waits for its ready line.
+ * Starts the scripted fixture on a home and waits for its ready line.
  *
  * @param home the temp home
  * @param extraEnv more environment variables
+ * @param port the port (default 0: any free one; a restart passes the old one)
  * @returns the running server; dispose kills it (SIGKILL) unless it exited
  * @throws {Error} with the output when it does not become ready
  */
 export async function startFixture(
   home: TempHome,
   extraEnv: Record<string, string> = {},
+  port = 0,
 ): Promise<ServerProcess> {
-  const child = new ChildProcess(FIXTURE_PATH, ["--port", "0"], home.env(extraEnv));
+  const child = new ChildProcess(FIXTURE_PATH, ["--port", String(port)], home.env(extraEnv));
   let ready: ReadyLine;
   try {
     const line = await child.firstStdoutLine();
