@@ -1,7 +1,7 @@
 /**
  * Browser tests of the composer against a real `daedalus serve` (the scripted fixture
  * model) in Debian's Chromium: steer and stop while a Run streams, a tool call's card,
- * and per-thread drafts that survive a reload. Skipped when Chromium is not installed.
+ * per-thread drafts that survive a reload, and the diff view of a write. Skipped when Chromium is not installed.
  */
 import assert from "node:assert/strict";
 import {
@@ -105,6 +105,36 @@ Deno.test({
         undefined,
         { timeout: PAGE_WAIT_MS },
       );
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});
+
+Deno.test({
+  name: "browser: a write's card opens its before/after diff",
+  ignore,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      await logIn(run);
+      await startMessage(page, "write: notes.txt hello <b>diff</b>");
+      await waitForAnswer(page, "Wrote it.");
+      await page.click("section.tool-card button.diff-button");
+      const dialog = await page.waitForSelector("dialog.diff-dialog[open] table.diff", {
+        timeout: PAGE_WAIT_MS,
+      });
+      const added = await dialog.$$eval(
+        "tr.diff-add",
+        (rows) => rows.map((row) => row.textContent ?? ""),
+      );
+      // Shown as text: the markup in the file is not rendered.
+      assert.deepEqual(added, ["1+hello <b>diff</b>"]);
+      assert.equal(await page.$("dialog.diff-dialog b"), null);
+      assert.match(await page.textContent("dialog.diff-dialog h2") ?? "", /notes\.txt/);
+      await page.keyboard.press("Escape");
+      await page.waitForSelector("dialog.diff-dialog", {
+        state: "detached",
+        timeout: PAGE_WAIT_MS,
+      });
       assert.deepEqual(run.pageErrors, []);
     }),
 });

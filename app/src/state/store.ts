@@ -10,6 +10,7 @@ import {
   type ConnectionState,
   createClient,
   type DaedalusClient,
+  type FileChange,
   type JournalEvent,
   type Model,
 } from "@daedalus/client";
@@ -172,6 +173,26 @@ export async function steer(content: string): Promise<boolean> {
   } catch (error) {
     report(error);
     return false;
+  }
+}
+
+/** The write or edit whose diff is open (its tool call item), or null. */
+export const openDiff = signal<string | null>(null);
+
+/**
+ * Reads a recorded write or edit of the open thread (`file.change.get`).
+ *
+ * @param toolCallItemId the write or edit's tool call item
+ * @returns the change, or null when it could not be read (the error is reported)
+ */
+export async function loadFileChange(toolCallItemId: string): Promise<FileChange | null> {
+  const open = conversation.value;
+  if (!open) return null;
+  try {
+    return await need().call("file.change.get", { threadId: open.threadId, toolCallItemId });
+  } catch (error) {
+    report(error);
+    return null;
   }
 }
 

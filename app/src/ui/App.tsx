@@ -5,6 +5,7 @@ import { ConnectionBanner } from "./ConnectionBanner.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { Conversation } from "./Conversation.tsx";
 import { Composer } from "./Composer.tsx";
+import { DiffDialog } from "./files/DiffDialog.tsx";
 
 /** The signed-in app: banner, sidebar, conversation and composer. */
 export function App() {
@@ -32,6 +33,7 @@ export function App() {
           <Conversation />
           <Composer />
         </main>
+        <DiffDialog />
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import type { Item } from "@daedalus/client";
 import { t } from "../../i18n/i18n.ts";
 import { statusLabel } from "../status_label.ts";
+import { openDiff } from "../../state/store.ts";
 import { toolCallFacts, type ToolFact, toolResultFacts } from "./tool_facts.ts";
 
 function Facts(props: { facts: readonly ToolFact[] }) {
@@ -16,6 +17,9 @@ function Facts(props: { facts: readonly ToolFact[] }) {
     </dl>
   );
 }
+
+/** Tools whose calls record a before/after copy (`file.change.get`). */
+const CHANGING_TOOLS = new Set(["write", "edit"]);
 
 /** A tool call or result: tool id, status and the tool's bounded metadata. */
 export function ToolCard(props: { item: Item }) {
@@ -37,6 +41,11 @@ export function ToolCard(props: { item: Item }) {
         <span class="status">{statusLabel(item.status)}</span>
       </header>
       <Facts facts={facts} />
+      {item.kind === "tool_call" && CHANGING_TOOLS.has(toolId) && item.status === "completed" && (
+        <button type="button" class="diff-button" onClick={() => (openDiff.value = item.id)}>
+          {t("tool.diff")}
+        </button>
+      )}
     </section>
   );
 }

@@ -1,0 +1,85 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { FileChange } from "@daedalus/client";
+import { loadFileChange, openDiff } from "../../state/store.ts";
+import { diffLines } from "../../state/diff_lines.ts";
+import { t } from "../../i18n/i18n.ts";
+import { explainReason } from "../../i18n/reasons.ts";
+
+/**
+ * The before/after view of one write or edit (`file.change.get`): the unified diff with
+ * old and new line numbers, or why no copy was recorded. A modal `<dialog>`: the browser
+ * keeps focus inside it and Escape closes it.
+ */
+export function DiffDialog() {
+  const itemId = openDiff.value;
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [change, setChange] = useState<FileChange | null>(null);
+  useEffect(() => {
+    setChange(null);
+    if (!itemId) return;
+    dialog.current?.showModal();
+    let current = true;
+    void loadFileChange(itemId).then((loaded) => current && setChange(loaded));
+    return () => {
+      current = false;
+    };
+  }, [itemId]);
+  if (!itemId) return null;
+  const close = () => {
+    dialog.current?.close();
+    openDiff.value = null;
+  };
+  return (
+    <dialog
+      ref={dialog}
+      class="diff-dialog"
+      aria-labelledby="diff-title"
+      onClose={() => (openDiff.value = null)}
+    >
+      <header>
+        <h2 id="diff-title">
+          {change?.status === "recorded" ? <code>{change.path}</code> : t("diff.title")}
+        </h2>
+        <button type="button" onClick={close} autofocus>{t("diff.close")}</button>
+      </header>
+      {change === null && <p class="muted">{t("diff.loading")}</p>}
+      {change?.status === "unavailable" && (
+        <p role="status">
+          {explainReason("file", change.reason)} <code>{change.reason}</code>
+        </p>
+      )}
+      {change?.status === "recorded" && <Recorded change={change} />}
+    </dialog>
+  );
+}
+
+function Recorded(props: { change: Extract<FileChange, { status: "recorded" }> }) {
+  const { change } = props;
+  const summary = change.before.exists
+    ? t("tool.value.changes", { additions: change.additions, deletions: change.deletions })
+    : t("tool.value.created");
+  if (change.diff === null) {
+    return <p>{summary} · {t("diff.noText")}</p>;
+  }
+  return (
+    <>
+      <p class="muted">{summary}</p>
+      <table class="diff" aria-label={t("diff.table")}>
+        <tbody>
+          {diffLines(change.diff).map((line, index) => (
+            <tr key={index} class={`diff-${line.kind}`}>
+              <td class="line-number">{line.oldLine ?? ""}</td>
+              <td class="line-number">{line.newLine ?? ""}</td>
+              <td class="marker" aria-hidden="true">
+                {line.kind === "add" ? "+" : line.kind === "remove" ? "−" : ""}
+              </td>
+              <td>
+                <code>{line.text}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
