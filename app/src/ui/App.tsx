@@ -6,14 +6,20 @@ import { Sidebar } from "./Sidebar.tsx";
 import { Conversation } from "./Conversation.tsx";
 import { Composer } from "./Composer.tsx";
 import { DiffDialog } from "./files/DiffDialog.tsx";
+import { SearchDialog, searchOpen } from "./search/SearchDialog.tsx";
 
 /** The signed-in app: banner, sidebar, conversation and composer. */
 export function App() {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === "n") {
+      if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey) return;
+      const key = event.key.toLowerCase();
+      if (key === "n") {
         event.preventDefault();
         void newThread();
+      } else if (key === "k") {
+        event.preventDefault();
+        searchOpen.value = true;
       }
     };
     addEventListener("keydown", onKey);
@@ -34,6 +40,7 @@ export function App() {
           <Composer />
         </main>
         <DiffDialog />
+        <SearchDialog />
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 import { conversation, newThread, openThread, threadList, threads } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
+import { searchOpen } from "./search/SearchDialog.tsx";
 
 /** Threads, most recent first, with a running indicator and "new thread". */
 export function Sidebar() {
@@ -15,6 +16,14 @@ export function Sidebar() {
         title={t("sidebar.newThreadHint")}
       >
         {t("sidebar.newThread")} <kbd>{t("sidebar.newThreadHint")}</kbd>
+      </button>
+      <button
+        type="button"
+        class="search-threads"
+        onClick={() => (searchOpen.value = true)}
+        title={t("search.hint")}
+      >
+        {t("search.open")} <kbd>{t("search.hint")}</kbd>
       </button>
       {loading && <p class="muted">{t("sidebar.loading")}</p>}
       {!loading && list.length === 0 && <p class="muted">{t("sidebar.empty")}</p>}

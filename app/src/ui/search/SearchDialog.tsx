@@ -1,0 +1,97 @@
+import { signal } from "@preact/signals";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { openThread, threadList } from "../../state/store.ts";
+import { searchThreads } from "../../state/thread_search.ts";
+import { t } from "../../i18n/i18n.ts";
+
+/** Whether the search dialog is open (Ctrl/Cmd+K, or the sidebar's Search). */
+export const searchOpen = signal(false);
+
+/**
+ * Finds a thread by title among the loaded ones. A modal `<dialog>` (focus stays inside,
+ * Escape closes) with a search box driving a listbox: arrows, Home and End move through the results,
+ * Enter opens one; keys typed while an IME composes are left to the IME.
+ */
+export function SearchDialog() {
+  const open = searchOpen.value;
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [query, setQuery] = useState("");
+  const [active, setActive] = useState(0);
+  useEffect(() => {
+    if (!open) return;
+    setQuery("");
+    setActive(0);
+    dialog.current?.showModal();
+  }, [open]);
+  if (!open) return null;
+  const untitled = t("thread.untitled");
+  const results = searchThreads(threadList.value, query, untitled);
+  const current = Math.min(active, Math.max(results.length - 1, 0));
+  const close = () => {
+    dialog.current?.close();
+    searchOpen.value = false;
+  };
+  const choose = (threadId: string) => {
+    close();
+    void openThread(threadId);
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.isComposing) return;
+    const last = results.length - 1;
+    const moves: Record<string, number> = {
+      ArrowDown: Math.min(current + 1, last),
+      ArrowUp: Math.max(current - 1, 0),
+      Home: 0,
+      End: last,
+    };
+    if (event.key === "Escape") {
+      // A search field would only clear itself on the first Escape; close at once.
+      event.preventDefault();
+      close();
+    } else if (event.key in moves && results.length > 0) {
+      event.preventDefault();
+      setActive(moves[event.key]!);
+    } else if (event.key === "Enter" && results[current]) {
+      event.preventDefault();
+      choose(results[current].id);
+    }
+  };
+  return (
+    <dialog
+      ref={dialog}
+      class="search-dialog"
+      aria-label={t("search.label")}
+      onClose={() => (searchOpen.value = false)}
+    >
+      <input
+        type="search"
+        aria-controls="search-results"
+        aria-activedescendant={results[current] ? `search-${results[current].id}` : undefined}
+        aria-label={t("search.label")}
+        placeholder={t("search.placeholder")}
+        value={query}
+        autofocus
+        onInput={(event) => {
+          setQuery(event.currentTarget.value);
+          setActive(0);
+        }}
+        onKeyDown={onKeyDown}
+      />
+      <ul id="search-results" role="listbox" aria-label={t("search.results")}>
+        {results.map((thread, index) => (
+          <li
+            key={thread.id}
+            id={`search-${thread.id}`}
+            role="option"
+            aria-selected={index === current}
+            class={index === current ? "active" : undefined}
+            onClick={() => choose(thread.id)}
+          >
+            {thread.title ?? untitled}
+          </li>
+        ))}
+      </ul>
+      {results.length === 0 && <p class="muted">{t("search.none")}</p>}
+    </dialog>
+  );
+}
