@@ -13,6 +13,7 @@ import {
   type FileChange,
   type JournalEvent,
   type Model,
+  type ProcessOutputPage,
 } from "@daedalus/client";
 import {
   activeRunId,
@@ -190,6 +191,51 @@ export async function loadFileChange(toolCallItemId: string): Promise<FileChange
   if (!open) return null;
   try {
     return await need().call("file.change.get", { threadId: open.threadId, toolCallItemId });
+  } catch (error) {
+    report(error);
+    return null;
+  }
+}
+
+/**
+ * Reads a page of a managed process's output (`process.read`) in the open thread.
+ *
+ * @param processId the process
+ * @param cursor the byte offset to read from (the previous page's `nextCursor`)
+ * @param limit the most bytes to read (the runtime's default without)
+ * @returns the page, or null when it could not be read (the error is reported)
+ */
+export async function readProcess(
+  processId: string,
+  cursor?: number,
+  limit?: number,
+): Promise<ProcessOutputPage | null> {
+  const open = conversation.value;
+  if (!open) return null;
+  try {
+    return await need().call("process.read", {
+      threadId: open.threadId,
+      processId,
+      cursor,
+      limit,
+    });
+  } catch (error) {
+    report(error);
+    return null;
+  }
+}
+
+/**
+ * Stops a managed process and its tree (`process.stop`) in the open thread.
+ *
+ * @param processId the process
+ * @returns its final page, or null when the stop failed (the error is reported)
+ */
+export async function stopProcess(processId: string): Promise<ProcessOutputPage | null> {
+  const open = conversation.value;
+  if (!open) return null;
+  try {
+    return await need().call("process.stop", { threadId: open.threadId, processId });
   } catch (error) {
     report(error);
     return null;

@@ -2,6 +2,7 @@ import type { Item } from "@daedalus/client";
 import { t } from "../../i18n/i18n.ts";
 import { statusLabel } from "../status_label.ts";
 import { openDiff } from "../../state/store.ts";
+import { ProcessControls } from "./ProcessControls.tsx";
 import { toolCallFacts, type ToolFact, toolResultFacts } from "./tool_facts.ts";
 
 function Facts(props: { facts: readonly ToolFact[] }) {
@@ -41,6 +42,13 @@ export function ToolCard(props: { item: Item }) {
         <span class="status">{statusLabel(item.status)}</span>
       </header>
       <Facts facts={facts} />
+      {item.kind === "tool_result" && toolId.startsWith("process_") &&
+        typeof item.data.processId === "string" && (
+        <ProcessControls
+          processId={item.data.processId}
+          state={typeof item.data.state === "string" ? item.data.state : null}
+        />
+      )}
       {item.kind === "tool_call" && CHANGING_TOOLS.has(toolId) && item.status === "completed" && (
         <button type="button" class="diff-button" onClick={() => (openDiff.value = item.id)}>
           {t("tool.diff")}
