@@ -114,6 +114,41 @@ export async function openThread(threadId: string): Promise<void> {
   }
 }
 
+/**
+ * Renames the open thread (`thread.rename`); the sidebar follows the event.
+ *
+ * @param title the new title
+ * @returns whether it was renamed
+ */
+export async function renameThread(title: string): Promise<boolean> {
+  const open = conversation.value;
+  if (!open || title.trim() === "") return false;
+  try {
+    const { event } = await need().call("thread.rename", {
+      threadId: open.threadId,
+      title: title.trim(),
+    });
+    if (event) threads.value = applyThreadEvents(threads.value, [event]);
+    return true;
+  } catch (error) {
+    report(error);
+    return false;
+  }
+}
+
+/** Archives the open thread (`thread.archive`) and closes it. */
+export async function archiveThread(): Promise<void> {
+  const open = conversation.value;
+  if (!open) return;
+  try {
+    const { event } = await need().call("thread.archive", { threadId: open.threadId });
+    if (event) threads.value = applyThreadEvents(threads.value, [event]);
+    if (conversation.value?.threadId === open.threadId) conversation.value = null;
+  } catch (error) {
+    report(error);
+  }
+}
+
 /** Creates a thread and opens it. */
 export async function newThread(): Promise<void> {
   try {

@@ -5,6 +5,7 @@ import { ConnectionBanner } from "./ConnectionBanner.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { Conversation } from "./Conversation.tsx";
 import { Composer } from "./Composer.tsx";
+import { ConversationHeader } from "./ConversationHeader.tsx";
 import { DiffDialog } from "./files/DiffDialog.tsx";
 import { SearchDialog, searchOpen } from "./search/SearchDialog.tsx";
 
@@ -36,6 +37,7 @@ export function App() {
       <div class="layout">
         <Sidebar />
         <main class="main">
+          <ConversationHeader />
           <Conversation />
           <Composer />
         </main>

@@ -1,0 +1,120 @@
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { archiveThread, conversation, renameThread, threads } from "../state/store.ts";
+import { t } from "../i18n/i18n.ts";
+
+/** Titles longer than this are refused by `thread.rename` (THREAD_TITLE_MAX_CHARS). */
+const TITLE_MAX_CHARS = 200;
+
+/**
+ * The open thread's header: its title (renamed in place), the model of its latest Run,
+ * and a menu with Rename and Archive. The menu is keyboard-navigable (arrows, Home,
+ * End, Escape returns focus to its button).
+ */
+export function ConversationHeader() {
+  const state = conversation.value;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLUListElement>(null);
+  useLayoutEffect(() => {
+    // Right after the menu renders, before the next key press: focus its first item.
+    if (menuOpen) menu.current?.querySelector<HTMLElement>("[role=menuitem]")?.focus();
+  }, [menuOpen]);
+  if (!state) return null;
+  const thread = threads.value.byId[state.threadId];
+  const title = thread?.title ?? t("thread.untitled");
+  const lastRun = state.turns.at(-1)?.runs.at(-1);
+  const model = lastRun?.modelId ?? null;
+
+  const closeMenu = () => {
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  };
+  const focusItem = (index: (count: number, current: number) => number) => {
+    const items = [...(menu.current?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? [])];
+    const current = items.indexOf(document.activeElement as HTMLElement);
+    items[index(items.length, current)]?.focus();
+  };
+  const onMenuKey = (event: KeyboardEvent) => {
+    const moves: Record<string, (count: number, current: number) => number> = {
+      ArrowDown: (count, current) => (current + 1) % count,
+      ArrowUp: (count, current) => (current - 1 + count) % count,
+      Home: () => 0,
+      End: (count) => count - 1,
+    };
+    const move = moves[event.key];
+    if (move) {
+      event.preventDefault();
+      focusItem(move);
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      closeMenu();
+    }
+  };
+  const save = async () => {
+    const next = editing?.trim() ?? "";
+    if (next !== "" && next !== thread?.title) await renameThread(next);
+    setEditing(null);
+  };
+
+  return (
+    <header class="conversation-header">
+      {editing === null ? <h1>{title}</h1> : (
+        <input
+          class="rename"
+          aria-label={t("header.renameLabel")}
+          value={editing}
+          maxLength={TITLE_MAX_CHARS}
+          autofocus
+          onInput={(event) => setEditing(event.currentTarget.value)}
+          onBlur={() => void save()}
+          onKeyDown={(event) => {
+            if (event.isComposing) return;
+            if (event.key === "Enter") void save();
+            if (event.key === "Escape") setEditing(null);
+          }}
+        />
+      )}
+      {model && <span class="model-label" title={t("header.model")}>{model}</span>}
+      <div class="menu-anchor">
+        <button
+          ref={menuButton}
+          type="button"
+          class="thread-menu"
+          aria-haspopup="menu"
+          aria-expanded={menuOpen}
+          aria-label={t("header.menu")}
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          ⋯
+        </button>
+        {menuOpen && (
+          <ul ref={menu} role="menu" aria-label={t("header.menu")} onKeyDown={onMenuKey}>
+            <li
+              role="menuitem"
+              tabIndex={-1}
+              onClick={() => {
+                setMenuOpen(false);
+                setEditing(thread?.title ?? "");
+              }}
+              onKeyDown={(event) => event.key === "Enter" && event.currentTarget.click()}
+            >
+              {t("header.rename")}
+            </li>
+            <li
+              role="menuitem"
+              tabIndex={-1}
+              onClick={() => {
+                setMenuOpen(false);
+                void archiveThread();
+              }}
+              onKeyDown={(event) => event.key === "Enter" && event.currentTarget.click()}
+            >
+              {t("header.archive")}
+            </li>
+          </ul>
+        )}
+      </div>
+    </header>
+  );
+}
