@@ -14,6 +14,7 @@ import {
   type JournalEvent,
   type Model,
   type ProcessOutputPage,
+  type Thread,
 } from "@daedalus/client";
 import {
   activeRunId,
@@ -146,6 +147,40 @@ export async function archiveThread(): Promise<void> {
     if (conversation.value?.threadId === open.threadId) conversation.value = null;
   } catch (error) {
     report(error);
+  }
+}
+
+/**
+ * Lists archived threads, newest first (`thread.list` with `archived: true`).
+ *
+ * @returns the first page, or null when it could not be read (the error is reported)
+ */
+export async function listArchived(): Promise<Thread[] | null> {
+  try {
+    const page = await need().call("thread.list", { archived: true, limit: 100 });
+    return page.threads;
+  } catch (error) {
+    report(error);
+    return null;
+  }
+}
+
+/**
+ * Brings an archived thread back (`thread.unarchive`); the sidebar lists it again.
+ *
+ * @param threadId the thread
+ * @returns whether it was unarchived
+ */
+export async function unarchiveThread(threadId: string): Promise<boolean> {
+  try {
+    const { thread, event } = await need().call("thread.unarchive", { threadId });
+    threads.value = event
+      ? applyThreadEvents(threads.value, [event])
+      : { ...threads.value, byId: { ...threads.value.byId, [thread.id]: thread } };
+    return true;
+  } catch (error) {
+    report(error);
+    return false;
   }
 }
 

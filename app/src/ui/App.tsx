@@ -7,6 +7,7 @@ import { Conversation } from "./Conversation.tsx";
 import { Composer } from "./Composer.tsx";
 import { ConversationHeader } from "./ConversationHeader.tsx";
 import { DiffDialog } from "./files/DiffDialog.tsx";
+import { ArchivedDialog } from "./archive/ArchivedDialog.tsx";
 import { SearchDialog, searchOpen } from "./search/SearchDialog.tsx";
 
 /** The signed-in app: banner, sidebar, conversation and composer. */
@@ -43,6 +44,7 @@ export function App() {
         </main>
         <DiffDialog />
         <SearchDialog />
+        <ArchivedDialog />
       </div>
     </div>
   );

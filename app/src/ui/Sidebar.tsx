@@ -1,6 +1,7 @@
 import { conversation, newThread, openThread, threadList, threads } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { searchOpen } from "./search/SearchDialog.tsx";
+import { archivedOpen } from "./archive/ArchivedDialog.tsx";
 
 /** Threads, most recent first, with a running indicator and "new thread". */
 export function Sidebar() {
@@ -50,6 +51,9 @@ export function Sidebar() {
           </li>
         ))}
       </ul>
+      <button type="button" class="archived-threads" onClick={() => (archivedOpen.value = true)}>
+        {t("archived.open")}
+      </button>
     </nav>
   );
 }
