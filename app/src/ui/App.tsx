@@ -3,6 +3,7 @@ import { lastError, newThread } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { ConnectionBanner } from "./ConnectionBanner.tsx";
 import { Sidebar } from "./Sidebar.tsx";
+import { SidebarResizer } from "./SidebarResizer.tsx";
 import { Conversation } from "./Conversation.tsx";
 import { Composer } from "./Composer.tsx";
 import { ConversationHeader } from "./ConversationHeader.tsx";
@@ -37,6 +38,7 @@ export function App() {
       )}
       <div class="layout">
         <Sidebar />
+        <SidebarResizer />
         <main class="main">
           <ConversationHeader />
           <Conversation />

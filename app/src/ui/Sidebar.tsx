@@ -2,14 +2,42 @@ import { conversation, newThread, openThread, threadList, threads } from "../sta
 import { t } from "../i18n/i18n.ts";
 import { searchOpen } from "./search/SearchDialog.tsx";
 import { archivedOpen } from "./archive/ArchivedDialog.tsx";
+import { sidebarLayout, updateSidebarLayout } from "../state/sidebar_layout.ts";
 
 /** Threads, most recent first, with a running indicator and "new thread". */
 export function Sidebar() {
   const list = threadList.value;
   const openId = conversation.value?.threadId ?? null;
   const loading = threads.value.snapshotSeq === null;
+  const { width, collapsed } = sidebarLayout.value;
+  if (collapsed) {
+    return (
+      <nav class="sidebar collapsed" aria-label={t("sidebar.label")}>
+        <button
+          type="button"
+          class="sidebar-toggle"
+          aria-expanded="false"
+          aria-label={t("sidebar.expand")}
+          title={t("sidebar.expand")}
+          onClick={() => updateSidebarLayout({ collapsed: false })}
+        >
+          »
+        </button>
+      </nav>
+    );
+  }
   return (
-    <nav class="sidebar" aria-label={t("sidebar.label")}>
+    <nav class="sidebar" aria-label={t("sidebar.label")} style={{ width: `${width}px` }}>
+      <button
+        type="button"
+        class="sidebar-toggle"
+        aria-expanded="true"
+        aria-label={t("sidebar.collapse")}
+        title={t("sidebar.collapse")}
+        onClick={() => updateSidebarLayout({ collapsed: true })}
+      >
+        «
+      </button>
       <button
         type="button"
         class="new-thread"

@@ -1,0 +1,53 @@
+/**
+ * Browser test of the sidebar's layout against a real `daedalus serve`: resizing from
+ * the keyboard within 220–520 px and collapsing, both remembered across a reload.
+ * Skipped without Chromium.
+ */
+import assert from "node:assert/strict";
+import { hasChromium, logIn, PAGE_WAIT_MS, waitConnected, withBrowser } from "./_browser.ts";
+
+Deno.test({
+  name: "browser: the sidebar resizes from the keyboard, collapses, and remembers both",
+  ignore: !hasChromium,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      await logIn(run);
+      const width = () =>
+        page.$eval("nav.sidebar", (nav) => Math.round(nav.getBoundingClientRect().width));
+      assert.equal(await width(), 260);
+
+      await page.focus("[role=separator]");
+      await page.keyboard.press("End");
+      await page.keyboard.press("ArrowLeft");
+      await page.waitForFunction(
+        "document.querySelector('[role=separator]')?.getAttribute('aria-valuenow') === '504'",
+        undefined,
+        { timeout: PAGE_WAIT_MS },
+      );
+      assert.equal(await width(), 504);
+      await page.keyboard.press("Home");
+      await page.keyboard.press("ArrowLeft");
+      await page.waitForFunction(
+        "document.querySelector('[role=separator]')?.getAttribute('aria-valuenow') === '220'",
+      );
+      await page.keyboard.press("ArrowRight");
+      await page.waitForFunction(
+        "document.querySelector('[role=separator]')?.getAttribute('aria-valuenow') === '236'",
+      );
+
+      await page.reload();
+      await waitConnected(page);
+      assert.equal(await width(), 236, "the width is remembered");
+
+      await page.click("nav.sidebar button.sidebar-toggle");
+      await page.waitForSelector("nav.sidebar.collapsed", { timeout: PAGE_WAIT_MS });
+      assert.equal(await page.$("[role=separator]"), null);
+      await page.reload();
+      await page.waitForSelector("nav.sidebar.collapsed", { timeout: PAGE_WAIT_MS });
+      await page.click("nav.sidebar button.sidebar-toggle");
+      await page.waitForSelector("nav.sidebar button.new-thread", { timeout: PAGE_WAIT_MS });
+      assert.equal(await width(), 236);
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});
