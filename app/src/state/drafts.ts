@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { browserStorage } from "./web_storage.ts";
 
 const PREFIX = "daedalus.draft.";
 /** Drafts larger than this are not persisted (Web Storage quotas are a few MiB per origin). */
@@ -58,11 +59,3 @@ export function createDrafts(storage: Storage | null): Drafts {
 
 /** The app's drafts, in `localStorage` when the browser offers it. */
 export const drafts: Drafts = createDrafts(browserStorage());
-
-function browserStorage(): Storage | null {
-  try {
-    return typeof localStorage === "undefined" ? null : localStorage;
-  } catch {
-    return null;
-  }
-}

@@ -5,6 +5,7 @@
  * @module
  */
 import { signal } from "@preact/signals";
+import { browserStorage } from "./web_storage.ts";
 
 /** Narrowest sidebar, in CSS pixels. */
 export const SIDEBAR_MIN_WIDTH = 220;
@@ -61,14 +62,6 @@ export function saveLayout(storage: Storage | null, layout: SidebarLayout): void
     );
   } catch {
     // Quota or private mode: the layout lasts for this page only.
-  }
-}
-
-function browserStorage(): Storage | null {
-  try {
-    return typeof localStorage === "undefined" ? null : localStorage;
-  } catch {
-    return null;
   }
 }
 

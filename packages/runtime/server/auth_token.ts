@@ -9,7 +9,7 @@
  * @module
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { dirname } from "node:path";
+import { writePrivateFile } from "./_private_file.ts";
 import { TOKEN_RECHECK_INTERVAL_MS } from "./limits.ts";
 
 /** The parsed content of `auth.json`. */
@@ -340,45 +340,22 @@ async function tightenMode(authPath: string): Promise<void> {
 }
 
 /**
- * Writes through a temp file in the same directory, then renames over (rotate) or
- * hard-links into place (create: fails if another process created it first).
+ * Writes `auth.json` (owner-only, atomic): renames over it (rotate) or hard-links it into
+ * place (create: fails if another process created it first).
  *
  * @returns false when `overwrite` is false and the file already exists
  */
 async function writeAuthFile(
   authPath: string,
   file: AuthFile,
-  { overwrite }: { overwrite: boolean },
+  options: { overwrite: boolean },
 ): Promise<boolean> {
-  const directory = dirname(authPath);
-  const tempPath = `${authPath}.${crypto.randomUUID()}.tmp`;
   try {
-    await Deno.mkdir(directory, { recursive: true, mode: 0o700 });
-    const handle = await Deno.open(tempPath, { write: true, createNew: true, mode: 0o600 });
-    try {
-      await handle.write(new TextEncoder().encode(`${JSON.stringify(file)}\n`));
-      await handle.sync();
-    } finally {
-      handle.close();
-    }
-    if (!IS_WINDOWS) await Deno.chmod(tempPath, 0o600);
-    if (overwrite) {
-      await Deno.rename(tempPath, authPath);
-      return true;
-    }
-    try {
-      await Deno.link(tempPath, authPath);
-      return true;
-    } catch (error) {
-      if (error instanceof Deno.errors.AlreadyExists) return false;
-      throw error;
-    }
+    return await writePrivateFile(authPath, `${JSON.stringify(file)}\n`, options);
   } catch (error) {
     throw new AuthFileError("auth_file_unwritable", `${authPath} cannot be written`, {
       cause: error,
     });
-  } finally {
-    await Deno.remove(tempPath).catch(() => {/* already renamed, or never created */});
   }
 }
 

@@ -7,8 +7,8 @@
  *
  * @module
  */
+import { writePrivateFile } from "./_private_file.ts";
 
-const IS_WINDOWS = Deno.build.os === "windows";
 const KEY_PATTERN = /^[0-9a-f]{64}$/;
 const GENERATION_PATTERN = /^[0-9a-f]{32}$/;
 
@@ -94,29 +94,14 @@ export class SessionFileWriter {
       const sessions = this.#pending;
       this.#pending = null;
       try {
-        await writeAtomically(this.#path, `${JSON.stringify({ version: 1, sessions })}\n`);
+        await writePrivateFile(this.#path, `${JSON.stringify({ version: 1, sessions })}\n`, {
+          overwrite: true,
+        });
       } catch {
         this.#onWarning(`${this.#path} cannot be written; sessions last until the restart`);
       }
     }
     this.#running = null;
-  }
-}
-
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const tempPath = `${path}.${crypto.randomUUID()}.tmp`;
-  try {
-    const handle = await Deno.open(tempPath, { write: true, createNew: true, mode: 0o600 });
-    try {
-      await handle.write(new TextEncoder().encode(text));
-      await handle.sync();
-    } finally {
-      handle.close();
-    }
-    if (!IS_WINDOWS) await Deno.chmod(tempPath, 0o600);
-    await Deno.rename(tempPath, path);
-  } finally {
-    await Deno.remove(tempPath).catch(() => {/* renamed into place, or never created */});
   }
 }
 

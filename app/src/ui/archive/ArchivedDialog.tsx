@@ -38,7 +38,7 @@ export function ArchivedDialog() {
   return (
     <dialog
       ref={dialog}
-      class="archived-dialog"
+      class="modal archived-dialog"
       aria-labelledby="archived-title"
       onClose={() => (archivedOpen.value = false)}
     >

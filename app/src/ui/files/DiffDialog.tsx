@@ -32,7 +32,7 @@ export function DiffDialog() {
   return (
     <dialog
       ref={dialog}
-      class="diff-dialog"
+      class="modal diff-dialog"
       aria-labelledby="diff-title"
       onClose={() => (openDiff.value = null)}
     >

@@ -59,7 +59,7 @@ export function SearchDialog() {
   return (
     <dialog
       ref={dialog}
-      class="search-dialog"
+      class="modal search-dialog"
       aria-label={t("search.label")}
       onClose={() => (searchOpen.value = false)}
     >

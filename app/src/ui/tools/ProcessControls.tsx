@@ -52,9 +52,11 @@ export function ProcessControls(props: { processId: string; state: string | null
   const stop = () =>
     run(async () => {
       const stopped = await stopProcess(processId);
-      if (stopped) setPage(stopped);
-      // The final page starts at the stream's start; keep what is already shown.
-      if (stopped && log === null) take(stopped, false);
+      if (!stopped) return;
+      // The final page starts at the stream's start: it becomes the log only when none is
+      // shown yet; otherwise only its state (and cursor) is taken.
+      if (log === null) take(stopped, false);
+      else setPage(stopped);
     });
   return (
     <div class="process-controls">
