@@ -72,12 +72,23 @@ function onEvent(event: JournalEvent): void {
   }
 }
 
-function need(): DaedalusClient {
+/**
+ * The connection every state module calls through (`rpc().call(method, params)`).
+ *
+ * @returns the started client
+ */
+export function rpc(): DaedalusClient {
   if (!client) throw new Error("not started");
   return client;
 }
+const need = rpc;
 
-function report(error: unknown): void {
+/**
+ * Shows an error in the app's alert line.
+ *
+ * @param error what failed
+ */
+export function report(error: unknown): void {
   lastError.value = error instanceof Error ? error.message : String(error);
 }
 
