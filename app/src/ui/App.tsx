@@ -8,6 +8,7 @@ import { Conversation } from "./Conversation.tsx";
 import { Composer } from "./Composer.tsx";
 import { ConversationHeader } from "./ConversationHeader.tsx";
 import { DiffDialog } from "./files/DiffDialog.tsx";
+import { FilePanel } from "./files/FilePanel.tsx";
 import { ArchivedDialog } from "./archive/ArchivedDialog.tsx";
 import { SearchDialog, searchOpen } from "./search/SearchDialog.tsx";
 
@@ -45,6 +46,7 @@ export function App() {
           <Composer />
         </main>
         <DiffDialog />
+        <FilePanel />
         <SearchDialog />
         <ArchivedDialog />
       </div>

@@ -2,6 +2,7 @@ import type { Item } from "@daedalus/client";
 import { t } from "../../i18n/i18n.ts";
 import { statusLabel } from "../status_label.ts";
 import { openDiff } from "../../state/store.ts";
+import { openFilePreview } from "../../state/file_panel.ts";
 import { ProcessControls } from "./ProcessControls.tsx";
 import { toolCallFacts, type ToolFact, toolResultFacts } from "./tool_facts.ts";
 
@@ -21,6 +22,16 @@ function Facts(props: { facts: readonly ToolFact[] }) {
 
 /** Tools whose calls record a before/after copy (`file.change.get`). */
 const CHANGING_TOOLS = new Set(["write", "edit"]);
+/** Tools whose calls name one file the panel can preview (`file.preview`). */
+const ONE_FILE_TOOLS = new Set(["read", "write", "edit"]);
+
+function previewPath(toolId: string, item: Item): string | null {
+  if (item.kind !== "tool_call" || !ONE_FILE_TOOLS.has(toolId)) return null;
+  const args = item.data.arguments;
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return null;
+  const path = (args as Record<string, unknown>).path;
+  return typeof path === "string" && path !== "" ? path : null;
+}
 
 /** A tool call or result: tool id, status and the tool's bounded metadata. */
 export function ToolCard(props: { item: Item }) {
@@ -29,6 +40,7 @@ export function ToolCard(props: { item: Item }) {
   const facts = item.kind === "tool_call"
     ? toolCallFacts(toolId, item.data.arguments)
     : toolResultFacts(toolId, item.data);
+  const path = previewPath(toolId, item);
   return (
     <section
       class={`tool-card status-${item.status}`}
@@ -52,6 +64,16 @@ export function ToolCard(props: { item: Item }) {
       {item.kind === "tool_call" && CHANGING_TOOLS.has(toolId) && item.status === "completed" && (
         <button type="button" class="diff-button" onClick={() => (openDiff.value = item.id)}>
           {t("tool.diff")}
+        </button>
+      )}
+      {path !== null && item.status === "completed" && (
+        <button
+          type="button"
+          class="open-file-button"
+          aria-label={t("file.openPath", { path })}
+          onClick={() => void openFilePreview(path)}
+        >
+          {t("file.open")}
         </button>
       )}
     </section>

@@ -1,0 +1,96 @@
+import { useEffect, useRef } from "preact/hooks";
+import {
+  closeFilePreview,
+  filePanel,
+  loadMoreLines,
+  reloadFilePreview,
+} from "../../state/file_panel.ts";
+import { t } from "../../i18n/i18n.ts";
+import { explainReason } from "../../i18n/reasons.ts";
+import "./file_panel.css";
+
+/**
+ * The read-only preview of a workspace file (`file.preview`), page by page, with line
+ * numbers. When the file changed since its first page, the shown lines stay and the
+ * panel says so with a reload; every other unavailable reason is explained. A modal
+ * `<dialog>` docked to the right (full screen on a phone): the browser keeps focus
+ * inside and Escape closes it.
+ */
+export function FilePanel() {
+  const state = filePanel.value;
+  const dialog = useRef<HTMLDialogElement>(null);
+  const open = state !== null;
+  useEffect(() => {
+    if (open && !dialog.current?.open) dialog.current?.showModal();
+  }, [open]);
+  if (!state) return null;
+  const first = state.lines[0]?.number;
+  const last = state.lines.at(-1)?.number;
+  return (
+    <dialog
+      ref={dialog}
+      class="modal file-panel"
+      aria-labelledby="file-panel-title"
+      onClose={closeFilePreview}
+    >
+      <header>
+        <h2 id="file-panel-title">
+          <span class="muted">{t("file.panel")}</span> <code>{state.path}</code>
+        </h2>
+        <button type="button" onClick={() => dialog.current?.close()} autofocus>
+          {t("file.close")}
+        </button>
+      </header>
+      {state.lines.length > 0 && (
+        <p class="muted file-range">
+          {t("file.lines", { from: first!, to: last! })}
+          {state.encoding && <>{" · "}{t("file.encoding", { encoding: state.encoding })}</>}
+        </p>
+      )}
+      {state.lines.length > 0 && (
+        <table class="file-lines" aria-label={state.path}>
+          <tbody>
+            {state.lines.map((line) => (
+              <tr key={line.number}>
+                <td class="line-number">{line.number}</td>
+                <td>
+                  <code>{line.text}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <footer>
+        {state.loading && <p class="muted" role="status">{t("file.loading")}</p>}
+        {!state.loading && state.unavailable && (
+          <p role="status" class="file-unavailable">
+            {explainReason("file", state.unavailable)} <code>{state.unavailable}</code>
+          </p>
+        )}
+        {!state.loading && state.unavailable === "revision_changed" && (
+          <button
+            type="button"
+            onClick={() => void reloadFilePreview()}
+          >
+            {t("file.reload")}
+          </button>
+        )}
+        {!state.loading && !state.unavailable && state.truncationReason && (
+          <p class="muted">{t("file.truncated", { reason: state.truncationReason })}</p>
+        )}
+        {!state.loading && !state.unavailable && state.nextOffset !== null && (
+          <button
+            type="button"
+            onClick={() => void loadMoreLines()}
+          >
+            {t("file.more")}
+          </button>
+        )}
+        {!state.loading && !state.unavailable && state.nextOffset === null && (
+          <p class="muted">{state.lines.length === 0 ? t("file.empty") : t("file.end")}</p>
+        )}
+      </footer>
+    </dialog>
+  );
+}
