@@ -1,5 +1,6 @@
 import { reasonsEn } from "./reasons_en.ts";
 import { filesEn } from "./files_en.ts";
+import { projectsEn } from "./projects_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
 export const en = {
@@ -115,6 +116,7 @@ export const en = {
   "process.state.unknown": "unknown",
   ...reasonsEn,
   ...filesEn,
+  ...projectsEn,
 } as const;
 
 /** A key of the string table. */

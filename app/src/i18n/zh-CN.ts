@@ -1,6 +1,7 @@
 import type { MessageKey } from "./en.ts";
 import { reasonsZhCN } from "./reasons_zh-CN.ts";
 import { filesZhCN } from "./files_zh-CN.ts";
+import { projectsZhCN } from "./projects_zh-CN.ts";
 
 /** Simplified Chinese strings, with the same keys as `en`. */
 export const zhCN: Record<MessageKey, string> = {
@@ -116,4 +117,5 @@ export const zhCN: Record<MessageKey, string> = {
   "process.state.unknown": "未知",
   ...reasonsZhCN,
   ...filesZhCN,
+  ...projectsZhCN,
 };

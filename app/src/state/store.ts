@@ -47,6 +47,8 @@ export const models = signal<Model[]>([]);
 export const selectedModel = signal<string | null>(null);
 /** The last error worth showing, or null. */
 export const lastError = signal<string | null>(null);
+/** Where the sidebar's next page of threads starts, or null when all are loaded. */
+export const moreThreadsCursor = signal<string | null>(null);
 
 let client: DaedalusClient | null = null;
 
@@ -99,6 +101,7 @@ async function loadInitial(): Promise<void> {
       need().call("model.list", {}),
     ]);
     threads.value = applyThreadList(threads.value, page);
+    moreThreadsCursor.value = page.hasMore ? page.nextCursor : null;
     models.value = modelList.models.filter((model) => model.enabled);
     const first = models.value[0];
     if (selectedModel.value === null && first) {
@@ -195,16 +198,39 @@ export async function unarchiveThread(threadId: string): Promise<boolean> {
   }
 }
 
-/** Creates a thread and opens it. */
-export async function newThread(): Promise<void> {
+/** Loads the sidebar's next page of threads (beyond the first 100). */
+export async function loadMoreThreads(): Promise<void> {
+  const cursor = moreThreadsCursor.value;
+  if (cursor === null) return;
+  try {
+    const page = await need().call("thread.list", { cursor, limit: 100 });
+    threads.value = applyThreadList(threads.value, page);
+    moreThreadsCursor.value = page.hasMore ? page.nextCursor : null;
+  } catch (error) {
+    report(error);
+  }
+}
+
+/**
+ * Creates a thread and opens it: in its own managed folder, or in a project folder.
+ *
+ * @param workspace the project folder (absolute path) and its name, for a project thread
+ * @returns whether it was created
+ */
+export async function newThread(
+  workspace?: { rootUri: string; name?: string },
+): Promise<boolean> {
   try {
     const { thread, event } = await need().call("thread.create", {
       clientRequestId: crypto.randomUUID(),
+      workspace,
     });
     threads.value = applyThreadEvents(threads.value, [event]);
     await openThread(thread.id);
+    return true;
   } catch (error) {
     report(error);
+    return false;
   }
 }
 

@@ -9,6 +9,7 @@ import { Composer } from "./Composer.tsx";
 import { ConversationHeader } from "./ConversationHeader.tsx";
 import { DiffDialog } from "./files/DiffDialog.tsx";
 import { FilePanel } from "./files/FilePanel.tsx";
+import { NewProjectDialog } from "./sidebar/NewProjectDialog.tsx";
 import { ArchivedDialog } from "./archive/ArchivedDialog.tsx";
 import { SearchDialog, searchOpen } from "./search/SearchDialog.tsx";
 
@@ -47,6 +48,7 @@ export function App() {
         </main>
         <DiffDialog />
         <FilePanel />
+        <NewProjectDialog />
         <SearchDialog />
         <ArchivedDialog />
       </div>

@@ -1,13 +1,15 @@
-import { conversation, newThread, openThread, threadList, threads } from "../state/store.ts";
+import { newThread, threadList, threads } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { searchOpen } from "./search/SearchDialog.tsx";
 import { archivedOpen } from "./archive/ArchivedDialog.tsx";
 import { sidebarLayout, updateSidebarLayout } from "../state/sidebar_layout.ts";
+import { ThreadList } from "./sidebar/ThreadList.tsx";
+import { newProjectOpen } from "./sidebar/NewProjectDialog.tsx";
+import "./sidebar/sidebar.css";
 
-/** Threads, most recent first, with a running indicator and "new thread". */
+/** Threads, most recent first and grouped by project, with "new thread" and search. */
 export function Sidebar() {
   const list = threadList.value;
-  const openId = conversation.value?.threadId ?? null;
   const loading = threads.value.snapshotSeq === null;
   const { width, collapsed } = sidebarLayout.value;
   if (collapsed) {
@@ -54,31 +56,16 @@ export function Sidebar() {
       >
         {t("search.open")} <kbd>{t("search.hint")}</kbd>
       </button>
+      <button
+        type="button"
+        class="new-project-thread"
+        onClick={() => (newProjectOpen.value = true)}
+      >
+        {t("projects.new")}
+      </button>
       {loading && <p class="muted">{t("sidebar.loading")}</p>}
       {!loading && list.length === 0 && <p class="muted">{t("sidebar.empty")}</p>}
-      <ul>
-        {list.map((thread) => (
-          <li key={thread.id}>
-            <button
-              type="button"
-              class={thread.id === openId ? "thread current" : "thread"}
-              aria-current={thread.id === openId ? "page" : undefined}
-              onClick={() => void openThread(thread.id)}
-            >
-              <span class="title">{thread.title ?? t("thread.untitled")}</span>
-              {thread.id in threads.value.running && (
-                <span
-                  class="running"
-                  title={t("sidebar.running")}
-                  aria-label={t("sidebar.running")}
-                >
-                  ●
-                </span>
-              )}
-            </button>
-          </li>
-        ))}
-      </ul>
+      <ThreadList />
       <button type="button" class="archived-threads" onClick={() => (archivedOpen.value = true)}>
         {t("archived.open")}
       </button>

@@ -1,0 +1,81 @@
+import { signal } from "@preact/signals";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { newThread } from "../../state/store.ts";
+import { t } from "../../i18n/i18n.ts";
+
+/** Whether the "new project thread" dialog is open. */
+export const newProjectOpen = signal(false);
+
+/**
+ * Asks for a project folder (an absolute path on the runtime's machine, which the
+ * runtime validates) and an optional name, then creates a thread working in it.
+ */
+export function NewProjectDialog() {
+  const open = newProjectOpen.value;
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [path, setPath] = useState("");
+  const [name, setName] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    if (!open) return;
+    setPath("");
+    setName("");
+    setProblem(null);
+    dialog.current?.showModal();
+  }, [open]);
+  if (!open) return null;
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const folder = path.trim();
+    if (folder === "") {
+      setProblem(t("projects.pathRequired"));
+      return;
+    }
+    const created = await newThread({
+      rootUri: folder,
+      // Without a name the runtime names the project after the folder.
+      name: name.trim() === "" ? undefined : name.trim(),
+    });
+    // On failure the runtime's reason shows in the alert line and the input stays.
+    if (created) dialog.current?.close();
+  };
+  return (
+    <dialog
+      ref={dialog}
+      class="modal new-project"
+      aria-labelledby="new-project-title"
+      onClose={() => (newProjectOpen.value = false)}
+    >
+      <form onSubmit={submit}>
+        <h2 id="new-project-title">{t("projects.dialogTitle")}</h2>
+        <label>
+          {t("projects.path")}
+          <input
+            type="text"
+            value={path}
+            autofocus
+            spellcheck={false}
+            aria-describedby="new-project-hint"
+            aria-invalid={problem !== null}
+            onInput={(event) => setPath(event.currentTarget.value)}
+          />
+        </label>
+        <p id="new-project-hint" class="muted">{problem ?? t("projects.pathHint")}</p>
+        <label>
+          {t("projects.name")}
+          <input
+            type="text"
+            value={name}
+            onInput={(event) => setName(event.currentTarget.value)}
+          />
+        </label>
+        <div class="actions">
+          <button type="button" onClick={() => dialog.current?.close()}>
+            {t("projects.cancel")}
+          </button>
+          <button type="submit">{t("projects.create")}</button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
