@@ -18,7 +18,7 @@ export default defineConfig({
     preact(),
     VitePWA({
       strategies: "generateSW",
-      registerType: "autoUpdate",
+      registerType: "prompt",
       injectRegister: false,
       includeAssets: ["icon-192.png", "icon-512.png", "icon-maskable-512.png"],
       manifest: {
@@ -44,8 +44,10 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ["**/*.{js,css,html,png,svg,webmanifest}"],
+        // The first worker claims the page at once; an update waits until the user
+        // accepts the prompt (workbox-window's messageSkipWaiting), never mid-conversation.
         clientsClaim: true,
-        skipWaiting: true,
+        skipWaiting: false,
         navigateFallback: "/index.html",
         // the runtime's own endpoints are never the shell
         navigateFallbackDenylist: [/^\/(rpc|ws|auth|health)(\/|$)/],

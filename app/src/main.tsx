@@ -6,17 +6,15 @@
  * @module
  */
 import { render } from "preact";
-import { Workbox } from "workbox-window";
 import { App } from "./ui/App.tsx";
 import { NoSession } from "./ui/NoSession.tsx";
 import { establishSession } from "./session.ts";
 import { start } from "./state/store.ts";
 import { locale, t } from "./i18n/i18n.ts";
+import { registerServiceWorker } from "./pwa_update.ts";
 import "./styles.css";
 
-if ("serviceWorker" in navigator && import.meta.env.PROD) {
-  void new Workbox("/sw.js", { scope: "/" }).register();
-}
+if ("serviceWorker" in navigator && import.meta.env.PROD) registerServiceWorker();
 
 const root = document.getElementById("app")!;
 document.documentElement.lang = locale.value;

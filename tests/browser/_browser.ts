@@ -116,14 +116,16 @@ export interface BrowserRun {
  *
  * @param body the test
  * @param viewport the page size
+ * @param env more environment variables for the fixture server (and its restarts)
  */
 export async function withBrowser(
   body: (run: BrowserRun) => Promise<void>,
   viewport = { width: 1280, height: 800 },
+  env: Record<string, string> = {},
 ): Promise<void> {
   await ensureAppBuilt();
   await using home = await makeTempHome();
-  const servers = [await startFixture(home)];
+  const servers = [await startFixture(home, env)];
   await using _servers = {
     [Symbol.asyncDispose]: async () => {
       for (const server of servers) await server[Symbol.asyncDispose]();
@@ -156,7 +158,7 @@ export async function withBrowser(
         crashAndRestart: async () => {
           run.server.child.kill("SIGKILL");
           await run.server.child.exit();
-          const next = await startFixture(home, {}, run.server.port);
+          const next = await startFixture(home, env, run.server.port);
           servers.push(next);
           run.server = next;
         },

@@ -1,6 +1,7 @@
 import { reasonsEn } from "./reasons_en.ts";
 import { filesEn } from "./files_en.ts";
 import { projectsEn } from "./projects_en.ts";
+import { noticesEn } from "./notices_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
 export const en = {
@@ -117,6 +118,7 @@ export const en = {
   ...reasonsEn,
   ...filesEn,
   ...projectsEn,
+  ...noticesEn,
 } as const;
 
 /** A key of the string table. */

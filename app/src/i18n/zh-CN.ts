@@ -2,6 +2,7 @@ import type { MessageKey } from "./en.ts";
 import { reasonsZhCN } from "./reasons_zh-CN.ts";
 import { filesZhCN } from "./files_zh-CN.ts";
 import { projectsZhCN } from "./projects_zh-CN.ts";
+import { noticesZhCN } from "./notices_zh-CN.ts";
 
 /** Simplified Chinese strings, with the same keys as `en`. */
 export const zhCN: Record<MessageKey, string> = {
@@ -118,4 +119,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...reasonsZhCN,
   ...filesZhCN,
   ...projectsZhCN,
+  ...noticesZhCN,
 };

@@ -2,6 +2,7 @@ import { useEffect } from "preact/hooks";
 import { lastError, newThread } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { ConnectionBanner } from "./ConnectionBanner.tsx";
+import { UpdatePrompt } from "./UpdatePrompt.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { SidebarResizer } from "./SidebarResizer.tsx";
 import { Conversation } from "./Conversation.tsx";
@@ -33,6 +34,7 @@ export function App() {
   return (
     <div class="shell">
       <ConnectionBanner />
+      <UpdatePrompt />
       {lastError.value && (
         <div class="error" role="alert" onClick={() => (lastError.value = null)}>
           {t("error.generic", { message: lastError.value })}

@@ -20,6 +20,8 @@ export interface ServeExtras {
   threadTitles?: boolean;
   /** Background memory refinement (default: on unless DAEDALUS_MEMORY_REFINEMENT=0). */
   memoryRefinement?: boolean;
+  /** The built app to serve (default: the repository's `app/dist` when it exists). */
+  staticRoot?: string;
 }
 
 /**
@@ -40,7 +42,8 @@ export async function serve(
         "use this runtime",
     );
   }
-  const staticRoot = new URL("../../../app/dist", import.meta.url).pathname;
+  const builtApp = new URL("../../../app/dist", import.meta.url).pathname;
+  const staticRoot = extras.staticRoot ?? (await isDirectory(builtApp) ? builtApp : undefined);
   const runtime = await startRuntime({
     home: options.home,
     workspacesRoot: options.workspacesRoot,
@@ -48,10 +51,10 @@ export async function serve(
     subagentMaxDepth: options.subagentMaxDepth,
     host: options.host,
     port: options.port,
-    staticRoot: await isDirectory(staticRoot) ? staticRoot : undefined,
     threadTitles: Deno.env.get("DAEDALUS_THREAD_TITLES") !== "0",
     memoryRefinement: Deno.env.get("DAEDALUS_MEMORY_REFINEMENT") !== "0",
     ...extras,
+    staticRoot,
   });
   const stop = () => void runtime.shutdown();
   Deno.addSignalListener("SIGINT", stop);
