@@ -10,6 +10,7 @@ import { App } from "./ui/App.tsx";
 import { NoSession } from "./ui/NoSession.tsx";
 import { establishSession } from "./session.ts";
 import { start } from "./state/store.ts";
+import { startNotifications } from "./state/notifications.ts";
 import { locale, t } from "./i18n/i18n.ts";
 import { registerServiceWorker } from "./pwa_update.ts";
 import "./styles.css";
@@ -25,5 +26,6 @@ if (status === "missing" || status === "rejected") {
   render(<NoSession rejected={status === "rejected"} />, root);
 } else {
   start(location.origin);
+  startNotifications();
   render(<App />, root);
 }

@@ -66,12 +66,26 @@ export function start(url: string): void {
   client.onEvent(onEvent);
 }
 
+const eventListeners = new Set<(event: JournalEvent) => void>();
+
+/**
+ * Listens to every live journal event (after the app's own state took it in).
+ *
+ * @param listener called once per event, in seq order
+ * @returns a function that stops listening
+ */
+export function onJournalEvent(listener: (event: JournalEvent) => void): () => void {
+  eventListeners.add(listener);
+  return () => eventListeners.delete(listener);
+}
+
 function onEvent(event: JournalEvent): void {
   threads.value = applyThreadEvents(threads.value, [event]);
   const open = conversation.value;
   if (open && event.threadId === open.threadId) {
     conversation.value = applyConversationEvents(open, [event]);
   }
+  for (const listener of eventListeners) listener(event);
 }
 
 /**

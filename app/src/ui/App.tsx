@@ -3,6 +3,7 @@ import { lastError, newThread } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { ConnectionBanner } from "./ConnectionBanner.tsx";
 import { UpdatePrompt } from "./UpdatePrompt.tsx";
+import { NotificationOffer } from "./NotificationOffer.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { SidebarResizer } from "./SidebarResizer.tsx";
 import { Conversation } from "./Conversation.tsx";
@@ -35,6 +36,7 @@ export function App() {
     <div class="shell">
       <ConnectionBanner />
       <UpdatePrompt />
+      <NotificationOffer />
       {lastError.value && (
         <div class="error" role="alert" onClick={() => (lastError.value = null)}>
           {t("error.generic", { message: lastError.value })}
