@@ -14,6 +14,7 @@ Deno.test({
       await logIn(run);
       await sendMessage(page, "bg: echo marker-42; sleep 60", "Started it.");
       const controls = "section.tool-card .process-controls";
+      assert.equal(await page.textContent("section.tool-card .badge"), "background");
       await page.waitForSelector(`${controls} .state-running`, { timeout: PAGE_WAIT_MS });
       // The output arrives a moment after the start; ask until it shows.
       await page.click(`${controls} button:text('Show output')`);

@@ -11,4 +11,7 @@ export const noticesEn = {
   "notify.failed": "Background command failed",
   "notify.exit": "{command} — exit code {code}",
   "notify.stopped": "{command} — {state}",
+  "process.badge.background": "background",
+  "process.badge.pty": "terminal",
+  "process.badge.supervised": "supervised",
 } as const;

@@ -4,7 +4,7 @@ import { statusLabel } from "../status_label.ts";
 import { openDiff } from "../../state/store.ts";
 import { openFilePreview } from "../../state/file_panel.ts";
 import { ProcessControls } from "./ProcessControls.tsx";
-import { toolCallFacts, type ToolFact, toolResultFacts } from "./tool_facts.ts";
+import { processBadges, toolCallFacts, type ToolFact, toolResultFacts } from "./tool_facts.ts";
 
 function Facts(props: { facts: readonly ToolFact[] }) {
   if (props.facts.length === 0) return null;
@@ -51,6 +51,10 @@ export function ToolCard(props: { item: Item }) {
           {item.kind === "tool_call" ? t("item.toolCall") : t("item.tool")}
         </span>
         <code>{toolId}</code>
+        {item.kind === "tool_call" &&
+          processBadges(toolId, item.data.arguments).map((badge) => (
+            <span key={badge} class="badge">{t(badge)}</span>
+          ))}
         <span class="status">{statusLabel(item.status)}</span>
       </header>
       <Facts facts={facts} />

@@ -72,6 +72,26 @@ export function toolCallFacts(toolId: string, args: unknown): ToolFact[] {
   return facts;
 }
 
+/**
+ * The badges of a `process_start` call: how the command runs (in the background,
+ * in a terminal, supervised), from its arguments.
+ *
+ * @param toolId the tool's id
+ * @param args the parsed arguments (`data.arguments`)
+ * @returns the badges' string keys, in a fixed order
+ */
+export function processBadges(toolId: string, args: unknown): MessageKey[] {
+  if (toolId !== "process_start" || args === null || typeof args !== "object") return [];
+  const data = args as Data;
+  const badges: MessageKey[] = [];
+  if (data.background === true) badges.push("process.badge.background");
+  if (data.pty === true) badges.push("process.badge.pty");
+  if (data.supervise === "always" || data.supervise === "on-failure") {
+    badges.push("process.badge.supervised");
+  }
+  return badges;
+}
+
 function fileFacts(data: Data): ToolFact[] {
   const facts: ToolFact[] = [];
   const path = str(data, "path");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { locale } from "../../i18n/i18n.ts";
-import { toolCallFacts, toolResultFacts } from "./tool_facts.ts";
+import { locale, t } from "../../i18n/i18n.ts";
+import { processBadges, toolCallFacts, toolResultFacts } from "./tool_facts.ts";
 
 function inEnglish<T>(f: () => T): T {
   const before = locale.value;
@@ -96,4 +96,21 @@ Deno.test("unknown keys, wrong types and unknown tools are ignored", () => {
     "ls",
   ]]);
   assert.deepEqual(toolCallFacts("read", "not json"), []);
+});
+
+Deno.test("process badges: background, terminal, supervised from process_start's arguments", () => {
+  assert.deepEqual(
+    inEnglish(() =>
+      processBadges("process_start", {
+        command: "x",
+        background: true,
+        pty: true,
+        supervise: "always",
+      }).map((key) => t(key))
+    ),
+    ["background", "terminal", "supervised"],
+  );
+  assert.deepEqual(processBadges("process_start", { command: "x" }), []);
+  assert.deepEqual(processBadges("read", { background: true }), []);
+  assert.deepEqual(processBadges("process_start", null), []);
 });
