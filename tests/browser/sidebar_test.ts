@@ -51,3 +51,40 @@ Deno.test({
       assert.deepEqual(run.pageErrors, []);
     }),
 });
+
+Deno.test({
+  name: "browser: dragging the sidebar's edge resizes it within 220–520 px",
+  ignore: !hasChromium,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      await logIn(run);
+      const edge = await page.$("[role=separator]");
+      const box = await edge?.boundingBox();
+      assert.ok(box, "the splitter is on screen");
+      const y = box.y + box.height / 2;
+      const x = box.x + box.width / 2;
+      const valueNow = () => page.getAttribute("[role=separator]", "aria-valuenow");
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.move(x + 100, y, { steps: 5 });
+      await page.mouse.up();
+      assert.equal(await valueNow(), "360");
+      // Past either end the width stops at the bound.
+      await page.mouse.move(x + 100, y);
+      await page.mouse.down();
+      await page.mouse.move(x + 900, y, { steps: 5 });
+      await page.mouse.up();
+      assert.equal(await valueNow(), "520");
+      const wide = await (await page.$("[role=separator]"))?.boundingBox();
+      await page.mouse.move(wide!.x + wide!.width / 2, y);
+      await page.mouse.down();
+      await page.mouse.move(5, y, { steps: 5 });
+      await page.mouse.up();
+      assert.equal(await valueNow(), "220");
+      // After the drag ends, moving the pointer changes nothing.
+      await page.mouse.move(600, y, { steps: 3 });
+      assert.equal(await valueNow(), "220");
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});
