@@ -14,6 +14,8 @@ Deno.test("the front door exports the client, the HTTP client and the protocol's
       "createClient",
       "createHttpClient",
       "httpRpcUrl",
+      "uploadAttachment",
+      "uploadUrl",
       "webSocketUrl",
     ],
   );
