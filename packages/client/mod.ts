@@ -79,3 +79,5 @@ export { uploadAttachment, type UploadOptions } from "./upload.ts";
 // and codes a caller switches on.
 export type * from "@daedalus/protocol";
 export { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";
+// The attachment limits, so a UI can check files before uploading them.
+export { ATTACHMENT_MAX_BYTES, ATTACHMENTS_MAX_COUNT } from "@daedalus/protocol";

@@ -1,4 +1,5 @@
 import type { MessageKey } from "./en.ts";
+import { attachmentsZhCN } from "./attachments_zh-CN.ts";
 import { reasonsZhCN } from "./reasons_zh-CN.ts";
 
 /** Simplified Chinese strings, with the same keys as `en`. */
@@ -114,4 +115,5 @@ export const zhCN: Record<MessageKey, string> = {
   "process.state.terminated": "已终止",
   "process.state.unknown": "未知",
   ...reasonsZhCN,
+  ...attachmentsZhCN,
 };
