@@ -2,7 +2,8 @@
  * Browser tests of the composer's attachments and reasoning effort against a real
  * `daedalus serve` (the scripted fixture model) in Debian's Chromium: files pasted into
  * the composer are uploaded, shown as chips, sent with the message and reach the model;
- * a file over 8 MiB is refused in the browser; the effort chosen in the model picker's
+ * a dropped file shows the drop state and its chip is removable by keyboard; a file over
+ * 8 MiB is refused in the browser; the effort chosen in the model picker's
  * submenu reaches `turn.start` and is remembered. Skipped when Chromium is not installed.
  */
 import assert from "node:assert/strict";
@@ -84,6 +85,31 @@ Deno.test({
         /huge\.log is larger than 8 MB/,
       );
       assert.equal(await page.locator("form.composer .attachment-chip").count(), 0);
+
+      // Dropping a file: the composer shows its drop state, then the chip; the chip's
+      // remove button works from the keyboard.
+      await page.evaluate(`(() => {
+        const data = new DataTransfer();
+        data.items.add(new File(["# dropped"], "dropped.md", { type: "text/markdown" }));
+        const form = document.querySelector("form.composer");
+        form.dispatchEvent(new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
+      })()`);
+      await page.waitForSelector("form.composer.dropping .drop-hint", { timeout: PAGE_WAIT_MS });
+      await page.evaluate(`(() => {
+        const data = new DataTransfer();
+        data.items.add(new File(["# dropped"], "dropped.md", { type: "text/markdown" }));
+        document.querySelector("form.composer").dispatchEvent(
+          new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }),
+        );
+      })()`);
+      await page.waitForSelector("form.composer .attachment-chip.state-ready", {
+        timeout: PAGE_WAIT_MS,
+      });
+      assert.equal(await page.locator("form.composer.dropping").count(), 0, "drop state ends");
+      await page.focus("button[aria-label='Remove dropped.md']");
+      await page.keyboard.press("Enter");
+      await page.waitForSelector("form.composer .attachment-chip", { state: "detached" });
+      uploads.length = 0;
 
       await page.evaluate(pasteScript(`[
         new File([${JSON.stringify(TEXT)}], "notes.txt", { type: "text/plain" }),

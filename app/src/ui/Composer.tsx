@@ -121,7 +121,17 @@ export function Composer() {
             title={t("attachments.attach")}
             onClick={() => picker.current?.click()}
           >
-            📎
+            {/* A drawn paperclip: emoji fonts are missing on some systems. */}
+            <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+              <path
+                d="M21.44 11.05l-9.19 9.19a6 6 0 0 1-8.49-8.49l9.19-9.19a4 4 0 0 1 5.66 5.66l-9.2 9.19a2 2 0 0 1-2.83-2.83l8.49-8.48"
+                fill="none"
+                stroke="currentColor"
+                stroke-width="2"
+                stroke-linecap="round"
+                stroke-linejoin="round"
+              />
+            </svg>
           </button>
           <input
             ref={picker}
