@@ -102,7 +102,7 @@ export function Composer() {
         onPaste={(event) => {
           const files = [...(event.clipboardData?.files ?? [])];
           if (files.length === 0) return;
-          // Pasted files attach; pasted text still goes into the box as usual.
+          // A paste carrying files attaches them (and types nothing); text-only pastes type.
           event.preventDefault();
           attachFiles(threadId, files);
         }}
