@@ -25,12 +25,16 @@ export type ClientErrorCode =
   /** An event or state listener threw. */
   | "listener_failed"
   /** `POST /rpc` answered with an HTTP status that carries no JSON-RPC response. */
-  | "http_error";
+  | "http_error"
+  /** `POST /upload` refused the file; `status` and `reason` say why. */
+  | "upload_refused";
 
 /** Extra facts a {@linkcode ClientError} may carry. */
 export interface ClientErrorOptions extends ErrorOptions {
-  /** The HTTP status, for `http_error`. */
+  /** The HTTP status, for `http_error` and `upload_refused`. */
   status?: number;
+  /** The server's stable refusal code (`payload_too_large`, …), for `upload_refused`. */
+  reason?: string;
   /** The event's seq, for `invalid_event` and `event_gap` when known. */
   seq?: number;
 }
@@ -54,8 +58,10 @@ export interface ClientErrorOptions extends ErrorOptions {
 export class ClientError extends Error {
   /** What went wrong. */
   readonly code: ClientErrorCode;
-  /** The HTTP status, for `http_error`. */
+  /** The HTTP status, for `http_error` and `upload_refused`. */
   readonly status?: number;
+  /** The server's stable refusal code, for `upload_refused`. */
+  readonly reason?: string;
   /** The event's seq, for `invalid_event` and `event_gap` when known. */
   readonly seq?: number;
 
@@ -72,5 +78,6 @@ export class ClientError extends Error {
     this.code = code;
     if (options.status !== undefined) this.status = options.status;
     if (options.seq !== undefined) this.seq = options.seq;
+    if (options.reason !== undefined) this.reason = options.reason;
   }
 }

@@ -14,6 +14,8 @@
  *   ms, then `offline` until `reconnect()`. After each reconnect it re-initializes and
  *   replays from the last contiguous seq. A call in flight when the socket dies rejects
  *   with `connection_lost` and is never retried.
+ * - `uploadAttachment(file, { url })` stores a file on the runtime's machine with
+ *   `POST /upload` (browsers cannot name a path) and answers the attachment to pass on.
  *
  * @example
  * ```ts
@@ -28,6 +30,19 @@
  *
  * const rpc = createHttpClient({ url: "http://127.0.0.1:7420", token: "…" });
  * const { threads } = await rpc.call("thread.list", { limit: 10 });
+ *
+ * const file = new File(["# Notes"], "notes.md", { type: "text/markdown" });
+ * const { kind, path, mimeType } = await uploadAttachment(file, {
+ *   url: "http://127.0.0.1:7420",
+ *   token: "…",
+ * });
+ * await rpc.call("turn.start", {
+ *   threadId: thread.id,
+ *   content: "Summarize the notes",
+ *   providerId: "openai",
+ *   modelId: "gpt-5",
+ *   attachments: [{ kind, path, mimeType }],
+ * });
  * ```
  *
  * @module
@@ -57,9 +72,12 @@ export type {
 } from "./handshake.ts";
 export type { CallParams } from "./json_rpc.ts";
 export { RECONNECT_DELAYS_MS } from "./limits.ts";
-export { httpRpcUrl, webSocketUrl } from "./urls.ts";
+export { httpRpcUrl, uploadUrl, webSocketUrl } from "./urls.ts";
+export { uploadAttachment, type UploadOptions } from "./upload.ts";
 // The wire types every signature above is made of, so callers and `deno doc` need no
 // second import; the runtime values stay in @daedalus/protocol except the error class
 // and codes a caller switches on.
 export type * from "@daedalus/protocol";
 export { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";
+// The attachment limits, so a UI can check files before uploading them.
+export { ATTACHMENT_MAX_BYTES, ATTACHMENTS_MAX_COUNT } from "@daedalus/protocol";

@@ -6,6 +6,8 @@ Deno.test("the front door exports the client, the HTTP client and the protocol's
   assert.deepEqual(
     Object.keys(client).sort(),
     [
+      "ATTACHMENTS_MAX_COUNT",
+      "ATTACHMENT_MAX_BYTES",
       "ClientError",
       "RECONNECT_DELAYS_MS",
       "RPC_ERROR_CODES",
@@ -14,6 +16,8 @@ Deno.test("the front door exports the client, the HTTP client and the protocol's
       "createClient",
       "createHttpClient",
       "httpRpcUrl",
+      "uploadAttachment",
+      "uploadUrl",
       "webSocketUrl",
     ],
   );

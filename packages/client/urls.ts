@@ -47,3 +47,13 @@ export function webSocketUrl(base: string | URL): string {
 export function httpRpcUrl(base: string | URL): string {
   return new URL("rpc", runtimeBaseUrl(base)).href;
 }
+
+/**
+ * The attachment upload endpoint, `POST /upload`.
+ *
+ * @param base the runtime's base URL
+ * @returns the `http(s)://…/upload` URL
+ */
+export function uploadUrl(base: string | URL): string {
+  return new URL("upload", runtimeBaseUrl(base)).href;
+}

@@ -33,6 +33,8 @@ export const MESSAGE_CONTENT_MAX_CHARS = 1_000_000;
 export const ATTACHMENTS_MAX_COUNT = 8;
 /** Largest attachment in bytes. */
 export const ATTACHMENT_MAX_BYTES = 8 * 1024 * 1024;
+/** Longest file name `POST /upload` echoes back: the common file-system name limit. */
+export const UPLOAD_NAME_MAX_CHARS = 255;
 
 /** Longest path accepted by file tools and RPCs. */
 export const PATH_MAX_CHARS = 4096;

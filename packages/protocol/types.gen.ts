@@ -1051,6 +1051,25 @@ export type TurnStatus = "queued" | "running" | "completed" | "failed" | "cancel
 /** Turns share the Run lifecycle. */
 export const TurnStatus: Schema<TurnStatus> = schemas.TurnStatus;
 
+/**
+ * The answer of `POST /upload`: the stored file as an Attachment (pass kind, path and mimeType on
+ * `turn.start` or `run.steer`) plus the name it was uploaded under.
+ */
+export type UploadedAttachment = {
+  kind: "image" | "text";
+  path: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+  name: string;
+  [key: string]: unknown;
+};
+/**
+ * The answer of `POST /upload`: the stored file as an Attachment (pass kind, path and mimeType on
+ * `turn.start` or `run.steer`) plus the name it was uploaded under.
+ */
+export const UploadedAttachment: Schema<UploadedAttachment> = schemas.UploadedAttachment;
+
 /** Lifetime usage figures (`usage.read`). */
 export type UsageSummary = {
   lifetimeTokens: number;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { join } from "node:path";
 import { homePaths } from "@daedalus/storage";
 import { openRuntimeCore, type RuntimeCore, type RuntimeCoreOptions } from "./runtime_core.ts";
 import { loadOrCreateToken, TokenStore } from "./server/auth_token.ts";
@@ -71,6 +72,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
       serverVersion: RUNTIME_VERSION,
       staticRoot: options.staticRoot,
       sessionsFile: homePaths(options.home).sessions,
+      attachmentsDir: join(homePaths(options.home).home, "attachments"),
     });
   } catch (error) {
     await core.close();

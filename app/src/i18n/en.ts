@@ -1,3 +1,4 @@
+import { attachmentsEn } from "./attachments_en.ts";
 import { reasonsEn } from "./reasons_en.ts";
 import { filesEn } from "./files_en.ts";
 import { projectsEn } from "./projects_en.ts";
@@ -119,6 +120,7 @@ export const en = {
   ...filesEn,
   ...projectsEn,
   ...noticesEn,
+  ...attachmentsEn,
 } as const;
 
 /** A key of the string table. */

@@ -1,4 +1,5 @@
 import type { MessageKey } from "./en.ts";
+import { attachmentsZhCN } from "./attachments_zh-CN.ts";
 import { reasonsZhCN } from "./reasons_zh-CN.ts";
 import { filesZhCN } from "./files_zh-CN.ts";
 import { projectsZhCN } from "./projects_zh-CN.ts";
@@ -120,4 +121,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...filesZhCN,
   ...projectsZhCN,
   ...noticesZhCN,
+  ...attachmentsZhCN,
 };

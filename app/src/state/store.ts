@@ -7,6 +7,7 @@
  */
 import { computed, signal } from "@preact/signals";
 import {
+  type AttachmentInput,
   type ConnectionState,
   createClient,
   type DaedalusClient,
@@ -14,6 +15,7 @@ import {
   type JournalEvent,
   type Model,
   type ProcessOutputPage,
+  type ReasoningEffort,
   type Thread,
 } from "@daedalus/client";
 import {
@@ -252,9 +254,14 @@ export async function newThread(
  * Sends a message in the open thread with the selected model.
  *
  * @param content the text
+ * @param extra uploaded attachments, and the reasoning effort (null: auto; left out when
+ *   the model has none)
  * @returns whether it was accepted
  */
-export async function send(content: string): Promise<boolean> {
+export async function send(
+  content: string,
+  extra: { attachments?: AttachmentInput[]; reasoningEffort?: ReasoningEffort | null } = {},
+): Promise<boolean> {
   const open = conversation.value;
   const choice = selectedModel.value;
   if (!open || !choice || content.trim() === "") return false;
@@ -266,6 +273,8 @@ export async function send(content: string): Promise<boolean> {
       providerId: choice.slice(0, slash),
       modelId: choice.slice(slash + 1),
       clientRequestId: crypto.randomUUID(),
+      ...(extra.attachments?.length ? { attachments: extra.attachments } : {}),
+      ...(extra.reasoningEffort !== undefined ? { reasoningEffort: extra.reasoningEffort } : {}),
     });
     return true;
   } catch (error) {
@@ -279,9 +288,13 @@ export async function send(content: string): Promise<boolean> {
  * model call. `expectedRunId` guards against steering a Run the user no longer sees.
  *
  * @param content the text
+ * @param attachments uploaded attachments that go with it
  * @returns whether it was accepted
  */
-export async function steer(content: string): Promise<boolean> {
+export async function steer(
+  content: string,
+  attachments: AttachmentInput[] = [],
+): Promise<boolean> {
   const runId = activeRun.value;
   if (!runId || content.trim() === "") return false;
   try {
@@ -290,6 +303,7 @@ export async function steer(content: string): Promise<boolean> {
       content,
       expectedRunId: runId,
       clientRequestId: crypto.randomUUID(),
+      ...(attachments.length ? { attachments } : {}),
     });
     return result.accepted;
   } catch (error) {

@@ -1,5 +1,5 @@
 import { useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import {
   activeRun,
   conversation,
@@ -10,14 +10,34 @@ import {
   stop,
 } from "../state/store.ts";
 import { drafts } from "../state/drafts.ts";
+import {
+  attachFiles,
+  attachmentInputs,
+  attachmentNotice,
+  attachmentsOf,
+  attachmentsSettled,
+  clearSent,
+  removeAttachment,
+} from "../state/attachments.ts";
+import { currentEffort, effortParam } from "../state/reasoning_effort.ts";
+import { AttachmentChips } from "./attachments/AttachmentChips.tsx";
+import { EffortMenu } from "./attachments/EffortMenu.tsx";
 import { t } from "../i18n/i18n.ts";
 
+function hasFiles(event: DragEvent): boolean {
+  return [...(event.dataTransfer?.types ?? [])].includes("Files");
+}
+
 /**
- * The message box: model picker, Send, and while a Run is active Steer (the text joins
- * the running Run) and Stop. Each thread keeps its own draft across reloads.
+ * The message box: attachments (picker, paste, drop), model picker with its reasoning
+ * effort, Send, and while a Run is active Steer (the text joins the running Run) and
+ * Stop. Each thread keeps its own draft across reloads, and its attachments while the
+ * tab lives.
  */
 export function Composer() {
   const draft = useSignal("");
+  const dropping = useSignal(false);
+  const picker = useRef<HTMLInputElement>(null);
   const threadId = conversation.value?.threadId ?? null;
   useEffect(() => {
     draft.value = threadId ? drafts.get(threadId) : "";
@@ -25,6 +45,10 @@ export function Composer() {
   if (!threadId) return null;
   const running = activeRun.value !== null;
   const available = models.value;
+  const model = available.find((m) => `${m.providerId}/${m.id}` === selectedModel.value) ?? null;
+  const attached = attachmentsOf(threadId);
+  const settled = attachmentsSettled(threadId);
+  const notice = attachmentNotice.value[threadId] ?? null;
   const empty = draft.value.trim() === "";
   const edit = (text: string) => {
     draft.value = text;
@@ -32,22 +56,56 @@ export function Composer() {
   };
   const submit = async (event: Event) => {
     event.preventDefault();
-    if (empty) return;
+    if (empty || !settled) return;
     const text = draft.value;
-    const accepted = running ? await steer(text) : await send(text);
+    const attachments = attachmentInputs(threadId);
+    const accepted = running ? await steer(text, attachments) : await send(text, {
+      attachments,
+      reasoningEffort: model ? effortParam(model, currentEffort(model)) : undefined,
+    });
+    if (!accepted) return;
+    clearSent(threadId, attachments);
     // Only clear what was sent: the user may have typed more while the call was in flight.
-    if (accepted && draft.value === text) {
+    if (draft.value === text) {
       draft.value = "";
       drafts.clear(threadId);
     }
   };
   return (
-    <form class="composer" onSubmit={submit}>
+    <form
+      class={`composer${dropping.value ? " dropping" : ""}`}
+      onSubmit={submit}
+      onDragOver={(event) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        dropping.value = true;
+      }}
+      onDragLeave={(event) => {
+        const next = event.relatedTarget as Node | null;
+        if (!next || !event.currentTarget.contains(next)) dropping.value = false;
+      }}
+      onDrop={(event) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        dropping.value = false;
+        attachFiles(threadId, [...(event.dataTransfer?.files ?? [])]);
+      }}
+    >
+      {dropping.value && <p class="drop-hint" aria-live="polite">{t("attachments.drop")}</p>}
+      <AttachmentChips items={attached} onRemove={(id) => removeAttachment(threadId, id)} />
+      {notice && <p class="attachment-notice" role="alert">{notice}</p>}
       <textarea
         aria-label={t("composer.label")}
         placeholder={t(running ? "composer.steerPlaceholder" : "composer.placeholder")}
         value={draft.value}
         onInput={(event) => edit(event.currentTarget.value)}
+        onPaste={(event) => {
+          const files = [...(event.clipboardData?.files ?? [])];
+          if (files.length === 0) return;
+          // A paste carrying files attaches them (and types nothing); text-only pastes type.
+          event.preventDefault();
+          attachFiles(threadId, files);
+        }}
         onKeyDown={(event) => {
           if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
             void submit(event);
@@ -55,28 +113,68 @@ export function Composer() {
         }}
       />
       <div class="composer-actions">
-        <label>
-          <span class="visually-hidden">{t("composer.model")}</span>
-          <select
-            value={selectedModel.value ?? ""}
-            disabled={available.length === 0 || running}
-            onChange={(event) => (selectedModel.value = event.currentTarget.value)}
+        <div class="composer-tools">
+          <button
+            type="button"
+            class="attachment-picker"
+            aria-label={t("attachments.attach")}
+            title={t("attachments.attach")}
+            onClick={() => picker.current?.click()}
           >
-            {available.length === 0 && <option value="">{t("composer.noModel")}</option>}
-            {available.map((model) => (
-              <option
-                key={`${model.providerId}/${model.id}`}
-                value={`${model.providerId}/${model.id}`}
-              >
-                {model.displayName}
-              </option>
-            ))}
-          </select>
-        </label>
-        {running && <button type="button" onClick={() => void stop()}>{t("composer.stop")}</button>}
-        <button type="submit" disabled={empty || (!running && !selectedModel.value)}>
-          {t(running ? "composer.steer" : "composer.send")}
-        </button>
+            {/* A drawn paperclip: emoji fonts are missing on some systems. */}
+            <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+              <path
+                d="M21.44 11.05l-9.19 9.19a6 6 0 0 1-8.49-8.49l9.19-9.19a4 4 0 0 1 5.66 5.66l-9.2 9.19a2 2 0 0 1-2.83-2.83l8.49-8.48"
+                fill="none"
+                stroke="currentColor"
+                stroke-width="2"
+                stroke-linecap="round"
+                stroke-linejoin="round"
+              />
+            </svg>
+          </button>
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            hidden
+            onChange={(event) => {
+              attachFiles(threadId, [...(event.currentTarget.files ?? [])]);
+              // The same file can be picked again after it was removed.
+              event.currentTarget.value = "";
+            }}
+          />
+          <label>
+            <span class="visually-hidden">{t("composer.model")}</span>
+            <select
+              value={selectedModel.value ?? ""}
+              disabled={available.length === 0 || running}
+              onChange={(event) => (selectedModel.value = event.currentTarget.value)}
+            >
+              {available.length === 0 && <option value="">{t("composer.noModel")}</option>}
+              {available.map((option) => (
+                <option
+                  key={`${option.providerId}/${option.id}`}
+                  value={`${option.providerId}/${option.id}`}
+                >
+                  {option.displayName}
+                </option>
+              ))}
+            </select>
+          </label>
+          {model && <EffortMenu model={model} disabled={running} />}
+        </div>
+        <div class="composer-tools">
+          {running && (
+            <button type="button" onClick={() => void stop()}>{t("composer.stop")}</button>
+          )}
+          <button
+            type="submit"
+            disabled={empty || !settled || (!running && !selectedModel.value)}
+          >
+            {t(running ? "composer.steer" : "composer.send")}
+          </button>
+        </div>
       </div>
     </form>
   );

@@ -6,6 +6,7 @@ import { Markdown } from "./markdown/Markdown.tsx";
 import { ToolCard } from "./tools/ToolCard.tsx";
 import { RunOutcome } from "./run/RunOutcome.tsx";
 import { RunProgress } from "./run/RunProgress.tsx";
+import { MessageAttachments } from "./attachments/MessageAttachments.tsx";
 
 function ItemView(props: { item: Item }) {
   const { item } = props;
@@ -19,6 +20,7 @@ function ItemView(props: { item: Item }) {
         ? <p class="text">{item.content}</p>
         // assistant Markdown becomes vnodes; raw HTML in it stays text
         : <Markdown text={item.content} />}
+      {item.role === "user" && <MessageAttachments data={item.data} />}
       {item.status === "streaming" && <span class="cursor" aria-hidden="true">▍</span>}
     </article>
   );

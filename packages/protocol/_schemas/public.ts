@@ -61,6 +61,7 @@ export {
   RunSummary,
   RunWithItems,
   Turn,
+  UploadedAttachment,
 } from "./domain/item.ts";
 export {
   ContextWindow,

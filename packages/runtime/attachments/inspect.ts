@@ -65,7 +65,7 @@ export async function inspectAttachments(
       const magic = IMAGE_MAGIC[mimeType];
       if (!magic) refuse(index, `images must be one of ${ATTACHMENT_IMAGE_TYPES.join(", ")}`);
       if (!magic(bytes)) refuse(index, `the file is not a ${mimeType} image`);
-    } else if (!/^(text\/|application\/(json|xml|x-yaml|yaml|toml|javascript))/.test(mimeType)) {
+    } else if (!isTextMimeType(mimeType)) {
       refuse(index, "text attachments must have a text MIME type");
     } else if (!isUtf8(bytes)) {
       refuse(index, "the file is not UTF-8 text");
@@ -81,11 +81,37 @@ export async function inspectAttachments(
   return out;
 }
 
+/**
+ * The image type whose magic bytes `bytes` starts with.
+ *
+ * @param bytes the file's content (at least its first 12 bytes)
+ * @returns one of {@linkcode ATTACHMENT_IMAGE_TYPES}, or null
+ */
+export function sniffImageType(bytes: Uint8Array): string | null {
+  return ATTACHMENT_IMAGE_TYPES.find((type) => IMAGE_MAGIC[type]!(bytes)) ?? null;
+}
+
+/**
+ * Whether a (lowercase) MIME type is one text attachments may carry.
+ *
+ * @param mimeType e.g. `text/markdown`
+ * @returns true for `text/*` and the common structured-text application types
+ */
+export function isTextMimeType(mimeType: string): boolean {
+  return /^(text\/|application\/(json|xml|x-yaml|yaml|toml|javascript))/.test(mimeType);
+}
+
 function isAbsolute(path: string): boolean {
   return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
 }
 
-function isUtf8(bytes: Uint8Array): boolean {
+/**
+ * Whether bytes decode as UTF-8 without a replacement.
+ *
+ * @param bytes the content
+ * @returns true when they are valid UTF-8
+ */
+export function isUtf8(bytes: Uint8Array): boolean {
   try {
     new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     return true;

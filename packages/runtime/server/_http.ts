@@ -13,6 +13,8 @@ export type TransportErrorCode =
   | "host_not_allowed"
   | "payload_too_large"
   | "invalid_request"
+  | "attachment_empty"
+  | "attachment_not_supported"
   | "upgrade_required"
   | "not_found"
   | "internal_error";
@@ -44,7 +46,7 @@ export function jsonResponse(
 /**
  * A transport refusal: `{"error":{"code","message"}}`.
  *
- * @param status 401, 403, 404, 413, 421, 426 or 500
+ * @param status 400, 401, 403, 404, 413, 415, 421, 426 or 500
  * @param code the stable code
  * @param message a sentence for people, never naming a credential
  * @param headers extra headers

@@ -184,6 +184,8 @@ export interface TestServer {
   token: string;
   /** The path of auth.json. */
   authPath: string;
+  /** The temp home (uploads go to `attachments/` in it). */
+  home: string;
   /** The fake event source. */
   events: FakeEventSource;
   /** The fake dispatcher. */
@@ -201,8 +203,12 @@ export interface TestServer {
  * @returns the server and its fakes
  */
 export async function startTestServer(
-  options: { limits?: Partial<ServerLimits>; staticRoot?: string; tokenSweepIntervalMs?: number } =
-    {},
+  options: {
+    limits?: Partial<ServerLimits>;
+    staticRoot?: string;
+    tokenSweepIntervalMs?: number;
+    attachmentsDir?: string;
+  } = {},
 ): Promise<TestServer> {
   const home = await Deno.makeTempDir({ prefix: "daedalus_server_test_" });
   const authPath = `${home}/auth.json`;
@@ -218,6 +224,7 @@ export async function startTestServer(
     tokens,
     serverVersion: "0.0.0-test",
     report: (error, context) => reports.push({ error, context }),
+    attachmentsDir: `${home}/attachments`,
     ...options,
   });
   return {
@@ -227,6 +234,7 @@ export async function startTestServer(
     port: server.port,
     token: (await readAuthFile(authPath)).token,
     authPath,
+    home,
     events,
     dispatcher,
     reports,

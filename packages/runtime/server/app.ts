@@ -1,7 +1,7 @@
 /**
  * The runtime's HTTP surface, assembled: the Host guard on every request, `GET
- * /health`, the session routes, `POST /rpc`, `GET /ws` and (optionally) the PWA's
- * files; and {@linkcode startServer}, which serves it on `Deno.serve`.
+ * /health`, the session routes, `POST /rpc`, `GET /ws`, (optionally) `POST /upload` and
+ * the PWA's files; and {@linkcode startServer}, which serves it on `Deno.serve`.
  *
  * @example
  * ```ts ignore
@@ -31,6 +31,7 @@ import { reportToStderr, type ServerErrorReporter } from "./_rpc_call.ts";
 
 export type { ServerErrorReporter };
 import { staticFilesHandler } from "./_static_files.ts";
+import { uploadHandler } from "./upload.ts";
 
 /** What {@linkcode createServerApp} needs. */
 export interface ServerAppOptions {
@@ -52,6 +53,8 @@ export interface ServerAppOptions {
   report?: ServerErrorReporter;
   /** `sessions.json`, so browser sessions survive restarts; in memory only without. */
   sessionsFile?: string;
+  /** Where `POST /upload` stores attachments (`<home>/attachments`); no upload route without. */
+  attachmentsDir?: string;
 }
 
 /** The assembled app. */
@@ -138,6 +141,13 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       report,
     }),
   );
+  if (options.attachmentsDir !== undefined) {
+    hono.post(
+      "/upload",
+      requireAuth({ tokens, sessions }),
+      uploadHandler({ dir: options.attachmentsDir, maxBodyBytes: limits.uploadBodyMaxBytes }),
+    );
+  }
   if (options.staticRoot !== undefined) hono.get("*", staticFilesHandler(options.staticRoot));
   hono.notFound(() => transportError(404, "not_found", "Not found"));
   hono.onError((error) => {

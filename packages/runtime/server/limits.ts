@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { MESSAGE_DEFAULT_MAX_BYTES } from "@daedalus/protocol";
+import { ATTACHMENT_MAX_BYTES, MESSAGE_DEFAULT_MAX_BYTES } from "@daedalus/protocol";
 
 /** Largest `POST /rpc` body: the protocol's message limit, so HTTP and WebSocket agree. */
 export const RPC_BODY_MAX_BYTES: number = MESSAGE_DEFAULT_MAX_BYTES;
@@ -29,6 +29,9 @@ export const WS_INBOUND_QUEUE_MAX_MESSAGES = 1024;
 
 /** Largest `POST /auth/session` body: it carries one 64-character token. */
 export const AUTH_BODY_MAX_BYTES = 4 * 1024;
+
+/** Largest `POST /upload` body: one attachment, so an upload is never refused later by `turn.start`. */
+export const UPLOAD_BODY_MAX_BYTES: number = ATTACHMENT_MAX_BYTES;
 
 /** Most live browser sessions; the oldest is dropped beyond it so memory stays bounded. */
 export const SESSIONS_MAX_COUNT = 256;
@@ -57,6 +60,8 @@ export interface ServerLimits {
   authBodyMaxBytes: number;
   /** Most live browser sessions. */
   sessionsMaxCount: number;
+  /** Largest `POST /upload` body in bytes; larger is 413. */
+  uploadBodyMaxBytes: number;
 }
 
 /** The limits a server uses unless told otherwise. */
@@ -69,4 +74,5 @@ export const DEFAULT_SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
   wsInboundQueueMaxMessages: WS_INBOUND_QUEUE_MAX_MESSAGES,
   authBodyMaxBytes: AUTH_BODY_MAX_BYTES,
   sessionsMaxCount: SESSIONS_MAX_COUNT,
+  uploadBodyMaxBytes: UPLOAD_BODY_MAX_BYTES,
 });

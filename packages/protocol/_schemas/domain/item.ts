@@ -15,7 +15,12 @@ import {
   TurnStatus,
 } from "../enums.ts";
 import { RunReasonCode } from "../reason_codes.ts";
-import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_MAX_COUNT, PATH_MAX_CHARS } from "../../limits.ts";
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENTS_MAX_COUNT,
+  PATH_MAX_CHARS,
+  UPLOAD_NAME_MAX_CHARS,
+} from "../../limits.ts";
 
 export const AttachmentInput = z.strictObject({
   kind: z.enum(["image", "text"]),
@@ -38,6 +43,14 @@ export const Attachment = z.looseObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
 }).register(docs, {
   description: "An attachment as recorded on the user Item (`data.attachments`).",
+});
+
+export const UploadedAttachment = Attachment.extend({
+  /** The file name the client sent, for display only; never part of `path`. */
+  name: z.string().max(UPLOAD_NAME_MAX_CHARS),
+}).register(docs, {
+  description: "The answer of `POST /upload`: the stored file as an Attachment (pass kind, " +
+    "path and mimeType on `turn.start` or `run.steer`) plus the name it was uploaded under.",
 });
 
 export const Item = z.looseObject({
