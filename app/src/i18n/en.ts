@@ -1,4 +1,5 @@
 import { reasonsEn } from "./reasons_en.ts";
+import { settingsEn } from "./settings_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
 export const en = {
@@ -113,6 +114,7 @@ export const en = {
   "process.state.terminated": "terminated",
   "process.state.unknown": "unknown",
   ...reasonsEn,
+  ...settingsEn,
 } as const;
 
 /** A key of the string table. */

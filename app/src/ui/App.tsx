@@ -10,6 +10,8 @@ import { ConversationHeader } from "./ConversationHeader.tsx";
 import { DiffDialog } from "./files/DiffDialog.tsx";
 import { ArchivedDialog } from "./archive/ArchivedDialog.tsx";
 import { SearchDialog, searchOpen } from "./search/SearchDialog.tsx";
+import { SettingsDialog } from "./settings/SettingsDialog.tsx";
+import { openSettings, settingsSection } from "../state/settings_nav.ts";
 
 /** The signed-in app: banner, sidebar, conversation and composer. */
 export function App() {
@@ -23,6 +25,9 @@ export function App() {
       } else if (key === "k") {
         event.preventDefault();
         searchOpen.value = true;
+      } else if (key === ",") {
+        event.preventDefault();
+        if (settingsSection.value === null) openSettings("providers");
       }
     };
     addEventListener("keydown", onKey);
@@ -47,6 +52,7 @@ export function App() {
         <DiffDialog />
         <SearchDialog />
         <ArchivedDialog />
+        <SettingsDialog />
       </div>
     </div>
   );

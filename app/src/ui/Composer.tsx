@@ -10,11 +10,13 @@ import {
   stop,
 } from "../state/store.ts";
 import { drafts } from "../state/drafts.ts";
+import { openSettings } from "../state/settings_nav.ts";
 import { t } from "../i18n/i18n.ts";
 
 /**
  * The message box: model picker, Send, and while a Run is active Steer (the text joins
- * the running Run) and Stop. Each thread keeps its own draft across reloads.
+ * the running Run) and Stop. Each thread keeps its own draft across reloads. With no
+ * usable model, Send opens Settings at Providers and models and keeps the draft.
  */
 export function Composer() {
   const draft = useSignal("");
@@ -33,6 +35,11 @@ export function Composer() {
   const submit = async (event: Event) => {
     event.preventDefault();
     if (empty) return;
+    // Nothing to send with: set one up first. The draft stays (it is saved per thread).
+    if (!running && available.length === 0) {
+      openSettings("providers");
+      return;
+    }
     const text = draft.value;
     const accepted = running ? await steer(text) : await send(text);
     // Only clear what was sent: the user may have typed more while the call was in flight.
@@ -74,7 +81,10 @@ export function Composer() {
           </select>
         </label>
         {running && <button type="button" onClick={() => void stop()}>{t("composer.stop")}</button>}
-        <button type="submit" disabled={empty || (!running && !selectedModel.value)}>
+        <button
+          type="submit"
+          disabled={empty || (!running && available.length > 0 && !selectedModel.value)}
+        >
           {t(running ? "composer.steer" : "composer.send")}
         </button>
       </div>

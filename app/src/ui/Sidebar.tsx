@@ -2,6 +2,7 @@ import { conversation, newThread, openThread, threadList, threads } from "../sta
 import { t } from "../i18n/i18n.ts";
 import { searchOpen } from "./search/SearchDialog.tsx";
 import { archivedOpen } from "./archive/ArchivedDialog.tsx";
+import { openSettings } from "../state/settings_nav.ts";
 import { sidebarLayout, updateSidebarLayout } from "../state/sidebar_layout.ts";
 
 /** Threads, most recent first, with a running indicator and "new thread". */
@@ -81,6 +82,16 @@ export function Sidebar() {
       </ul>
       <button type="button" class="archived-threads" onClick={() => (archivedOpen.value = true)}>
         {t("archived.open")}
+      </button>
+      <button
+        type="button"
+        class="open-settings"
+        aria-label={t("settings.open")}
+        title={`${t("settings.open")} (${t("settings.openHint")})`}
+        aria-keyshortcuts="Control+, Meta+,"
+        onClick={() => openSettings("providers")}
+      >
+        <span aria-hidden="true">⚙</span> {t("settings.open")}
       </button>
     </nav>
   );
