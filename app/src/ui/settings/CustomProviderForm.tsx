@@ -174,7 +174,12 @@ export function CustomProviderForm(
       )}
       {failure.value && <p class="settings-error" role="alert">{failure.value}</p>}
       <div class="settings-buttons">
-        <button type="button" disabled={busy.value} onClick={() => void discover()}>
+        <button
+          type="button"
+          class="discover"
+          disabled={busy.value}
+          onClick={() => void discover()}
+        >
           {t("settings.discover")}
         </button>
         <button type="submit" class="primary" disabled={busy.value}>{t("settings.save")}</button>

@@ -12,12 +12,14 @@ import {
 /** One model: its name, an enable switch, and its limits behind "Limits". */
 export function ModelRow({ model }: { model: Model }) {
   const editing = useSignal(false);
-  const busy = useSignal(false);
+  // The state asked for while the runtime saves it: the switch shows it at once and
+  // falls back to the saved state if the change is refused.
+  const wanted = useSignal<boolean | null>(null);
   const failure = useSignal<string | null>(null);
   const toggle = async (enabled: boolean) => {
-    busy.value = true;
+    wanted.value = enabled;
     failure.value = await setModelEnabled(model, enabled);
-    busy.value = false;
+    wanted.value = null;
   };
   const switchId = `model-${model.providerId}-${model.id}-enabled`;
   return (
@@ -34,8 +36,8 @@ export function ModelRow({ model }: { model: Model }) {
             id={switchId}
             type="checkbox"
             role="switch"
-            checked={model.enabled}
-            disabled={busy.value}
+            checked={wanted.value ?? model.enabled}
+            disabled={wanted.value !== null}
             aria-label={t("settings.models.enable", { name: model.displayName })}
             onChange={(event) => void toggle(event.currentTarget.checked)}
           />

@@ -121,6 +121,7 @@ function DeepSeekActions({ provider }: { provider: Provider }) {
       <div class="settings-buttons">
         <button
           type="button"
+          class="discover"
           disabled={busy.value || (!provider.credentialConfigured && apiKey.value === "")}
           onClick={discover}
         >
