@@ -161,3 +161,69 @@ Deno.test({
     console.log(`screenshots: ${dir}`);
   },
 });
+
+Deno.test({
+  name: "browser: Settings saves a DeepSeek key unseen, edits and removes a custom provider",
+  ignore: !hasChromium,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      const secret = "sk-browser-test-0123456789abcdef";
+      await logIn(run);
+      await page.click("nav.sidebar button.open-settings");
+      await page.waitForSelector("dialog.settings[open] section[data-provider=deepseek]", wait);
+      const deepseek = "section.provider-card[data-provider=deepseek]";
+      assert.equal(await page.textContent(`${deepseek} .provider-state`), "Not configured");
+
+      // The key is saved, the field emptied, and the key appears nowhere in the page.
+      await page.fill(`${deepseek} input[type=password]`, secret);
+      await page.click(`${deepseek} form button[type=submit]`);
+      await page.waitForFunction(
+        `document.querySelector('${deepseek} .provider-state')?.textContent` +
+          ` === 'Configured · API key saved'`,
+        undefined,
+        wait,
+      );
+      assert.equal(await page.inputValue(`${deepseek} input[type=password]`), "");
+      assert.equal((await page.content()).includes(secret), false, "the key is in the page");
+      await page.waitForSelector(`${deepseek} li.model-row`, wait);
+
+      // Disconnect forgets it.
+      await page.click(`${deepseek} .settings-buttons button:not(.discover)`);
+      await page.waitForFunction(
+        `document.querySelector('${deepseek} .provider-state')?.textContent === 'Not configured'`,
+        undefined,
+        wait,
+      );
+
+      // Edit the harness's custom provider: the id is fixed, the rest is prefilled.
+      const scripted = "section.provider-card[data-provider=scripted]";
+      await page.click(`${scripted} .settings-buttons button >> text=Edit`);
+      await page.waitForSelector("form.provider-form #custom-displayName", wait);
+      assert.equal(await page.getAttribute("#custom-providerId", "readonly"), "");
+      assert.equal(await page.inputValue("#custom-providerId"), "scripted");
+      assert.equal(await page.inputValue("#custom-models"), "scripted-model");
+      await page.fill("#custom-displayName", "Scripted again");
+      await page.click("form.provider-form button[type=submit]");
+      await page.waitForFunction(
+        `document.querySelector('${scripted} h4')?.textContent === 'Scripted again'`,
+        undefined,
+        wait,
+      );
+      await page.waitForSelector(`${scripted} li[data-model=scripted-model]`, wait);
+
+      // Remove asks first; Cancel keeps it, Remove takes it and its model away.
+      await page.click(`${scripted} .settings-buttons button >> text=Remove`);
+      await page.waitForSelector(`${scripted} .settings-confirm`, wait);
+      await page.click(`${scripted} .settings-confirm button >> text=Cancel`);
+      await page.waitForSelector(`${scripted} .settings-confirm`, { ...wait, state: "detached" });
+      await page.click(`${scripted} .settings-buttons button >> text=Remove`);
+      await page.click(`${scripted} .settings-confirm button.danger`);
+      await page.waitForSelector(scripted, { ...wait, state: "detached" });
+      await page.waitForSelector("dialog.settings .settings-notice", wait);
+      const client = createHttpClient({ url: run.server.url, token: run.token });
+      const { providers } = await client.call("provider.list", {});
+      assert.deepEqual(providers.map((provider) => provider.id), ["deepseek"]);
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});
