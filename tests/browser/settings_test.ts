@@ -170,7 +170,9 @@ Deno.test({
       const { page } = run;
       const secret = "sk-browser-test-0123456789abcdef";
       await logIn(run);
-      await page.click("nav.sidebar button.open-settings");
+      // The gear stays reachable in the collapsed sidebar.
+      await page.click("nav.sidebar button.sidebar-toggle");
+      await page.click("nav.sidebar.collapsed button.open-settings");
       await page.waitForSelector("dialog.settings[open] section[data-provider=deepseek]", wait);
       const deepseek = "section.provider-card[data-provider=deepseek]";
       assert.equal(await page.textContent(`${deepseek} .provider-state`), "Not configured");

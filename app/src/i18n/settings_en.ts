@@ -3,6 +3,7 @@
  *
  * @module
  */
+/** The Settings strings in English; `settings_zh-CN.ts` has the same keys. */
 export const settingsEn = {
   "settings.open": "Settings",
   "settings.openHint": "Ctrl/Cmd+,",

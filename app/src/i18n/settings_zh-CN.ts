@@ -5,6 +5,7 @@
  */
 import type { settingsEn } from "./settings_en.ts";
 
+/** The Settings strings in Simplified Chinese. */
 export const settingsZhCN: Record<keyof typeof settingsEn, string> = {
   "settings.open": "设置",
   "settings.openHint": "Ctrl/Cmd+,",

@@ -8,6 +8,7 @@ import {
   send,
   steer,
   stop,
+  threads,
 } from "../state/store.ts";
 import { drafts } from "../state/drafts.ts";
 import { openSettings } from "../state/settings_nav.ts";
@@ -36,8 +37,10 @@ export function Composer() {
     event.preventDefault();
     if (empty) return;
     // Nothing to send with: set one up first. The draft stays (it is saved per thread).
+    // Until the first `model.list` arrives (with the thread list) an empty list means
+    // "not known yet", not "none".
     if (!running && available.length === 0) {
-      openSettings("providers");
+      if (threads.value.snapshotSeq !== null) openSettings("providers");
       return;
     }
     const text = draft.value;

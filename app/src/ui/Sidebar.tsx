@@ -24,6 +24,7 @@ export function Sidebar() {
         >
           »
         </button>
+        <SettingsButton />
       </nav>
     );
   }
@@ -83,16 +84,24 @@ export function Sidebar() {
       <button type="button" class="archived-threads" onClick={() => (archivedOpen.value = true)}>
         {t("archived.open")}
       </button>
-      <button
-        type="button"
-        class="open-settings"
-        aria-label={t("settings.open")}
-        title={`${t("settings.open")} (${t("settings.openHint")})`}
-        aria-keyshortcuts="Control+, Meta+,"
-        onClick={() => openSettings("providers")}
-      >
-        <span aria-hidden="true">⚙</span> {t("settings.open")}
-      </button>
+      <SettingsButton label />
     </nav>
+  );
+}
+
+/** Opens Settings; the collapsed sidebar shows only the gear. */
+function SettingsButton({ label = false }: { label?: boolean }) {
+  return (
+    <button
+      type="button"
+      class="open-settings"
+      aria-label={t("settings.open")}
+      title={`${t("settings.open")} (${t("settings.openHint")})`}
+      aria-keyshortcuts="Control+, Meta+,"
+      onClick={() => openSettings("providers")}
+    >
+      <span aria-hidden="true">⚙</span>
+      {label && ` ${t("settings.open")}`}
+    </button>
   );
 }
