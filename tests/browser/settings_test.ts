@@ -125,6 +125,9 @@ Deno.test({
 
       for (const [width, height] of [[390, 844], [1440, 900]] as const) {
         await page.setViewportSize({ width, height });
+        // The sections are a row on a phone and a column otherwise; the tab list says so.
+        const orientation = width < 640 ? "horizontal" : "vertical";
+        await page.waitForSelector(`dialog.settings [aria-orientation=${orientation}]`, wait);
         const path = `${dir}/settings-${width}x${height}.png`;
         await page.screenshot({ path });
         const { size } = await Deno.stat(path);
@@ -180,13 +183,14 @@ Deno.test({
       // The key is saved, the field emptied, and the key appears nowhere in the page.
       await page.fill(`${deepseek} input[type=password]`, secret);
       await page.click(`${deepseek} form button[type=submit]`);
+      // The field is emptied once the save (and the refresh after it) is done.
       await page.waitForFunction(
         `document.querySelector('${deepseek} .provider-state')?.textContent` +
-          ` === 'Configured · API key saved'`,
+          ` === 'Configured · API key saved'` +
+          ` && document.querySelector('${deepseek} input[type=password]')?.value === ''`,
         undefined,
         wait,
       );
-      assert.equal(await page.inputValue(`${deepseek} input[type=password]`), "");
       assert.equal((await page.content()).includes(secret), false, "the key is in the page");
       await page.waitForSelector(`${deepseek} li.model-row`, wait);
 

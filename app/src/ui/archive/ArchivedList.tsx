@@ -21,8 +21,8 @@ export function ArchivedList() {
       setList((previous) => previous?.filter((thread) => thread.id !== threadId) ?? null);
     }
   };
-  if (list === null) return <p class="muted">{t("archived.loading")}</p>;
-  if (list.length === 0) return <p class="muted">{t("archived.none")}</p>;
+  if (list === null) return <p class="muted" role="status">{t("archived.loading")}</p>;
+  if (list.length === 0) return <p class="muted" role="status">{t("archived.none")}</p>;
   return (
     <ul class="archived-list">
       {list.map((thread) => (

@@ -24,7 +24,7 @@ export function ProvidersSection() {
       {models.value.length === 0 && (
         <p class="settings-notice" role="status">{t("settings.providers.noUsableModel")}</p>
       )}
-      {list === null && <p class="muted">{t("settings.providers.loading")}</p>}
+      {list === null && <p class="muted" role="status">{t("settings.providers.loading")}</p>}
       {list?.map((provider) => <ProviderCard key={provider.id} provider={provider} />)}
       {adding.value
         ? (

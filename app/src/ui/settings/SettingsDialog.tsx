@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { t } from "../../i18n/i18n.ts";
 import {
   closeSettings,
@@ -9,15 +9,32 @@ import {
 import { SECTIONS } from "./sections.ts";
 import "./settings.css";
 
+/** Where settings.css lays the sections out as a row above the panel. */
+const PHONE_QUERY = "(max-width: 640px)";
+
+/** Whether the phone layout applies, following the window's size. */
+function usePhoneLayout(): boolean {
+  const [phone, setPhone] = useState(() => matchMedia(PHONE_QUERY).matches);
+  useEffect(() => {
+    const query = matchMedia(PHONE_QUERY);
+    const follow = () => setPhone(query.matches);
+    query.addEventListener("change", follow);
+    return () => query.removeEventListener("change", follow);
+  }, []);
+  return phone;
+}
+
 /**
- * Settings: a large modal `<dialog>` (full screen on a phone) with a vertical tab list of
- * sections (arrows, Home and End move between them) and the open section's panel.
+ * Settings: a large modal `<dialog>` (full screen on a phone) with a tab list of sections
+ * (vertical; a row on a phone; arrows, Home and End move between them) and the open
+ * section's panel.
  * Escape or Close closes it.
  */
 export function SettingsDialog() {
   const requested = settingsSection.value;
   const dialog = useRef<HTMLDialogElement>(null);
   const tabs = useRef<HTMLDivElement>(null);
+  const phone = usePhoneLayout();
   const open = requested !== null;
   useEffect(() => {
     if (open && !dialog.current?.open) dialog.current?.showModal();
@@ -69,7 +86,7 @@ export function SettingsDialog() {
           ref={tabs}
           class="settings-nav"
           role="tablist"
-          aria-orientation="vertical"
+          aria-orientation={phone ? "horizontal" : "vertical"}
           aria-label={t("settings.sections")}
           onKeyDown={onTabKey}
         >
