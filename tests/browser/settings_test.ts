@@ -113,7 +113,7 @@ Deno.test({
       await page.click(`${row} form.limits-form button[type=submit]`);
       await page.waitForSelector(`${row} form.limits-form .settings-problem`, wait);
       await page.fill(windowInput, "65536");
-      await page.click(`${row} form.limits-form fieldset label:has-text("high") input`);
+      await page.click(`${row} form.limits-form fieldset label:text-is("High") input`);
       await page.selectOption(`${row} form.limits-form select`, "high");
       await page.click(`${row} form.limits-form button[type=submit]`);
       await page.waitForSelector(`${row} form.limits-form`, { ...wait, state: "detached" });

@@ -1,6 +1,6 @@
 import { useSignal } from "@preact/signals";
 import type { Model, ReasoningEffort } from "@daedalus/client";
-import { t } from "../../i18n/i18n.ts";
+import { type MessageKey, t } from "../../i18n/i18n.ts";
 import { setModelEnabled, setModelLimits } from "../../state/providers.ts";
 import {
   type FieldProblem,
@@ -8,6 +8,18 @@ import {
   limitsParams,
   REASONING_EFFORT_LEVELS,
 } from "../../state/provider_form.ts";
+
+/** Each level's name (the wire value is what the model receives). */
+const EFFORT_LABELS: Record<ReasoningEffort, MessageKey> = {
+  none: "settings.effort.none",
+  minimal: "settings.effort.minimal",
+  low: "settings.effort.low",
+  medium: "settings.effort.medium",
+  high: "settings.effort.high",
+  xhigh: "settings.effort.xhigh",
+  max: "settings.effort.max",
+  ultra: "settings.effort.ultra",
+};
 
 /** One model: its name, an enable switch, and its limits behind "Limits". */
 export function ModelRow({ model }: { model: Model }) {
@@ -133,7 +145,7 @@ function LimitsForm({ model, onDone }: { model: Model; onDone: () => void }) {
               checked={draft.value.reasoningEfforts.includes(level)}
               onChange={(event) => toggleLevel(level, event.currentTarget.checked)}
             />
-            {level}
+            {t(EFFORT_LABELS[level])}
           </label>
         ))}
       </fieldset>
@@ -150,7 +162,7 @@ function LimitsForm({ model, onDone }: { model: Model; onDone: () => void }) {
         >
           <option value="">{t("settings.limits.auto")}</option>
           {draft.value.reasoningEfforts.map((level) => (
-            <option key={level} value={level}>{level}</option>
+            <option key={level} value={level}>{t(EFFORT_LABELS[level])}</option>
           ))}
         </select>
         {effortProblem && <small class="settings-problem">{t(effortProblem.key)}</small>}
