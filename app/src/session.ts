@@ -58,3 +58,19 @@ export async function establishSession(): Promise<SessionStatus> {
     return error instanceof TypeError ? "unreachable" : "ok";
   }
 }
+
+/**
+ * Ends this browser's session (`DELETE /auth/session`; the cookie is cleared and the
+ * runtime forgets it), then reloads into the "no session" screen.
+ */
+export async function logOut(): Promise<void> {
+  try {
+    const response = await fetch("/auth/session", {
+      method: "DELETE",
+      credentials: "same-origin",
+    });
+    await response.body?.cancel();
+  } finally {
+    location.reload();
+  }
+}

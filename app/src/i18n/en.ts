@@ -3,6 +3,7 @@ import { reasonsEn } from "./reasons_en.ts";
 import { filesEn } from "./files_en.ts";
 import { projectsEn } from "./projects_en.ts";
 import { noticesEn } from "./notices_en.ts";
+import { settingsEn } from "./settings_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
 export const en = {
@@ -121,6 +122,7 @@ export const en = {
   ...projectsEn,
   ...noticesEn,
   ...attachmentsEn,
+  ...settingsEn,
 } as const;
 
 /** A key of the string table. */

@@ -4,6 +4,7 @@ import { reasonsZhCN } from "./reasons_zh-CN.ts";
 import { filesZhCN } from "./files_zh-CN.ts";
 import { projectsZhCN } from "./projects_zh-CN.ts";
 import { noticesZhCN } from "./notices_zh-CN.ts";
+import { settingsZhCN } from "./settings_zh-CN.ts";
 
 /** Simplified Chinese strings, with the same keys as `en`. */
 export const zhCN: Record<MessageKey, string> = {
@@ -122,4 +123,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...projectsZhCN,
   ...noticesZhCN,
   ...attachmentsZhCN,
+  ...settingsZhCN,
 };

@@ -118,11 +118,25 @@ async function loadInitial(): Promise<void> {
     ]);
     threads.value = applyThreadList(threads.value, page);
     moreThreadsCursor.value = page.hasMore ? page.nextCursor : null;
-    models.value = modelList.models.filter((model) => model.enabled);
-    const first = models.value[0];
-    if (selectedModel.value === null && first) {
-      selectedModel.value = `${first.providerId}/${first.id}`;
-    }
+    keepEnabledModels(modelList.models);
+  } catch (error) {
+    report(error);
+  }
+}
+
+/** Keeps the enabled models; a choice no longer among them falls back to the first. */
+function keepEnabledModels(list: readonly Model[]): void {
+  models.value = list.filter((model) => model.enabled);
+  const keys = models.value.map((model) => `${model.providerId}/${model.id}`);
+  if (selectedModel.value === null || !keys.includes(selectedModel.value)) {
+    selectedModel.value = keys[0] ?? null;
+  }
+}
+
+/** Reads `model.list` again for the composer (after Settings changed a provider or model). */
+export async function refreshModels(): Promise<void> {
+  try {
+    keepEnabledModels((await need().call("model.list", {})).models);
   } catch (error) {
     report(error);
   }

@@ -14,6 +14,8 @@ import { FilePanel } from "./files/FilePanel.tsx";
 import { NewProjectDialog } from "./sidebar/NewProjectDialog.tsx";
 import { ArchivedDialog } from "./archive/ArchivedDialog.tsx";
 import { SearchDialog, searchOpen } from "./search/SearchDialog.tsx";
+import { SettingsDialog } from "./settings/SettingsDialog.tsx";
+import { openSettings, settingsSection } from "../state/settings_nav.ts";
 
 /** The signed-in app: banner, sidebar, conversation and composer. */
 export function App() {
@@ -27,6 +29,9 @@ export function App() {
       } else if (key === "k") {
         event.preventDefault();
         searchOpen.value = true;
+      } else if (key === ",") {
+        event.preventDefault();
+        if (settingsSection.value === null) openSettings("providers");
       }
     };
     addEventListener("keydown", onKey);
@@ -55,6 +60,7 @@ export function App() {
         <NewProjectDialog />
         <SearchDialog />
         <ArchivedDialog />
+        <SettingsDialog />
       </div>
     </div>
   );

@@ -8,6 +8,7 @@ import {
   send,
   steer,
   stop,
+  threads,
 } from "../state/store.ts";
 import { drafts } from "../state/drafts.ts";
 import {
@@ -22,6 +23,7 @@ import {
 import { currentEffort, effortParam } from "../state/reasoning_effort.ts";
 import { AttachmentChips } from "./attachments/AttachmentChips.tsx";
 import { EffortMenu } from "./attachments/EffortMenu.tsx";
+import { openSettings } from "../state/settings_nav.ts";
 import { t } from "../i18n/i18n.ts";
 
 function hasFiles(event: DragEvent): boolean {
@@ -32,7 +34,8 @@ function hasFiles(event: DragEvent): boolean {
  * The message box: attachments (picker, paste, drop), model picker with its reasoning
  * effort, Send, and while a Run is active Steer (the text joins the running Run) and
  * Stop. Each thread keeps its own draft across reloads, and its attachments while the
- * tab lives.
+ * tab lives. With no usable model, Send opens Settings at Providers and models and keeps
+ * the draft.
  */
 export function Composer() {
   const draft = useSignal("");
@@ -57,6 +60,13 @@ export function Composer() {
   const submit = async (event: Event) => {
     event.preventDefault();
     if (empty || !settled) return;
+    // Nothing to send with: set one up first. The draft stays (it is saved per thread).
+    // Until the first `model.list` arrives (with the thread list) an empty list means
+    // "not known yet", not "none".
+    if (!running && available.length === 0) {
+      if (threads.value.snapshotSeq !== null) openSettings("providers");
+      return;
+    }
     const text = draft.value;
     const attachments = attachmentInputs(threadId);
     const accepted = running ? await steer(text, attachments) : await send(text, {
@@ -170,7 +180,8 @@ export function Composer() {
           )}
           <button
             type="submit"
-            disabled={empty || !settled || (!running && !selectedModel.value)}
+            disabled={empty || !settled ||
+              (!running && available.length > 0 && !selectedModel.value)}
           >
             {t(running ? "composer.steer" : "composer.send")}
           </button>

@@ -2,6 +2,7 @@ import { newThread, threadList, threads } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { searchOpen } from "./search/SearchDialog.tsx";
 import { archivedOpen } from "./archive/ArchivedDialog.tsx";
+import { openSettings } from "../state/settings_nav.ts";
 import { sidebarLayout, updateSidebarLayout } from "../state/sidebar_layout.ts";
 import { ThreadList } from "./sidebar/ThreadList.tsx";
 import { newProjectOpen } from "./sidebar/NewProjectDialog.tsx";
@@ -25,6 +26,7 @@ export function Sidebar() {
         >
           »
         </button>
+        <SettingsButton />
       </nav>
     );
   }
@@ -69,6 +71,24 @@ export function Sidebar() {
       <button type="button" class="archived-threads" onClick={() => (archivedOpen.value = true)}>
         {t("archived.open")}
       </button>
+      <SettingsButton label />
     </nav>
+  );
+}
+
+/** Opens Settings; the collapsed sidebar shows only the gear. */
+function SettingsButton({ label = false }: { label?: boolean }) {
+  return (
+    <button
+      type="button"
+      class="open-settings"
+      aria-label={t("settings.open")}
+      title={`${t("settings.open")} (${t("settings.openHint")})`}
+      aria-keyshortcuts="Control+, Meta+,"
+      onClick={() => openSettings("providers")}
+    >
+      <span aria-hidden="true">⚙</span>
+      {label && ` ${t("settings.open")}`}
+    </button>
   );
 }

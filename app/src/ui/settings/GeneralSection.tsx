@@ -1,0 +1,41 @@
+import { type Locale, locale, LOCALES, setLocale, t } from "../../i18n/i18n.ts";
+import { ArchivedList } from "../archive/ArchivedList.tsx";
+import { logOut } from "../../session.ts";
+
+/** Each locale named in its own language, so anyone can find theirs. */
+const LOCALE_NAMES: Record<Locale, string> = { en: "English", "zh-CN": "中文（简体）" };
+
+/**
+ * Settings › General: the interface language (applied at once), archived threads, and
+ * signing this browser out.
+ */
+export function GeneralSection() {
+  return (
+    <div class="settings-general">
+      <h3>{t("settings.section.general")}</h3>
+      <label class="settings-field">
+        <span>{t("settings.general.language")}</span>
+        <select
+          value={locale.value}
+          onChange={(event) => setLocale(event.currentTarget.value as Locale)}
+        >
+          {(Object.keys(LOCALES) as Locale[]).map((code) => (
+            <option key={code} value={code} lang={code}>{LOCALE_NAMES[code]}</option>
+          ))}
+        </select>
+      </label>
+      <h4>{t("archived.title")}</h4>
+      <ArchivedList />
+      <h4>{t("settings.general.session")}</h4>
+      <p class="muted" id="log-out-hint">{t("settings.general.logOutHint")}</p>
+      <button
+        type="button"
+        class="log-out"
+        aria-describedby="log-out-hint"
+        onClick={() => void logOut()}
+      >
+        {t("settings.general.logOut")}
+      </button>
+    </div>
+  );
+}

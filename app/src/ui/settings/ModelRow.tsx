@@ -1,0 +1,177 @@
+import { useSignal } from "@preact/signals";
+import type { Model, ReasoningEffort } from "@daedalus/client";
+import { type MessageKey, t } from "../../i18n/i18n.ts";
+import { setModelEnabled, setModelLimits } from "../../state/providers.ts";
+import {
+  type FieldProblem,
+  type LimitsDraft,
+  limitsParams,
+  REASONING_EFFORT_LEVELS,
+} from "../../state/provider_form.ts";
+
+/** Each level's name (the wire value is what the model receives). */
+const EFFORT_LABELS: Record<ReasoningEffort, MessageKey> = {
+  none: "settings.effort.none",
+  minimal: "settings.effort.minimal",
+  low: "settings.effort.low",
+  medium: "settings.effort.medium",
+  high: "settings.effort.high",
+  xhigh: "settings.effort.xhigh",
+  max: "settings.effort.max",
+  ultra: "settings.effort.ultra",
+};
+
+/** One model: its name, an enable switch, and its limits behind "Limits". */
+export function ModelRow({ model }: { model: Model }) {
+  const editing = useSignal(false);
+  // The state asked for while the runtime saves it: the switch shows it at once and
+  // falls back to the saved state if the change is refused.
+  const wanted = useSignal<boolean | null>(null);
+  const failure = useSignal<string | null>(null);
+  const toggle = async (enabled: boolean) => {
+    wanted.value = enabled;
+    failure.value = await setModelEnabled(model, enabled);
+    wanted.value = null;
+  };
+  const switchId = `model-${model.providerId}-${model.id}-enabled`;
+  return (
+    <li class="model-row" data-model={model.id}>
+      <div class="model-line">
+        <span class="model-name">
+          {model.displayName} <code>{model.id}</code>
+        </span>
+        <span class="muted model-window">
+          {t("settings.models.window", { tokens: model.contextWindow.toLocaleString() })}
+        </span>
+        <label class="model-switch" for={switchId}>
+          <input
+            id={switchId}
+            type="checkbox"
+            role="switch"
+            checked={wanted.value ?? model.enabled}
+            disabled={wanted.value !== null}
+            aria-label={t("settings.models.enable", { name: model.displayName })}
+            onChange={(event) => void toggle(event.currentTarget.checked)}
+          />
+          <span aria-hidden="true">{t("settings.models.enabled")}</span>
+        </label>
+        <button
+          type="button"
+          aria-expanded={editing.value}
+          onClick={() => (editing.value = !editing.value)}
+        >
+          {t("settings.models.limits")}
+        </button>
+      </div>
+      {failure.value && <p class="settings-error" role="alert">{failure.value}</p>}
+      {editing.value && <LimitsForm model={model} onDone={() => (editing.value = false)} />}
+    </li>
+  );
+}
+
+/** A model's context window, the effort levels it accepts and its default effort. */
+function LimitsForm({ model, onDone }: { model: Model; onDone: () => void }) {
+  const draft = useSignal<LimitsDraft>({
+    contextWindow: String(model.contextWindow),
+    reasoningEfforts: model.reasoningEfforts,
+    reasoningEffort: model.reasoningEffort ?? "",
+  });
+  const problems = useSignal<FieldProblem<keyof LimitsDraft>[]>([]);
+  const failure = useSignal<string | null>(null);
+  const busy = useSignal(false);
+  const base = `limits-${model.providerId}-${model.id}`;
+  const problemOf = (field: keyof LimitsDraft) =>
+    problems.value.find((problem) => problem.field === field);
+  const toggleLevel = (level: ReasoningEffort, on: boolean) => {
+    const levels = on
+      ? [...draft.value.reasoningEfforts, level]
+      : draft.value.reasoningEfforts.filter((other) => other !== level);
+    const effort = draft.value.reasoningEffort;
+    // A default the model no longer offers goes back to auto, as the runtime would do.
+    draft.value = {
+      ...draft.value,
+      reasoningEfforts: levels,
+      reasoningEffort: effort !== "" && levels.includes(effort) ? effort : "",
+    };
+  };
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const checked = limitsParams(model.providerId, model.id, draft.value);
+    failure.value = null;
+    if (!checked.ok) {
+      problems.value = checked.problems;
+      return;
+    }
+    problems.value = [];
+    busy.value = true;
+    const outcome = await setModelLimits(checked.params);
+    busy.value = false;
+    if (outcome === null) onDone();
+    else failure.value = outcome;
+  };
+  const windowProblem = problemOf("contextWindow");
+  const effortProblem = problemOf("reasoningEffort");
+  return (
+    <form
+      class="limits-form"
+      aria-label={t("settings.models.limitsOf", { name: model.displayName })}
+      onSubmit={save}
+      noValidate
+    >
+      <div class="settings-field">
+        <label for={`${base}-window`}>{t("settings.limits.contextWindow")}</label>
+        <input
+          id={`${base}-window`}
+          inputMode="numeric"
+          value={draft.value.contextWindow}
+          aria-invalid={windowProblem ? true : undefined}
+          aria-describedby={windowProblem ? `${base}-window-problem` : undefined}
+          onInput={(
+            event,
+          ) => (draft.value = { ...draft.value, contextWindow: event.currentTarget.value })}
+        />
+        {windowProblem && (
+          <small id={`${base}-window-problem`} class="settings-problem">
+            {t(windowProblem.key, windowProblem.vars)}
+          </small>
+        )}
+      </div>
+      <fieldset class="effort-levels">
+        <legend>{t("settings.limits.levels")}</legend>
+        {REASONING_EFFORT_LEVELS.map((level) => (
+          <label key={level}>
+            <input
+              type="checkbox"
+              checked={draft.value.reasoningEfforts.includes(level)}
+              onChange={(event) => toggleLevel(level, event.currentTarget.checked)}
+            />
+            {t(EFFORT_LABELS[level])}
+          </label>
+        ))}
+      </fieldset>
+      <div class="settings-field">
+        <label for={`${base}-default`}>{t("settings.limits.default")}</label>
+        <select
+          id={`${base}-default`}
+          value={draft.value.reasoningEffort}
+          aria-invalid={effortProblem ? true : undefined}
+          onChange={(event) => (draft.value = {
+            ...draft.value,
+            reasoningEffort: event.currentTarget.value as ReasoningEffort | "",
+          })}
+        >
+          <option value="">{t("settings.limits.auto")}</option>
+          {draft.value.reasoningEfforts.map((level) => (
+            <option key={level} value={level}>{t(EFFORT_LABELS[level])}</option>
+          ))}
+        </select>
+        {effortProblem && <small class="settings-problem">{t(effortProblem.key)}</small>}
+      </div>
+      {failure.value && <p class="settings-error" role="alert">{failure.value}</p>}
+      <div class="settings-buttons">
+        <button type="submit" class="primary" disabled={busy.value}>{t("settings.save")}</button>
+        <button type="button" onClick={onDone}>{t("settings.cancel")}</button>
+      </div>
+    </form>
+  );
+}
