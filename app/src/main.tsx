@@ -6,21 +6,28 @@
  * @module
  */
 import { render } from "preact";
+import { effect } from "@preact/signals";
 import { Workbox } from "workbox-window";
 import { App } from "./ui/App.tsx";
 import { NoSession } from "./ui/NoSession.tsx";
 import { establishSession } from "./session.ts";
 import { start } from "./state/store.ts";
 import { locale, t } from "./i18n/i18n.ts";
+import { applyAppearance } from "./state/appearance.ts";
 import "./styles.css";
+
+// Before anything renders, so the first paint already has the chosen palette and fonts.
+applyAppearance();
 
 if ("serviceWorker" in navigator && import.meta.env.PROD) {
   void new Workbox("/sw.js", { scope: "/" }).register();
 }
 
 const root = document.getElementById("app")!;
-document.documentElement.lang = locale.value;
-document.title = t("app.title");
+effect(() => {
+  document.documentElement.lang = locale.value;
+  document.title = t("app.title");
+});
 
 const status = await establishSession();
 if (status === "missing" || status === "rejected") {
