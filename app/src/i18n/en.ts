@@ -1,4 +1,6 @@
 import { reasonsEn } from "./reasons_en.ts";
+import { appearanceEn } from "./appearance_en.ts";
+import { onboardingEn } from "./onboarding_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
 export const en = {
@@ -113,6 +115,8 @@ export const en = {
   "process.state.terminated": "terminated",
   "process.state.unknown": "unknown",
   ...reasonsEn,
+  ...appearanceEn,
+  ...onboardingEn,
 } as const;
 
 /** A key of the string table. */

@@ -1,5 +1,7 @@
 import type { MessageKey } from "./en.ts";
 import { reasonsZhCN } from "./reasons_zh-CN.ts";
+import { appearanceZhCN } from "./appearance_zh-CN.ts";
+import { onboardingZhCN } from "./onboarding_zh-CN.ts";
 
 /** Simplified Chinese strings, with the same keys as `en`. */
 export const zhCN: Record<MessageKey, string> = {
@@ -114,4 +116,6 @@ export const zhCN: Record<MessageKey, string> = {
   "process.state.terminated": "已终止",
   "process.state.unknown": "未知",
   ...reasonsZhCN,
+  ...appearanceZhCN,
+  ...onboardingZhCN,
 };

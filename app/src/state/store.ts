@@ -99,11 +99,27 @@ async function loadInitial(): Promise<void> {
       need().call("model.list", {}),
     ]);
     threads.value = applyThreadList(threads.value, page);
-    models.value = modelList.models.filter((model) => model.enabled);
-    const first = models.value[0];
-    if (selectedModel.value === null && first) {
-      selectedModel.value = `${first.providerId}/${first.id}`;
-    }
+    showModels(modelList.models);
+  } catch (error) {
+    report(error);
+  }
+}
+
+function showModels(list: Model[]): void {
+  models.value = list.filter((model) => model.enabled);
+  const first = models.value[0];
+  if (selectedModel.value === null && first) {
+    selectedModel.value = `${first.providerId}/${first.id}`;
+  }
+}
+
+/**
+ * Reloads the composer's models (`model.list`) after providers changed, keeping the
+ * selection, or picking the first enabled model when none is selected.
+ */
+export async function refreshModels(): Promise<void> {
+  try {
+    showModels((await need().call("model.list", {})).models);
   } catch (error) {
     report(error);
   }

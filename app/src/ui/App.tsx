@@ -10,6 +10,7 @@ import { ConversationHeader } from "./ConversationHeader.tsx";
 import { DiffDialog } from "./files/DiffDialog.tsx";
 import { ArchivedDialog } from "./archive/ArchivedDialog.tsx";
 import { SearchDialog, searchOpen } from "./search/SearchDialog.tsx";
+import { Onboarding } from "./onboarding/Onboarding.tsx";
 
 /** The signed-in app: banner, sidebar, conversation and composer. */
 export function App() {
@@ -48,6 +49,7 @@ export function App() {
         <SearchDialog />
         <ArchivedDialog />
       </div>
+      <Onboarding />
     </div>
   );
 }
