@@ -70,6 +70,9 @@ function OnboardingDialog() {
       class="modal onboarding-dialog"
       aria-labelledby="onboarding-step-title"
       onCancel={onCancel}
+      // Chrome closes a modal anyway on a repeated Escape without user activation in
+      // between; that counts as "later": hidden now, offered again on the next run.
+      onClose={() => (onboardingOpen.value = false)}
     >
       <header class="onboarding-header">
         <p class="onboarding-welcome">{t("onboarding.welcome")}</p>

@@ -36,7 +36,9 @@ export function ProviderStep(props: {
   const [busy, setBusy] = useState(false);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [found, setFound] = useState<number | null>(null);
-  const change = (fields: Partial<ProviderForm>) => setForm({ ...form, ...fields });
+  // Functional updates: a discovery that returns while the user types must not undo it.
+  const change = (fields: Partial<ProviderForm>) =>
+    setForm((previous) => ({ ...previous, ...fields }));
   const connect = async () => {
     setBusy(true);
     setFeedback(null);
@@ -52,7 +54,10 @@ export function ProviderStep(props: {
     setBusy(false);
     if (!outcome.ok) return setFeedback(outcome);
     setFound(outcome.ids.length);
-    change({ modelIds: mergeModelIds(form.modelIds, outcome.ids) });
+    setForm((previous) => ({
+      ...previous,
+      modelIds: mergeModelIds(previous.modelIds, outcome.ids),
+    }));
   };
   const toggleEffort = (level: ReasoningEffort, on: boolean) =>
     change({
