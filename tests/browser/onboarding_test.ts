@@ -29,8 +29,19 @@ async function waitStepTitle(page: Page, title: string): Promise<void> {
   );
 }
 
+const DARK_BG = "rgb(15, 23, 42)";
+const LIGHT_BG = "rgb(255, 255, 255)";
+
 const bodyBackground = (page: Page) =>
   page.evaluate<string>("getComputedStyle(document.body).backgroundColor");
+
+async function waitBackground(page: Page, color: string): Promise<void> {
+  await page.waitForFunction(
+    `getComputedStyle(document.body).backgroundColor === ${JSON.stringify(color)}`,
+    undefined,
+    { timeout: PAGE_WAIT_MS },
+  );
+}
 
 const storedRecord = (page: Page) =>
   page.evaluate<string | null>("localStorage.getItem('daedalus.onboarding')");
@@ -55,21 +66,28 @@ Deno.test({
         await logIn(run);
         await page.waitForSelector(WIZARD, { timeout: PAGE_WAIT_MS });
         await waitStepTitle(page, "About you");
-        const darkBackground = await bodyBackground(page);
-        assert.equal(darkBackground, "rgb(15, 23, 42)", "system dark palette at first");
+        assert.equal(await bodyBackground(page), DARK_BG, "system dark palette at first");
+        // "System" follows the OS preference live, both ways.
+        await page.emulateMedia({ colorScheme: "light" });
+        await waitBackground(page, LIGHT_BG);
+        await page.emulateMedia({ colorScheme: "dark" });
+        await waitBackground(page, DARK_BG);
 
         // Step 1: name, then 中文 and Light, each applied at once.
         await page.fill("#onboarding-name", "Ana");
         await page.check("input[name=onboarding-language][value=zh-CN]");
         await waitStepTitle(page, "关于你");
         await page.check("input[name=onboarding-theme][value=light]");
-        await page.waitForFunction(
-          "getComputedStyle(document.body).backgroundColor === 'rgb(255, 255, 255)'",
-          undefined,
-          { timeout: PAGE_WAIT_MS },
-        );
+        await waitBackground(page, LIGHT_BG);
         assert.equal(await page.getAttribute("html", "data-theme"), "light");
         assert.equal(await page.getAttribute("html", "lang"), "zh-CN");
+        await page.click(`${WIZARD} .onboarding-actions button[type=submit]`);
+
+        // Escape on step 2 goes back a step, keeping the name.
+        await waitStepTitle(page, "接入模型");
+        await page.keyboard.press("Escape");
+        await waitStepTitle(page, "关于你");
+        assert.equal(await page.inputValue("#onboarding-name"), "Ana");
         await page.click(`${WIZARD} .onboarding-actions button[type=submit]`);
 
         // Step 2: a refusal keeps the form; then the scripted model's provider connects.
