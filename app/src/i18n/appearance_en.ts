@@ -3,6 +3,7 @@
  *
  * @module
  */
+/** The strings, spread into `en`. */
 export const appearanceEn = {
   "appearance.title": "Appearance",
   "appearance.theme": "Theme",

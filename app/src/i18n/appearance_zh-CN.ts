@@ -5,6 +5,7 @@
  */
 import type { appearanceEn } from "./appearance_en.ts";
 
+/** The strings, spread into `zhCN`. */
 export const appearanceZhCN: Record<keyof typeof appearanceEn, string> = {
   "appearance.title": "外观",
   "appearance.theme": "主题",

@@ -3,6 +3,7 @@
  *
  * @module
  */
+/** The strings, spread into `en`. */
 export const onboardingEn = {
   "onboarding.welcome": "Welcome to Daedalus",
   "onboarding.steps": "Setup steps",

@@ -5,6 +5,7 @@
  */
 import type { onboardingEn } from "./onboarding_en.ts";
 
+/** The strings, spread into `zhCN`. */
 export const onboardingZhCN: Record<keyof typeof onboardingEn, string> = {
   "onboarding.welcome": "欢迎使用 Daedalus",
   "onboarding.steps": "初始化步骤",

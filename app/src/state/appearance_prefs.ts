@@ -19,6 +19,7 @@ export type PaletteColors = Partial<Record<ColorName, string>>;
 
 /** Everything the Appearance section sets. */
 export interface Appearance {
+  /** The colour mode. */
   theme: ThemeMode;
   /** Each palette keeps its own overrides (seed 000 §5: both themes have colours). */
   colors: Record<Palette, PaletteColors>;
@@ -26,11 +27,15 @@ export interface Appearance {
   uiFont: string;
   /** A preset id (`CODE_FONTS`) or a validated font-family list. */
   codeFont: string;
+  /** Whether transitions and animations are turned off. */
   reducedMotion: MotionMode;
 }
 
+/** The theme modes in the order they are offered. */
 export const THEME_MODES: readonly ThemeMode[] = ["system", "light", "dark"];
+/** The reduced-motion modes in the order they are offered. */
 export const MOTION_MODES: readonly MotionMode[] = ["system", "on", "off"];
+/** The overridable colours in the order they are offered. */
 export const COLOR_NAMES: readonly ColorName[] = ["accent", "background", "foreground"];
 
 /** UI font presets: id → font-family list. */

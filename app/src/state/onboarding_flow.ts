@@ -13,7 +13,9 @@ export type Step = typeof STEPS[number];
 
 /** What step 2 connected, for the summary. */
 export interface ConnectedProvider {
+  /** The id `provider.configure` saved it under. */
   providerId: string;
+  /** Its name as shown. */
   displayName: string;
   /** The enabled models' ids. */
   modelIds: string[];
@@ -21,6 +23,7 @@ export interface ConnectedProvider {
 
 /** The wizard while it is open. */
 export interface Flow {
+  /** The step on screen. */
   step: Step;
   /** Null until a provider is connected (or when step 2 was skipped). */
   provider: ConnectedProvider | null;

@@ -20,15 +20,20 @@ export const EFFORT_LEVELS = [
   "ultra",
 ] as const satisfies readonly ReasoningEffort[];
 
-/** The protocol's context window bounds (`ContextWindow`). */
+/** The smallest context window the protocol accepts (`ContextWindow`), in tokens. */
 export const CONTEXT_WINDOW_MIN = 1024;
+/** The largest context window the protocol accepts (`ContextWindow`), in tokens. */
 export const CONTEXT_WINDOW_MAX = 100_000_000;
 
 /** The form's fields as typed. */
 export interface ProviderForm {
+  /** The built-in DeepSeek profile or a custom OpenAI-compatible endpoint. */
   kind: "deepseek" | "custom";
+  /** A custom provider's name; its id is derived from it. */
   displayName: string;
+  /** A custom provider's base URL (http or https). */
   baseUrl: string;
+  /** Required for DeepSeek, optional for a custom provider. */
   apiKey: string;
   /** One id per line or comma-separated. */
   modelIds: string;
