@@ -74,6 +74,8 @@ Deno.test({
         await waitBackground(page, DARK_BG);
 
         // Step 1: name, then 中文 and Light, each applied at once.
+        // The app's shortcuts open nothing behind the wizard (checked at step 3).
+        await page.keyboard.press("Control+k");
         await page.fill("#onboarding-name", "Ana");
         await page.check("input[name=onboarding-language][value=zh-CN]");
         await waitStepTitle(page, "关于你");
@@ -112,6 +114,7 @@ Deno.test({
           (cells) => cells.map((cell) => cell.textContent),
         );
         assert.deepEqual(summary, ["Ana", "中文", "浅色", "Scripted", "scripted-model"]);
+        assert.equal(await page.$("dialog.search-dialog"), null, "search opened behind it");
         await page.click(`${WIZARD} .onboarding-actions button.primary`);
         await page.waitForSelector("dialog.onboarding-dialog", { state: "detached" });
         assert.deepEqual(JSON.parse(await storedRecord(page) ?? "null"), {
