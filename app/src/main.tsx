@@ -6,6 +6,7 @@
  * @module
  */
 import { render } from "preact";
+import { effect } from "@preact/signals";
 import { App } from "./ui/App.tsx";
 import { NoSession } from "./ui/NoSession.tsx";
 import { establishSession } from "./session.ts";
@@ -13,13 +14,19 @@ import { start } from "./state/store.ts";
 import { startNotifications } from "./state/notifications.ts";
 import { locale, t } from "./i18n/i18n.ts";
 import { registerServiceWorker } from "./pwa_update.ts";
+import { applyAppearance } from "./state/appearance.ts";
 import "./styles.css";
+
+// Before anything renders, so the first paint already has the chosen palette and fonts.
+applyAppearance();
 
 if ("serviceWorker" in navigator && import.meta.env.PROD) registerServiceWorker();
 
 const root = document.getElementById("app")!;
-document.documentElement.lang = locale.value;
-document.title = t("app.title");
+effect(() => {
+  document.documentElement.lang = locale.value;
+  document.title = t("app.title");
+});
 
 const status = await establishSession();
 if (status === "missing" || status === "rejected") {

@@ -111,18 +111,34 @@ export interface BrowserRun {
   crashAndRestart(): Promise<void>;
 }
 
+/** How {@linkcode withBrowser} prepares the run. */
+export interface BrowserRunOptions {
+  /**
+   * A true first run: no provider configured and the first-run wizard not marked
+   * finished, so it shows. Otherwise the scripted model is listed and the wizard is
+   * marked finished before any page script runs, so it never covers the app.
+   */
+  onboarding?: boolean;
+  /** More environment variables for the fixture server (and its restarts). */
+  env?: Record<string, string>;
+}
+
+/** The app's localStorage key for the wizard's record (`app/src/state/onboarding.ts`). */
+const ONBOARDING_STORAGE_KEY = "daedalus.onboarding";
+
 /**
  * Runs `body` against a fresh fixture server and a fresh Chromium profile.
  *
  * @param body the test
  * @param viewport the page size
- * @param env more environment variables for the fixture server (and its restarts)
+ * @param options what kind of run
  */
 export async function withBrowser(
   body: (run: BrowserRun) => Promise<void>,
   viewport = { width: 1280, height: 800 },
-  env: Record<string, string> = {},
+  options: BrowserRunOptions = {},
 ): Promise<void> {
+  const env = options.env ?? {};
   await ensureAppBuilt();
   await using home = await makeTempHome();
   const servers = [await startFixture(home, env)];
@@ -133,7 +149,7 @@ export async function withBrowser(
   };
   const server = servers[0]!;
   const token = await server.token();
-  await listScriptedModel(server.url, token);
+  if (!options.onboarding) await listScriptedModel(server.url, token);
   const profile = await Deno.makeTempDir({ prefix: "daedalus_chromium_" });
   let context: BrowserContext | null = null;
   try {
@@ -145,6 +161,13 @@ export async function withBrowser(
       viewport,
     });
     context.setDefaultTimeout(PAGE_WAIT_MS);
+    if (!options.onboarding) {
+      // Runs before the app's own scripts on every page load; about:blank has no storage.
+      await context.addInitScript(
+        `try { localStorage.setItem(${JSON.stringify(ONBOARDING_STORAGE_KEY)}, ` +
+          `'{"completed":true,"userName":null}') } catch {}`,
+      );
+    }
     const page = context.pages()[0] ?? await context.newPage();
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(String(error)));

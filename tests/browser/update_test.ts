@@ -73,7 +73,7 @@ Deno.test({
           assert.deepEqual(run.pageErrors, []);
         },
         undefined,
-        { FIXTURE_STATIC_ROOT: served },
+        { env: { FIXTURE_STATIC_ROOT: served } },
       );
     } finally {
       await Deno.remove(served, { recursive: true });

@@ -4,6 +4,8 @@ import { filesEn } from "./files_en.ts";
 import { projectsEn } from "./projects_en.ts";
 import { noticesEn } from "./notices_en.ts";
 import { settingsEn } from "./settings_en.ts";
+import { appearanceEn } from "./appearance_en.ts";
+import { onboardingEn } from "./onboarding_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
 export const en = {
@@ -123,6 +125,8 @@ export const en = {
   ...noticesEn,
   ...attachmentsEn,
   ...settingsEn,
+  ...appearanceEn,
+  ...onboardingEn,
 } as const;
 
 /** A key of the string table. */

@@ -5,6 +5,8 @@ import { filesZhCN } from "./files_zh-CN.ts";
 import { projectsZhCN } from "./projects_zh-CN.ts";
 import { noticesZhCN } from "./notices_zh-CN.ts";
 import { settingsZhCN } from "./settings_zh-CN.ts";
+import { appearanceZhCN } from "./appearance_zh-CN.ts";
+import { onboardingZhCN } from "./onboarding_zh-CN.ts";
 
 /** Simplified Chinese strings, with the same keys as `en`. */
 export const zhCN: Record<MessageKey, string> = {
@@ -124,4 +126,6 @@ export const zhCN: Record<MessageKey, string> = {
   ...noticesZhCN,
   ...attachmentsZhCN,
   ...settingsZhCN,
+  ...appearanceZhCN,
+  ...onboardingZhCN,
 };

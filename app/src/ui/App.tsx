@@ -16,12 +16,15 @@ import { ArchivedDialog } from "./archive/ArchivedDialog.tsx";
 import { SearchDialog, searchOpen } from "./search/SearchDialog.tsx";
 import { SettingsDialog } from "./settings/SettingsDialog.tsx";
 import { openSettings, settingsSection } from "../state/settings_nav.ts";
+import { Onboarding } from "./onboarding/Onboarding.tsx";
+import { onboardingOpen } from "../state/onboarding.ts";
 
 /** The signed-in app: banner, sidebar, conversation and composer. */
 export function App() {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey) return;
+      if (onboardingOpen.value) return; // nothing may open behind the first-run wizard
       const key = event.key.toLowerCase();
       if (key === "n") {
         event.preventDefault();
@@ -62,6 +65,7 @@ export function App() {
         <ArchivedDialog />
         <SettingsDialog />
       </div>
+      <Onboarding />
     </div>
   );
 }
