@@ -1,4 +1,7 @@
+import { memoryEn } from "./memory_en.ts";
+import { profileEn } from "./profile_en.ts";
 import { reasonsEn } from "./reasons_en.ts";
+import { skillsEn } from "./skills_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
 export const en = {
@@ -113,6 +116,9 @@ export const en = {
   "process.state.terminated": "terminated",
   "process.state.unknown": "unknown",
   ...reasonsEn,
+  ...skillsEn,
+  ...memoryEn,
+  ...profileEn,
 } as const;
 
 /** A key of the string table. */

@@ -1,5 +1,8 @@
 import type { MessageKey } from "./en.ts";
+import { memoryZhCN } from "./memory_zh-CN.ts";
+import { profileZhCN } from "./profile_zh-CN.ts";
 import { reasonsZhCN } from "./reasons_zh-CN.ts";
+import { skillsZhCN } from "./skills_zh-CN.ts";
 
 /** Simplified Chinese strings, with the same keys as `en`. */
 export const zhCN: Record<MessageKey, string> = {
@@ -114,4 +117,7 @@ export const zhCN: Record<MessageKey, string> = {
   "process.state.terminated": "已终止",
   "process.state.unknown": "未知",
   ...reasonsZhCN,
+  ...skillsZhCN,
+  ...memoryZhCN,
+  ...profileZhCN,
 };
