@@ -37,6 +37,10 @@ export const memoryEn = {
   "memory.field.kind": "Kind",
   "memory.field.scope": "Scope",
   "memory.field.content": "Memory text",
+  "memory.field.source": "Source item (optional)",
+  "memory.field.sourceHint":
+    "The id of the conversation item this memory comes from, if any; the runtime checks that it exists.",
+  "memory.field.sourceInvalid": "An item id is item_ followed by 32 lowercase hex digits.",
   "memory.count": "{count} / {max} characters",
   "memory.save": "Save memory",
   "memory.saving": "Saving…",

@@ -298,6 +298,8 @@ export interface NewMemory {
   /** `global` or a workspace key. */
   scope: string;
   content: string;
+  /** The conversation Item it came from (`item_…`), or null for none. */
+  sourceItemId: string | null;
   /**
    * Chosen once per form, so retrying after a lost answer cannot save it twice
    * (`memory.create` is idempotent on it).
@@ -319,6 +321,7 @@ export async function createMemory(input: NewMemory, call: RpcCall = liveCall): 
     scope: scopeOf(input.scope),
     content: input.content,
     clientRequestId: input.clientRequestId,
+    ...(input.sourceItemId ? { source: { type: "session_item", itemId: input.sourceItemId } } : {}),
   });
   return await loadMemoryDetail(memoryId, call);
 }
@@ -377,6 +380,9 @@ export async function forgetMemory(
   });
   return await loadMemoryDetail(memory.id, call);
 }
+
+/** An Item id as the protocol writes it. */
+export const ITEM_ID_PATTERN = /^item_[0-9a-f]{32}$/;
 
 /**
  * A fresh `clientRequestId`. `crypto.getRandomValues` works outside secure contexts

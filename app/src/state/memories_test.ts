@@ -207,7 +207,13 @@ Deno.test("memories: create sends the form's fields and shows the new record fir
     "memory.get": () => ({ memory: record(6, { kind: "preference", content: "Likes tea" }) }),
   });
   await createMemory(
-    { kind: "preference", scope: "global", content: "Likes tea", clientRequestId: "req-1" },
+    {
+      kind: "preference",
+      scope: "global",
+      content: "Likes tea",
+      sourceItemId: null,
+      clientRequestId: "req-1",
+    },
     fake.call,
   );
   assert.deepEqual(fake.calls[0], {
@@ -221,6 +227,21 @@ Deno.test("memories: create sends the form's fields and shows the new record fir
   });
   assert.deepEqual(memoryList.value.items.map((m) => m.preview), ["Likes tea", "memory 5"]);
   assert.equal(memoryDetails.value.get(id(6))?.content, "Likes tea");
+});
+
+Deno.test("memories: a source Item is sent as a session_item source", async () => {
+  memoryList.value = emptyMemoryList();
+  const itemId = `item_${"a".repeat(32)}`;
+  const fake = fakeCall({
+    "memory.create": () => ({ memoryId: id(7), resultingRevision: 1, created: true }),
+    "memory.get": () => ({ memory: record(7) }),
+  });
+  await createMemory(
+    { kind: "fact", scope: "ws:abc", content: "x", sourceItemId: itemId, clientRequestId: "r" },
+    fake.call,
+  );
+  assert.deepEqual(fake.calls[0].params.source, { type: "session_item", itemId });
+  assert.deepEqual(fake.calls[0].params.scope, { type: "workspace", key: "ws:abc" });
 });
 
 Deno.test("memories: correct sends the expected revision and updates the row", async () => {

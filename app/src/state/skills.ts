@@ -61,6 +61,23 @@ export function replaceSkill(skills: readonly Skill[], skill: Skill): Skill[] {
   return skills.map((listed) => (listed.name === skill.name ? skill : listed));
 }
 
+/**
+ * The skills folder, read off a valid skill's `location` (`<folder>/<name>/SKILL.md`,
+ * with `/` or `\\`), so an invalid entry can be shown as a full path.
+ *
+ * @param skills the valid skills
+ * @returns the folder with its trailing separator, or null when no location tells it
+ */
+export function skillsFolderOf(skills: readonly Skill[]): string | null {
+  for (const { name, location } of skills) {
+    for (const sep of ["/", "\\"]) {
+      const tail = `${sep}${name}${sep}SKILL.md`;
+      if (location.endsWith(tail)) return location.slice(0, location.length - tail.length + 1);
+    }
+  }
+  return null;
+}
+
 /** The section's live state. */
 export const skillsView = signal<SkillsView>(emptySkills());
 

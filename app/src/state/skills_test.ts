@@ -7,6 +7,7 @@ import {
   replaceSkill,
   setSkillEnabled,
   shapeSkillList,
+  skillsFolderOf,
   skillsView,
 } from "./skills.ts";
 
@@ -42,6 +43,15 @@ Deno.test("skills: the server's copy replaces the listed skill in place", () => 
     "alpha",
     "beta",
   ]);
+});
+
+Deno.test("skills: the skills folder is read off a valid skill's location", () => {
+  assert.equal(skillsFolderOf([skill("alpha")]), "/home/u/.daedalus/skills/");
+  const windows = { ...skill("beta"), location: "C:\\Users\\u\\.daedalus\\skills\\beta\\SKILL.md" };
+  assert.equal(skillsFolderOf([windows]), "C:\\Users\\u\\.daedalus\\skills\\");
+  const odd = { ...skill("gamma"), location: "/elsewhere/SKILL.md" };
+  assert.equal(skillsFolderOf([odd]), null);
+  assert.equal(skillsFolderOf([]), null);
 });
 
 Deno.test("skills: load fills the view; a failed refresh keeps the list and shows the code", async () => {

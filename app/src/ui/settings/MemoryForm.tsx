@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
-import type { MemoryKind } from "@daedalus/client";
+import { type MemoryKind, RpcError } from "@daedalus/client";
 import {
   createMemory,
+  ITEM_ID_PATTERN,
   MEMORY_CONTENT_MAX_CHARS,
   MEMORY_KINDS,
   newClientRequestId,
@@ -12,9 +13,9 @@ import { FailureLine } from "./FailureLine.tsx";
 import { kindLabel, scopeLabel } from "./memory_labels.ts";
 
 /**
- * The "New memory" form: the fields `memory.create` takes (kind, scope, content). The
- * request id is kept until the save succeeds, so pressing Save again after a lost
- * answer cannot store the memory twice.
+ * The "New memory" form: the fields `memory.create` takes (kind, scope, content and an
+ * optional source Item). The request id is kept until the runtime answers, so pressing
+ * Save again after a lost answer cannot store the memory twice.
  */
 export function MemoryForm(
   { workspaceKeys, onDone }: {
@@ -25,24 +26,31 @@ export function MemoryForm(
   const [kind, setKind] = useState<MemoryKind>("fact");
   const [scope, setScope] = useState("global");
   const [content, setContent] = useState("");
-  const [requestId] = useState(newClientRequestId);
+  const [sourceItemId, setSourceItemId] = useState("");
+  const [requestId, setRequestId] = useState(newClientRequestId);
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<CallFailure | null>(null);
   const trimmed = content.trim();
+  const source = sourceItemId.trim();
+  const sourceInvalid = source !== "" && !ITEM_ID_PATTERN.test(source);
   const save = async (event: Event) => {
     event.preventDefault();
-    if (trimmed === "" || saving) return;
+    if (trimmed === "" || sourceInvalid || saving) return;
     setSaving(true);
     try {
       const memory = await createMemory({
         kind,
         scope,
         content: trimmed,
+        sourceItemId: source === "" ? null : source,
         clientRequestId: requestId,
       });
       onDone(memory.id);
     } catch (error) {
       setFailure(callFailure(error));
+      // The runtime answered with a refusal, so nothing was saved under this id and the
+      // edited form is a new request; after a lost answer the id stays for the retry.
+      if (error instanceof RpcError) setRequestId(newClientRequestId());
       setSaving(false);
     }
   };
@@ -89,9 +97,27 @@ export function MemoryForm(
       <p class="muted memory-count" id="memory-new-count">
         {t("memory.count", { count: content.length, max: MEMORY_CONTENT_MAX_CHARS })}
       </p>
+      <label class="memory-form-source">
+        <span>{t("memory.field.source")}</span>
+        <input
+          value={sourceItemId}
+          spellcheck={false}
+          autocomplete="off"
+          placeholder="item_…"
+          aria-invalid={sourceInvalid}
+          aria-describedby="memory-new-source-hint"
+          onInput={(event) => setSourceItemId(event.currentTarget.value)}
+        />
+      </label>
+      <p
+        class={sourceInvalid ? "section-failure" : "muted memory-count"}
+        id="memory-new-source-hint"
+      >
+        {sourceInvalid ? t("memory.field.sourceInvalid") : t("memory.field.sourceHint")}
+      </p>
       {failure && <FailureLine failure={failure} />}
       <div class="memory-form-actions">
-        <button type="submit" disabled={trimmed === "" || saving}>
+        <button type="submit" disabled={trimmed === "" || sourceInvalid || saving}>
           {saving ? t("memory.saving") : t("memory.save")}
         </button>
         <button type="button" onClick={() => onDone(null)}>{t("memory.cancel")}</button>

@@ -187,6 +187,7 @@ function CorrectionEditor({ memory, onClose }: { memory: Memory; onClose: () => 
 /** Forget, confirmed in a modal `<dialog>` whose default (focused) choice is Cancel. */
 function ForgetButton({ memory }: { memory: Memory }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
   const [confirming, setConfirming] = useState(false);
   const [requestId] = useState(newClientRequestId);
   const [busy, setBusy] = useState(false);
@@ -201,9 +202,17 @@ function ForgetButton({ memory }: { memory: Memory }) {
   };
   const forget = async () => {
     setBusy(true);
+    // The row may leave the list (an "Active" filter): focus then goes to a neighbour's
+    // row instead of falling out of the dialog to the page.
+    const row = button.current?.closest("li.memory-row");
+    const neighbour = row?.nextElementSibling ?? row?.previousElementSibling ?? null;
     try {
       await forgetMemory(memory, requestId);
       close();
+      requestAnimationFrame(() => {
+        const stays = row?.isConnected ? row : neighbour;
+        stays?.querySelector<HTMLElement>(".memory-row-toggle")?.focus();
+      });
     } catch (error) {
       setFailure(callFailure(error));
     } finally {
@@ -212,7 +221,7 @@ function ForgetButton({ memory }: { memory: Memory }) {
   };
   return (
     <>
-      <button type="button" class="danger" onClick={() => setConfirming(true)}>
+      <button ref={button} type="button" class="danger" onClick={() => setConfirming(true)}>
         {t("memory.forget")}
       </button>
       {confirming && (

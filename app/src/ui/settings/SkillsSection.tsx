@@ -3,6 +3,7 @@ import type { Skill, SkillDiagnostic } from "@daedalus/client";
 import {
   loadSkills,
   setSkillEnabled,
+  skillsFolderOf,
   skillsView,
   TOO_MANY_DIAGNOSTICS,
 } from "../../state/skills.ts";
@@ -23,6 +24,7 @@ export function SkillsSection() {
     void loadSkills();
   }, []);
   const view = skillsView.value;
+  const folder = skillsFolderOf(view.skills);
   const loading = view.status === "loading";
   const firstLoad = (view.status === "idle" || loading) && view.skills.length === 0 &&
     view.diagnostics.length === 0;
@@ -56,7 +58,11 @@ export function SkillsSection() {
           <h4 id="skills-problems">{t("skills.problemsTitle")}</h4>
           <ul class="skill-diagnostics" aria-labelledby="skills-problems">
             {view.diagnostics.map((diagnostic, index) => (
-              <DiagnosticRow key={`${diagnostic.entry}-${index}`} diagnostic={diagnostic} />
+              <DiagnosticRow
+                key={`${diagnostic.entry}-${index}`}
+                diagnostic={diagnostic}
+                folder={folder}
+              />
             ))}
           </ul>
         </>
@@ -72,7 +78,7 @@ function SkillRow({ skill, pending }: { skill: Skill; pending: boolean }) {
       <div class="skill-text">
         <span class="skill-name">{skill.name}</span>
         <p class="skill-description" id={descriptionId}>{skill.description}</p>
-        <code class="skill-location" title={skill.location}>{skill.location}</code>
+        <code class="skill-location">{skill.location}</code>
       </div>
       <button
         type="button"
@@ -93,7 +99,9 @@ function SkillRow({ skill, pending }: { skill: Skill; pending: boolean }) {
   );
 }
 
-function DiagnosticRow({ diagnostic }: { diagnostic: SkillDiagnostic }) {
+function DiagnosticRow(
+  { diagnostic, folder }: { diagnostic: SkillDiagnostic; folder: string | null },
+) {
   if (diagnostic.code === TOO_MANY_DIAGNOSTICS) {
     return <li class="skill-diagnostic overflow">{diagnostic.message}</li>;
   }
@@ -101,7 +109,9 @@ function DiagnosticRow({ diagnostic }: { diagnostic: SkillDiagnostic }) {
   const explained = Object.hasOwn(en, key) ? t(key as MessageKey) : null;
   return (
     <li class="skill-diagnostic">
-      <code class="diagnostic-entry">{diagnostic.entry || t("skills.entryUnnamed")}</code>
+      <code class="diagnostic-entry">
+        {diagnostic.entry ? `${folder ?? ""}${diagnostic.entry}` : t("skills.entryUnnamed")}
+      </code>
       {explained && <p class="diagnostic-problem">{explained}</p>}
       <p class="diagnostic-message">{diagnostic.message}</p>
       <p class="diagnostic-code">
