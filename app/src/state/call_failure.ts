@@ -9,6 +9,7 @@
 export interface CallFailure {
   /** `data.reasonCode` of a JSON-RPC error, or a client error's `code`; null if neither. */
   code: string | null;
+  /** What went wrong, as the server or client worded it. */
   message: string;
 }
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { signal } from "@preact/signals";
+import { type Signal, signal } from "@preact/signals";
 import type {
   Memory,
   MemoryKind,
@@ -42,8 +42,11 @@ export const MEMORY_KINDS: readonly MemoryKind[] = [
  * runtime derives those keys, so the filter offers the ones it has seen).
  */
 export interface MemoryFilter {
+  /** Which states to list. */
   state: "active" | "forgotten" | "all";
+  /** One kind, or all. */
   kind: MemoryKind | "all";
+  /** `all`, `global` or a workspace key. */
   scope: string;
 }
 
@@ -52,12 +55,17 @@ export const DEFAULT_MEMORY_FILTER: MemoryFilter = { state: "active", kind: "all
 
 /** The loaded pages. */
 export interface MemoryList {
+  /** The filter the pages were loaded with. */
   filter: MemoryFilter;
+  /** The rows, newest first. */
   items: MemorySummary[];
+  /** Where "Load more" continues, or null. */
   nextCursor: string | null;
+  /** Whether another page exists. */
   hasMore: boolean;
   /** `loading` replaces the pages; `loadingMore` appends one. */
   status: "idle" | "loading" | "loadingMore" | "ready" | "failed";
+  /** The last failed load, cleared by the next success. */
   error: CallFailure | null;
 }
 
@@ -224,9 +232,11 @@ export function knownWorkspaceKeys(list: MemoryList): string[] {
 }
 
 /** The section's list. */
-export const memoryList = signal<MemoryList>(emptyMemoryList());
+export const memoryList: Signal<MemoryList> = signal<MemoryList>(emptyMemoryList());
 /** Whole records read with `memory.get`, by id. */
-export const memoryDetails = signal<ReadonlyMap<string, Memory>>(new Map());
+export const memoryDetails: Signal<ReadonlyMap<string, Memory>> = signal<
+  ReadonlyMap<string, Memory>
+>(new Map());
 
 let listGeneration = 0;
 
@@ -294,9 +304,11 @@ export async function loadMemoryDetail(
 
 /** What {@linkcode createMemory} saves. */
 export interface NewMemory {
+  /** What it records. */
   kind: MemoryKind;
   /** `global` or a workspace key. */
   scope: string;
+  /** Its text. */
   content: string;
   /** The conversation Item it came from (`item_…`), or null for none. */
   sourceItemId: string | null;

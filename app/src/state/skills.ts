@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { signal } from "@preact/signals";
+import { type Signal, signal } from "@preact/signals";
 import type { ResultOf, Skill, SkillDiagnostic } from "@daedalus/client";
 import { type CallFailure, callFailure } from "./call_failure.ts";
 import { liveCall, type RpcCall } from "./rpc_call.ts";
@@ -17,7 +17,9 @@ export const TOO_MANY_DIAGNOSTICS = "too_many_diagnostics";
 export interface SkillsView {
   /** `loading` keeps the previous lists on screen while a refresh runs. */
   status: "idle" | "loading" | "ready" | "failed";
+  /** Valid skills, by name. */
   skills: Skill[];
+  /** Entries that could not be loaded, by entry. */
   diagnostics: SkillDiagnostic[];
   /** Names whose switch is waiting for `skill.set_enabled`. */
   pending: ReadonlySet<string>;
@@ -79,7 +81,7 @@ export function skillsFolderOf(skills: readonly Skill[]): string | null {
 }
 
 /** The section's live state. */
-export const skillsView = signal<SkillsView>(emptySkills());
+export const skillsView: Signal<SkillsView> = signal<SkillsView>(emptySkills());
 
 let loadGeneration = 0;
 

@@ -13,17 +13,23 @@ export type UsageReport = ResultOf<"usage.read">;
 
 /** One day of the chart: a local date `YYYY-MM-DD` and its tokens (0 for a gap). */
 export interface UsageDay {
+  /** `YYYY-MM-DD`. */
   date: string;
+  /** Provider-reported tokens of that day. */
   tokens: number;
 }
 
 /** The figures the Profile section shows. */
 export interface ProfileFigures {
+  /** Every token ever reported. */
   lifetimeTokens: number;
   /** The day with the most tokens (the earliest of ties), or null before any usage. */
   peakDay: UsageDay | null;
+  /** The longest completed run, in whole seconds. */
   longestRunSec: number;
+  /** Consecutive days with usage up to today (or yesterday). */
   currentStreakDays: number;
+  /** The longest run of consecutive days with usage. */
   longestStreakDays: number;
 }
 

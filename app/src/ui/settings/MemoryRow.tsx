@@ -35,7 +35,7 @@ export function MemoryRow(
         type="button"
         class="memory-row-toggle"
         aria-expanded={open}
-        aria-controls={detailId}
+        aria-controls={open ? detailId : undefined}
         onClick={onToggle}
       >
         <span class="memory-preview">

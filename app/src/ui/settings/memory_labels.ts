@@ -10,6 +10,8 @@ import { locale, type MessageKey, t } from "../../i18n/i18n.ts";
 const WORKSPACE_KEY_SHOWN_CHARS = 11;
 
 /**
+ * Names a memory kind.
+ *
  * @param kind a memory kind
  * @returns its name
  */
@@ -18,6 +20,8 @@ export function kindLabel(kind: MemoryKind): string {
 }
 
 /**
+ * Names a memory scope.
+ *
  * @param scope a memory scope
  * @returns "Everywhere", or the workspace with the start of its key
  */
@@ -30,6 +34,8 @@ export function scopeLabel(scope: MemoryScope): string {
 }
 
 /**
+ * Describes where a memory revision came from.
+ *
  * @param kind where a revision came from
  * @returns its description
  */
@@ -38,6 +44,8 @@ export function sourceLabel(kind: MemoryProvenance["sourceKind"]): string {
 }
 
 /**
+ * Describes whether a memory's source still exists.
+ *
  * @param status whether the source still exists
  * @returns its description
  */
@@ -46,6 +54,8 @@ export function sourceStatusLabel(status: MemoryProvenance["status"]): string {
 }
 
 /**
+ * Writes a timestamp for people.
+ *
  * @param timestamp an ISO timestamp
  * @returns the local date and time in the current locale
  */

@@ -18,6 +18,8 @@ function noonOf(date: string): Date | null {
 }
 
 /**
+ * Writes a calendar date in full.
+ *
  * @param date `YYYY-MM-DD`
  * @returns e.g. "Mar 1, 2026" / "2026年3月1日"
  */
@@ -27,6 +29,8 @@ export function formatDay(date: string): string {
 }
 
 /**
+ * Writes a calendar date briefly.
+ *
  * @param date `YYYY-MM-DD`
  * @returns e.g. "Mar 1" / "3月1日", for axis labels
  */
@@ -37,6 +41,8 @@ export function formatShortDay(date: string): string {
 }
 
 /**
+ * Writes an exact token count.
+ *
  * @param tokens a count
  * @returns the exact count with grouping, e.g. "12,345"
  */
@@ -45,6 +51,8 @@ export function formatTokens(tokens: number): string {
 }
 
 /**
+ * Writes a token count briefly.
+ *
  * @param tokens a count
  * @returns a short form for the axis, e.g. "12K" / "1.2万"
  */
@@ -54,6 +62,8 @@ export function formatTokensCompact(tokens: number): string {
 }
 
 /**
+ * Writes a number of days with the plural the locale needs.
+ *
  * @param days a number of days
  * @returns "1 day" / "5 days" / "5 天"
  */
@@ -63,6 +73,8 @@ export function formatDays(days: number): string {
 }
 
 /**
+ * Writes a duration in hours, minutes and seconds.
+ *
  * @param seconds a duration
  * @returns "1 h 2 min 5 s", "2 min 5 s" or "5 s" (localized)
  */
