@@ -1,12 +1,7 @@
 import { useState } from "preact/hooks";
 import { type MemoryKind, RpcError } from "@daedalus/client";
-import {
-  createMemory,
-  ITEM_ID_PATTERN,
-  MEMORY_CONTENT_MAX_CHARS,
-  MEMORY_KINDS,
-  newClientRequestId,
-} from "../../state/memories.ts";
+import { createMemory, ITEM_ID_PATTERN, newClientRequestId } from "../../state/memories.ts";
+import { MEMORY_CONTENT_MAX_CHARS, MEMORY_KINDS } from "../../state/memory_list.ts";
 import { type CallFailure, callFailure } from "../../state/call_failure.ts";
 import { t } from "../../i18n/i18n.ts";
 import { FailureLine } from "./FailureLine.tsx";

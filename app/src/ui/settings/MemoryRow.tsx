@@ -5,10 +5,10 @@ import {
   correctMemory,
   forgetMemory,
   loadMemoryDetail,
-  MEMORY_CONTENT_MAX_CHARS,
   memoryDetails,
   newClientRequestId,
 } from "../../state/memories.ts";
+import { MEMORY_CONTENT_MAX_CHARS } from "../../state/memory_list.ts";
 import { type CallFailure, callFailure } from "../../state/call_failure.ts";
 import { t } from "../../i18n/i18n.ts";
 import { FailureLine } from "./FailureLine.tsx";

@@ -1,13 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { MemoryKind } from "@daedalus/client";
-import {
-  knownWorkspaceKeys,
-  loadMemories,
-  loadMoreMemories,
-  MEMORY_KINDS,
-  type MemoryFilter,
-  memoryList,
-} from "../../state/memories.ts";
+import { loadMemories, loadMoreMemories, memoryList } from "../../state/memories.ts";
+import { knownWorkspaceKeys, MEMORY_KINDS, type MemoryFilter } from "../../state/memory_list.ts";
 import { t } from "../../i18n/i18n.ts";
 import { FailureLine } from "./FailureLine.tsx";
 import { MemoryForm } from "./MemoryForm.tsx";
