@@ -112,7 +112,7 @@ export function MemoryForm(
       </p>
       {failure && <FailureLine failure={failure} />}
       <div class="memory-form-actions">
-        <button type="submit" disabled={trimmed === "" || sourceInvalid || saving}>
+        <button type="submit" disabled={trimmed === "" || sourceInvalid} aria-disabled={saving}>
           {saving ? t("memory.saving") : t("memory.save")}
         </button>
         <button type="button" onClick={() => onDone(null)}>{t("memory.cancel")}</button>

@@ -175,7 +175,7 @@ function CorrectionEditor({ memory, onClose }: { memory: Memory; onClose: () => 
       />
       {failure && <FailureLine failure={failure} />}
       <div class="memory-actions">
-        <button type="submit" disabled={trimmed === "" || unchanged || saving}>
+        <button type="submit" disabled={trimmed === "" || unchanged} aria-disabled={saving}>
           {saving ? t("memory.saving") : t("memory.saveCorrection")}
         </button>
         <button type="button" onClick={onClose}>{t("memory.cancel")}</button>
@@ -237,7 +237,12 @@ function ForgetButton({ memory }: { memory: Memory }) {
           <blockquote class="memory-content">{memory.content}</blockquote>
           {failure && <FailureLine failure={failure} />}
           <div class="memory-actions">
-            <button type="button" class="danger" disabled={busy} onClick={() => void forget()}>
+            <button
+              type="button"
+              class="danger"
+              aria-disabled={busy}
+              onClick={() => busy || void forget()}
+            >
               {t("memory.forgetConfirm")}
             </button>
             <button type="button" autofocus onClick={close}>{t("memory.cancel")}</button>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { MemoryKind } from "@daedalus/client";
 import { loadMemories, loadMoreMemories, memoryList } from "../../state/memories.ts";
 import { knownWorkspaceKeys, MEMORY_KINDS, type MemoryFilter } from "../../state/memory_list.ts";
@@ -22,6 +22,7 @@ export function MemorySection() {
     void loadMemories();
   }, []);
   const [creating, setCreating] = useState(false);
+  const newButton = useRef<HTMLButtonElement>(null);
   const [openId, setOpenId] = useState<string | null>(null);
   const list = memoryList.value;
   const workspaceKeys = knownWorkspaceKeys(list);
@@ -30,12 +31,26 @@ export function MemorySection() {
     void loadMemories({ ...list.filter, ...change });
   };
   const busy = list.status === "loading" || list.status === "loadingMore";
+  // The button goes away after the last page: focus moves to the first new row so it
+  // is not dropped to the page.
+  const loadMore = async (shown: number) => {
+    await loadMoreMemories();
+    requestAnimationFrame(() => {
+      if (
+        document.activeElement?.closest(".memory-more, .memory-list") ||
+        document.activeElement === document.body
+      ) {
+        document.querySelectorAll<HTMLElement>(".memory-list .memory-row-toggle")[shown]?.focus();
+      }
+    });
+  };
   return (
     <div class="data-section memory-section" aria-busy={busy}>
       <header class="section-header">
         <h3>{t("memory.title")}</h3>
         <div class="section-actions">
           <button
+            ref={newButton}
             type="button"
             aria-expanded={creating}
             aria-controls="memory-new-form"
@@ -43,7 +58,7 @@ export function MemorySection() {
           >
             {t("memory.new")}
           </button>
-          <button type="button" onClick={() => void loadMemories()} disabled={busy}>
+          <button type="button" aria-disabled={busy} onClick={() => busy || void loadMemories()}>
             {t("memory.refresh")}
           </button>
         </div>
@@ -55,6 +70,15 @@ export function MemorySection() {
           onDone={(memoryId) => {
             setCreating(false);
             if (memoryId) setOpenId(memoryId);
+            // The form goes away: focus the saved memory's row, or New memory on Cancel.
+            requestAnimationFrame(() => {
+              const saved = memoryId
+                ? document.querySelector<HTMLElement>(
+                  ".memory-list .memory-row-toggle[aria-expanded=true]",
+                )
+                : null;
+              (saved ?? newButton.current)?.focus();
+            });
           }}
         />
       )}
@@ -122,8 +146,8 @@ export function MemorySection() {
         <button
           type="button"
           class="memory-more"
-          disabled={list.status === "loadingMore"}
-          onClick={() => void loadMoreMemories()}
+          aria-disabled={list.status === "loadingMore"}
+          onClick={() => list.status === "ready" && void loadMore(list.items.length)}
         >
           {list.status === "loadingMore" ? t("memory.loadingMore") : t("memory.loadMore")}
         </button>

@@ -50,7 +50,7 @@ export function ProfileSection() {
     <div class="data-section profile-section" aria-busy={loading}>
       <header class="section-header">
         <h3>{t("profile.title")}</h3>
-        <button type="button" onClick={() => void load()} disabled={loading}>
+        <button type="button" aria-disabled={loading} onClick={() => loading || void load()}>
           {t("profile.refresh")}
         </button>
       </header>

@@ -32,7 +32,7 @@ export function SkillsSection() {
     <div class="data-section skills-section" aria-busy={loading}>
       <header class="section-header">
         <h3>{t("skills.title")}</h3>
-        <button type="button" onClick={() => void loadSkills()} disabled={loading}>
+        <button type="button" aria-disabled={loading} onClick={() => loading || void loadSkills()}>
           {loading ? t("skills.refreshing") : t("skills.refresh")}
         </button>
       </header>
@@ -87,8 +87,8 @@ function SkillRow({ skill, pending }: { skill: Skill; pending: boolean }) {
         aria-checked={skill.enabled}
         aria-label={t("skills.toggle", { name: skill.name })}
         aria-describedby={descriptionId}
-        disabled={pending}
-        onClick={() => void setSkillEnabled(skill.name, !skill.enabled)}
+        aria-disabled={pending}
+        onClick={() => pending || void setSkillEnabled(skill.name, !skill.enabled)}
       >
         <span class="switch-track" aria-hidden="true">
           <span class="switch-thumb" />
