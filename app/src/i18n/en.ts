@@ -6,6 +6,9 @@ import { noticesEn } from "./notices_en.ts";
 import { settingsEn } from "./settings_en.ts";
 import { appearanceEn } from "./appearance_en.ts";
 import { onboardingEn } from "./onboarding_en.ts";
+import { memoryEn } from "./memory_en.ts";
+import { profileEn } from "./profile_en.ts";
+import { skillsEn } from "./skills_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
 export const en = {
@@ -127,6 +130,9 @@ export const en = {
   ...settingsEn,
   ...appearanceEn,
   ...onboardingEn,
+  ...skillsEn,
+  ...memoryEn,
+  ...profileEn,
 } as const;
 
 /** A key of the string table. */

@@ -7,6 +7,9 @@ import { noticesZhCN } from "./notices_zh-CN.ts";
 import { settingsZhCN } from "./settings_zh-CN.ts";
 import { appearanceZhCN } from "./appearance_zh-CN.ts";
 import { onboardingZhCN } from "./onboarding_zh-CN.ts";
+import { memoryZhCN } from "./memory_zh-CN.ts";
+import { profileZhCN } from "./profile_zh-CN.ts";
+import { skillsZhCN } from "./skills_zh-CN.ts";
 
 /** Simplified Chinese strings, with the same keys as `en`. */
 export const zhCN: Record<MessageKey, string> = {
@@ -128,4 +131,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...settingsZhCN,
   ...appearanceZhCN,
   ...onboardingZhCN,
+  ...skillsZhCN,
+  ...memoryZhCN,
+  ...profileZhCN,
 };

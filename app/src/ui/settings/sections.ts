@@ -1,6 +1,6 @@
 /**
  * The Settings sections, in navigation order: one entry each. A section is a props-less
- * component; adding one (skills, memory, profile, appearance) is one line here.
+ * component; adding one is one line here.
  *
  * @module
  */
@@ -10,6 +10,9 @@ import type { SettingsSection } from "../../state/settings_nav.ts";
 import { ProvidersSection } from "./ProvidersSection.tsx";
 import { GeneralSection } from "./GeneralSection.tsx";
 import { AppearanceSection } from "./AppearanceSection.tsx";
+import { SkillsSection } from "./SkillsSection.tsx";
+import { MemorySection } from "./MemorySection.tsx";
+import { ProfileSection } from "./ProfileSection.tsx";
 
 /** One section: its id, its navigation label and what it shows. */
 export interface SectionEntry {
@@ -21,6 +24,9 @@ export interface SectionEntry {
 /** The sections Settings lists. */
 export const SECTIONS: readonly SectionEntry[] = [
   { id: "providers", labelKey: "settings.section.providers", component: ProvidersSection },
+  { id: "skills", labelKey: "settings.section.skills", component: SkillsSection },
+  { id: "memory", labelKey: "settings.section.memory", component: MemorySection },
+  { id: "profile", labelKey: "settings.section.profile", component: ProfileSection },
   { id: "appearance", labelKey: "settings.section.appearance", component: AppearanceSection },
   { id: "general", labelKey: "settings.section.general", component: GeneralSection },
 ];

@@ -11,7 +11,7 @@ import {
 } from "../../state/store.ts";
 import { groupThreads } from "../../state/thread_groups.ts";
 import { t } from "../../i18n/i18n.ts";
-import { nextListIndex } from "./list_keys.ts";
+import { moveFocusInList } from "../list_keys.ts";
 
 function ThreadButton(props: { thread: Thread; openId: string | null }) {
   const { thread, openId } = props;
@@ -34,21 +34,8 @@ function ThreadButton(props: { thread: Thread; openId: string | null }) {
   );
 }
 
-/** Moves focus between the thread buttons with the arrow keys, Home and End. */
-function onListKey(event: KeyboardEvent) {
-  const target = event.target as HTMLElement | null;
-  if (!target?.classList.contains("thread")) return;
-  const root = event.currentTarget as HTMLElement;
-  const buttons = [...root.querySelectorAll<HTMLButtonElement>("button.thread")];
-  const next = nextListIndex(
-    event.key,
-    buttons.indexOf(target as HTMLButtonElement),
-    buttons.length,
-  );
-  if (next === null) return;
-  event.preventDefault();
-  buttons[next]?.focus();
-}
+/** Arrow keys, Home and End move focus between the thread buttons, across groups. */
+const onListKey = moveFocusInList("button.thread");
 
 /**
  * The sidebar's threads: those in their own managed folder, then one group per project
