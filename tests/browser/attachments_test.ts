@@ -144,6 +144,13 @@ Deno.test({
         (items) => items.map((item) => item.textContent ?? ""),
       );
       assert.deepEqual(shown, ["notes.txttext · 24 B", "dot.pngimage · 70 B"]);
+      // The image has a thumbnail the runtime serves back (with the session cookie).
+      await page.waitForFunction(
+        "document.querySelector('article.message.role-user img.attachment-thumbnail')" +
+          "?.naturalWidth === 1",
+        undefined,
+        { timeout: PAGE_WAIT_MS },
+      );
       assert.deepEqual(run.pageErrors, []);
     }),
 });

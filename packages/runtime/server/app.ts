@@ -1,7 +1,7 @@
 /**
  * The runtime's HTTP surface, assembled: the Host guard on every request, `GET
  * /health`, the session routes, `POST /rpc`, `GET /ws`, (optionally) `POST /upload` and
- * the PWA's files; and {@linkcode startServer}, which serves it on `Deno.serve`.
+ * `GET /attachments/<image>`, and the PWA's files; and {@linkcode startServer}, which serves it on `Deno.serve`.
  *
  * @example
  * ```ts ignore
@@ -32,6 +32,7 @@ import { reportToStderr, type ServerErrorReporter } from "./_rpc_call.ts";
 export type { ServerErrorReporter };
 import { staticFilesHandler } from "./_static_files.ts";
 import { uploadHandler } from "./upload.ts";
+import { attachmentImagesHandler } from "./attachment_images.ts";
 
 /** What {@linkcode createServerApp} needs. */
 export interface ServerAppOptions {
@@ -146,6 +147,11 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       "/upload",
       requireAuth({ tokens, sessions }),
       uploadHandler({ dir: options.attachmentsDir, maxBodyBytes: limits.uploadBodyMaxBytes }),
+    );
+    hono.get(
+      "/attachments/:name",
+      requireAuth({ tokens, sessions, sameOriginEmbeds: true }),
+      attachmentImagesHandler(options.attachmentsDir),
     );
   }
   if (options.staticRoot !== undefined) hono.get("*", staticFilesHandler(options.staticRoot));

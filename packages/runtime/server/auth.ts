@@ -183,12 +183,19 @@ export interface RequireAuthOptions {
   sessions: SessionStore;
   /** Accept the `bearer.<token>` WebSocket subprotocol (on `/ws` only). */
   acceptSubprotocol?: boolean;
+  /**
+   * For reads embedded in the app's own page (an `<img>` sends no `Origin`): a cookie
+   * without `Origin` is accepted when the browser marks the request `Sec-Fetch-Site:
+   * same-origin`. Only for side-effect-free GET routes.
+   */
+  sameOriginEmbeds?: boolean;
 }
 
 /**
  * Middleware admitting a request with a valid credential: the bearer header, then the
  * subprotocol (if accepted), then the session cookie. A foreign `Origin` is 403
- * whatever the credential; the cookie also needs an `Origin` (403 without one).
+ * whatever the credential; the cookie also needs an `Origin` (403 without one), except
+ * for same-origin embeds where the route allows them.
  * Anything else is 401 `unauthorized`.
  *
  * @param options the token, the sessions, whether the subprotocol counts
@@ -200,7 +207,11 @@ export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<Serv
     if (origin === "foreign") return originRefused();
     const presented = presentedCredential(c, options.acceptSubprotocol ?? false);
     if (presented === null || presented.kind === "malformed") return unauthorized();
-    if (presented.kind === "cookie" && origin !== "same") return originRefused();
+    if (presented.kind === "cookie" && origin !== "same") {
+      const embedded = options.sameOriginEmbeds === true && origin === "absent" &&
+        c.req.method === "GET" && c.req.header("sec-fetch-site") === "same-origin";
+      if (!embedded) return originRefused();
+    }
     const auth = await acceptCredential(presented, options);
     if (!auth) return unauthorized();
     c.set("auth", auth);
