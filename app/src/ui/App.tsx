@@ -14,10 +14,15 @@ import { FilePanel } from "./files/FilePanel.tsx";
 import { NewProjectDialog } from "./sidebar/NewProjectDialog.tsx";
 import { ArchivedDialog } from "./archive/ArchivedDialog.tsx";
 import { SearchDialog, searchOpen } from "./search/SearchDialog.tsx";
-import { SettingsDialog } from "./settings/SettingsDialog.tsx";
+import { lazyComponent } from "./lazy.tsx";
 import { openSettings, settingsSection } from "../state/settings_nav.ts";
 import { Onboarding } from "./onboarding/Onboarding.tsx";
 import { onboardingOpen } from "../state/onboarding.ts";
+
+/** Settings' code loads the first time it opens. */
+const SettingsDialog = lazyComponent(() =>
+  import("./settings/SettingsDialog.tsx").then((module) => module.SettingsDialog)
+);
 
 /** The signed-in app: banner, sidebar, conversation and composer. */
 export function App() {
@@ -63,7 +68,7 @@ export function App() {
         <NewProjectDialog />
         <SearchDialog />
         <ArchivedDialog />
-        <SettingsDialog />
+        {settingsSection.value !== null && <SettingsDialog />}
       </div>
       <Onboarding />
     </div>
