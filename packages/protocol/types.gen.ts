@@ -1266,6 +1266,7 @@ export type MethodParamsMap = {
     branchId?: BranchId;
     cursor?: Cursor | null;
     limit?: number;
+    direction?: "forward" | "backward";
   };
   "run.cancel": {
     runId: RunId;
