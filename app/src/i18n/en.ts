@@ -1,3 +1,4 @@
+import { feedEn } from "./feed_en.ts";
 import { reasonsEn } from "./reasons_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
@@ -113,6 +114,7 @@ export const en = {
   "process.state.terminated": "terminated",
   "process.state.unknown": "unknown",
   ...reasonsEn,
+  ...feedEn,
 } as const;
 
 /** A key of the string table. */

@@ -1,3 +1,4 @@
+import { feedZhCN } from "./feed_zh-CN.ts";
 import type { MessageKey } from "./en.ts";
 import { reasonsZhCN } from "./reasons_zh-CN.ts";
 
@@ -114,4 +115,5 @@ export const zhCN: Record<MessageKey, string> = {
   "process.state.terminated": "已终止",
   "process.state.unknown": "未知",
   ...reasonsZhCN,
+  ...feedZhCN,
 };
