@@ -15,7 +15,13 @@
  */
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { createHttpClient } from "@daedalus/client";
-import { makeTempHome, REPO_ROOT, type ServerProcess, startFixture } from "../e2e/_harness.ts";
+import {
+  makeTempHome,
+  REPO_ROOT,
+  type ServerProcess,
+  startFixture,
+  type TempHome,
+} from "../e2e/_harness.ts";
 
 /** Debian's Chromium. */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -116,13 +122,16 @@ export interface BrowserRun {
  *
  * @param body the test
  * @param viewport the page size
+ * @param beforeStart runs on the fresh home before the server starts (seeding state.db)
  */
 export async function withBrowser(
   body: (run: BrowserRun) => Promise<void>,
   viewport = { width: 1280, height: 800 },
+  beforeStart?: (home: TempHome) => Promise<void>,
 ): Promise<void> {
   await ensureAppBuilt();
   await using home = await makeTempHome();
+  await beforeStart?.(home);
   const servers = [await startFixture(home)];
   await using _servers = {
     [Symbol.asyncDispose]: async () => {

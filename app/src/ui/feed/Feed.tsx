@@ -62,11 +62,16 @@ interface View {
   pinned: boolean;
   /** The row kept in place while not pinned. */
   anchor: Anchor | null;
-  /** The last row's key when the user was last at the bottom. */
+  /** The last item's key when the user was last at the bottom. */
   lastSeen: string | null;
   detached: boolean;
   focusKey: string | null;
   settleRenders: number;
+}
+
+/** The last item row's key: "new items" are counted after it (a Run's end row comes and goes). */
+function lastItemKey(rows: readonly FeedRow[]): string | null {
+  return rows.findLast((row) => row.kind === "item")?.key ?? null;
 }
 
 function indexOfKey(rows: readonly FeedRow[], key: string, hint: number): number {
@@ -148,7 +153,7 @@ export function Feed(props: FeedProps) {
     if (view.pinned) {
       const bottom = el.scrollHeight - el.clientHeight;
       if (Math.abs(el.scrollTop - bottom) >= 1) el.scrollTop = bottom;
-      view.lastSeen = current.at(-1)?.key ?? null;
+      view.lastSeen = lastItemKey(current);
     } else if (view.anchor) {
       const at = indexOfKey(current, view.anchor.key, view.range.start);
       if (at !== -1) {
@@ -193,7 +198,7 @@ export function Feed(props: FeedProps) {
     const current = view.props.rows;
     view.pinned = isAtBottom(el.scrollTop, el.clientHeight, el.scrollHeight, BOTTOM_SLACK_PX);
     view.anchor = view.pinned ? null : anchorAt(view.offsets, current, shown);
-    if (view.pinned) view.lastSeen = current.at(-1)?.key ?? null;
+    if (view.pinned) view.lastSeen = lastItemKey(current);
     setDetachedOnce(!view.pinned);
     if (!covers(view.offsets, view.range, shown, el.clientHeight)) rerender();
     const { hasOlder, loadingOlder, onLoadOlder } = view.props;
@@ -248,7 +253,9 @@ export function Feed(props: FeedProps) {
   };
 
   const size = props.hasOlder ? -1 : rows.length;
-  const unseen = detached ? unseenCount(rows.map((row) => row.key), view.lastSeen) : 0;
+  const unseen = detached
+    ? unseenCount(rows.filter((row) => row.kind === "item").map((row) => row.key), view.lastSeen)
+    : 0;
   return (
     <>
       <section
