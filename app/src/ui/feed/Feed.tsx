@@ -17,8 +17,17 @@ import { turnStep } from "./turn_keys.ts";
 import { FeedRowView } from "./FeedRowView.tsx";
 import "./feed.css";
 
-/** Px of rows rendered beyond each edge of the viewport. */
-const OVERSCAN_PX = 800;
+/**
+ * Px of rows rendered beyond each edge of the viewport. The frame-time benchmark
+ * (`tests/bench/feed_frames_bench.ts`) sets `globalThis.DAEDALUS_FEED_OVERSCAN_PX` before
+ * the app loads to render every row: the same feed without virtualization, its baseline.
+ */
+const OVERSCAN_PX = benchOverscan() ?? 800;
+
+function benchOverscan(): number | null {
+  const value: unknown = Reflect.get(globalThis, "DAEDALUS_FEED_OVERSCAN_PX");
+  return typeof value === "number" && value > 0 ? value : null;
+}
 /** Within this many px of the bottom the feed counts as "at the bottom" and follows. */
 const BOTTOM_SLACK_PX = 24;
 /** Within this many px of the top, scrolling up loads the previous page of turns. */
