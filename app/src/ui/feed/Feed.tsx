@@ -101,6 +101,9 @@ export function Feed(props: FeedProps) {
   const list = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>()).current;
   const observer = useRef<ResizeObserver | null>(null);
+  // observe() again on an observed element restarts it and reports it once more, which
+  // would call settle every frame; so each row element is observed once
+  const observed = useRef(new Set<Element>()).current;
   const [, setRenders] = useState(0);
   const rerender = () => setRenders((n) => n + 1);
   const [detached, setDetached] = useState(false);
@@ -155,7 +158,15 @@ export function Feed(props: FeedProps) {
         heights.set(child.dataset.key, height);
         changed = true;
       }
-      observer.current?.observe(child);
+      if (observer.current && !observed.has(child)) {
+        observer.current.observe(child);
+        observed.add(child);
+      }
+    }
+    for (const element of observed) {
+      if (element.isConnected) continue;
+      observer.current?.unobserve(element);
+      observed.delete(element);
     }
     const current = view.props.rows;
     if (changed) view.offsets = rowOffsets(current, heights);
