@@ -3,7 +3,8 @@
  * thread of 480 items written into state.db before the start renders only a window of
  * articles, scrolling to the top pages in older turns without moving what is on screen,
  * the turn navigator jumps with the keyboard, and "Jump to latest" appears when the user
- * scrolls up while a Run streams. Skipped without Chromium.
+ * scrolls up while a Run streams; at 390 px the navigator is a toggled overlay that
+ * Escape and a jump close. Skipped without Chromium.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -207,6 +208,58 @@ Deno.test({
         await writeLongThread(home.home, home.workspacesRoot, {
           title: "Long thread",
           turns: TURNS,
+          itemsPerTurn: ITEMS_PER_TURN,
+        });
+      },
+    ),
+});
+
+Deno.test({
+  name: "browser: at 390 px the turn navigator is a toggle; Enter jumps and closes it",
+  ignore: !hasChromium,
+  fn: () =>
+    withBrowser(
+      async (run) => {
+        const { page } = run;
+        await logIn(run);
+        await page.click("nav.sidebar button.thread:has-text('Short thread')");
+        const toggle = "nav.turn-nav button.turn-nav-toggle";
+        const listbox = "nav.turn-nav [role=listbox]";
+        await page.waitForSelector(toggle, { timeout: PAGE_WAIT_MS });
+        assert.equal(await page.textContent(toggle), "Turns (10)");
+        assert.equal(await page.isVisible(listbox), false, "the list starts closed");
+
+        await page.click(toggle);
+        await page.waitForSelector(listbox, { state: "visible", timeout: PAGE_WAIT_MS });
+        await page.focus(listbox);
+        await page.keyboard.press("Escape");
+        await page.waitForSelector(listbox, { state: "hidden", timeout: PAGE_WAIT_MS });
+        assert.equal(
+          await page.evaluate("document.activeElement?.classList.contains('turn-nav-toggle')"),
+          true,
+          "Escape returns focus to the toggle",
+        );
+
+        await page.keyboard.press("Enter");
+        await page.waitForSelector(listbox, { state: "visible", timeout: PAGE_WAIT_MS });
+        await page.focus(listbox);
+        await page.keyboard.press("Home");
+        await page.keyboard.press("Enter");
+        await page.waitForSelector(listbox, { state: "hidden", timeout: PAGE_WAIT_MS });
+        await page.waitForFunction(
+          "document.activeElement?.closest('.feed-row')" +
+            "?.querySelector('.role-user')?.textContent.endsWith('Question 1')",
+          undefined,
+          { timeout: PAGE_WAIT_MS },
+        );
+        assert.equal(await page.getAttribute(toggle, "aria-expanded"), "false");
+        assert.deepEqual(run.pageErrors, []);
+      },
+      { width: 390, height: 844 },
+      async (home) => {
+        await writeLongThread(home.home, home.workspacesRoot, {
+          title: "Short thread",
+          turns: 10,
           itemsPerTurn: ITEMS_PER_TURN,
         });
       },

@@ -21,6 +21,7 @@ function TurnNavigatorInner(props: NavigatorProps) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(Math.max(0, entries.length - 1));
   const listbox = useRef<HTMLUListElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     const at = entries.findIndex((entry) => entry.turnId === props.current);
@@ -41,14 +42,18 @@ function TurnNavigatorInner(props: NavigatorProps) {
     const entry = entries[index];
     if (!entry) return;
     setActive(index);
+    // below the rail's breakpoint the list is an overlay: it gets out of the way
+    setOpen(false);
     props.onJump(entry);
   };
   return (
     <nav class={`turn-nav${open ? " open" : ""}`} aria-label={t("turnNav.label")}>
       <button
+        ref={toggle}
         type="button"
         class="turn-nav-toggle"
         aria-expanded={open}
+        aria-controls="turn-nav-list"
         title={t("turnNav.keys")}
         onClick={() => setOpen(!open)}
       >
@@ -56,12 +61,18 @@ function TurnNavigatorInner(props: NavigatorProps) {
       </button>
       <ul
         ref={listbox}
+        id="turn-nav-list"
         role="listbox"
         tabIndex={0}
         aria-label={t("turnNav.list")}
         aria-activedescendant={optionId(active)}
         title={t("turnNav.keys")}
         onKeyDown={(event) => {
+          if (event.key === "Escape" && open && !isImeComposing(event)) {
+            setOpen(false);
+            toggle.current?.focus();
+            return;
+          }
           if (event.key === "Enter" && !isImeComposing(event)) {
             event.preventDefault();
             jump(active);
