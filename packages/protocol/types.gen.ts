@@ -1285,6 +1285,7 @@ export type MethodParamsMap = {
     branchId?: BranchId;
     cursor?: Cursor | null;
     limit?: number;
+    direction?: "forward" | "backward";
   };
   "run.cancel": {
     runId: RunId;

@@ -15,7 +15,13 @@
  */
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { createHttpClient } from "@daedalus/client";
-import { makeTempHome, REPO_ROOT, type ServerProcess, startFixture } from "../e2e/_harness.ts";
+import {
+  makeTempHome,
+  REPO_ROOT,
+  type ServerProcess,
+  startFixture,
+  type TempHome,
+} from "../e2e/_harness.ts";
 
 /** Debian's Chromium. */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -121,6 +127,8 @@ export interface BrowserRunOptions {
   onboarding?: boolean;
   /** More environment variables for the fixture server (and its restarts). */
   env?: Record<string, string>;
+  /** Runs on the fresh home before the server starts (seeding `state.db`). */
+  beforeStart?: (home: TempHome) => Promise<void>;
 }
 
 /** The app's localStorage key for the wizard's record (`app/src/state/onboarding.ts`). */
@@ -141,6 +149,7 @@ export async function withBrowser(
   const env = options.env ?? {};
   await ensureAppBuilt();
   await using home = await makeTempHome();
+  await options.beforeStart?.(home);
   const servers = [await startFixture(home, env)];
   await using _servers = {
     [Symbol.asyncDispose]: async () => {

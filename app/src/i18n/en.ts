@@ -1,4 +1,5 @@
 import { attachmentsEn } from "./attachments_en.ts";
+import { feedEn } from "./feed_en.ts";
 import { reasonsEn } from "./reasons_en.ts";
 import { filesEn } from "./files_en.ts";
 import { projectsEn } from "./projects_en.ts";
@@ -133,6 +134,7 @@ export const en = {
   ...skillsEn,
   ...memoryEn,
   ...profileEn,
+  ...feedEn,
 } as const;
 
 /** A key of the string table. */

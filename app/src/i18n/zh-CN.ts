@@ -1,3 +1,4 @@
+import { feedZhCN } from "./feed_zh-CN.ts";
 import type { MessageKey } from "./en.ts";
 import { attachmentsZhCN } from "./attachments_zh-CN.ts";
 import { reasonsZhCN } from "./reasons_zh-CN.ts";
@@ -134,4 +135,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...skillsZhCN,
   ...memoryZhCN,
   ...profileZhCN,
+  ...feedZhCN,
 };

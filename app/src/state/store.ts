@@ -21,6 +21,7 @@ import {
 import {
   activeRunId,
   applyConversationEvents,
+  applyOlderTurns,
   applyThreadEvents,
   applyThreadList,
   applyTurnList,
@@ -142,19 +143,52 @@ export async function refreshModels(): Promise<void> {
   }
 }
 
+/** Paging back through the open thread: the cursor of the next older page, if any. */
+export const olderTurns = signal<{ cursor: string | null; loading: boolean }>({
+  cursor: null,
+  loading: false,
+});
+
 /**
- * Opens a thread: an empty conversation at once, filled by `turn.list`.
+ * Opens a thread: an empty conversation at once, filled by `turn.list` with its newest
+ * turns (older pages come with {@linkcode loadOlderTurns}).
  *
  * @param threadId the thread
  */
 export async function openThread(threadId: string): Promise<void> {
   conversation.value = emptyConversation(threadId);
+  olderTurns.value = { cursor: null, loading: false };
   try {
-    const page = await need().call("turn.list", { threadId, limit: 50 });
+    const page = await need().call("turn.list", { threadId, limit: 50, direction: "backward" });
     if (conversation.value?.threadId === threadId) {
       conversation.value = applyTurnList(conversation.value, page);
+      olderTurns.value = { cursor: page.nextCursor, loading: false };
     }
   } catch (error) {
+    report(error);
+  }
+}
+
+/** Loads the open thread's next older page of turns, unless one is loading or none is left. */
+export async function loadOlderTurns(): Promise<void> {
+  const open = conversation.value;
+  const { cursor, loading } = olderTurns.value;
+  if (!open || cursor === null || loading) return;
+  olderTurns.value = { cursor, loading: true };
+  try {
+    const page = await need().call("turn.list", {
+      threadId: open.threadId,
+      cursor,
+      limit: 50,
+      direction: "backward",
+    });
+    if (conversation.value?.threadId !== open.threadId) return;
+    conversation.value = applyOlderTurns(conversation.value, page.turns);
+    olderTurns.value = { cursor: page.nextCursor, loading: false };
+  } catch (error) {
+    if (conversation.value?.threadId === open.threadId) {
+      olderTurns.value = { cursor, loading: false };
+    }
     report(error);
   }
 }

@@ -1,38 +1,35 @@
-import type { Item } from "@daedalus/client";
-import { conversation } from "../state/store.ts";
-import type { RunView } from "../state/projection.ts";
+import { useCallback, useMemo, useRef, useState } from "preact/hooks";
+import type { ConversationState } from "../state/projection.ts";
+import { conversation, loadOlderTurns, olderTurns } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
-import { Markdown } from "./markdown/Markdown.tsx";
-import { ToolCard } from "./tools/ToolCard.tsx";
-import { RunOutcome } from "./run/RunOutcome.tsx";
-import { RunProgress } from "./run/RunProgress.tsx";
-import { MessageAttachments } from "./attachments/MessageAttachments.tsx";
+import { feedRows, turnEntries, type TurnEntry } from "./feed/feed_rows.ts";
+import { Feed, type FeedHandle } from "./feed/Feed.tsx";
+import { TurnNavigator } from "./feed/TurnNavigator.tsx";
 
-function ItemView(props: { item: Item }) {
-  const { item } = props;
-  if (item.kind === "tool_call" || item.kind === "tool_result") return <ToolCard item={item} />;
-  const who = item.role === "user" ? t("item.user") : t("item.assistant");
+/** The open thread's feed and its turn navigator; keyed by thread so scroll state resets. */
+function ThreadFeed(props: { state: ConversationState }) {
+  const { state } = props;
+  const paging = olderTurns.value;
+  const handle = useRef<FeedHandle | null>(null);
+  const [current, setCurrent] = useState<string | null>(null);
+  const rows = useMemo(() => feedRows(state.turns), [state.turns]);
+  const entries = useMemo(() => turnEntries(state.turns), [state.turns]);
+  const onJump = useCallback((entry: TurnEntry) => {
+    setCurrent(entry.turnId);
+    handle.current?.jumpTo(entry.rowKey);
+  }, []);
   return (
-    <article class={`message role-${item.role ?? "assistant"}`}>
-      <header>{who}</header>
-      {item.role === "user"
-        // the user's own text stays plain text
-        ? <p class="text">{item.content}</p>
-        // assistant Markdown becomes vnodes; raw HTML in it stays text
-        : <Markdown text={item.content} />}
-      {item.role === "user" && <MessageAttachments data={item.data} />}
-      {item.status === "streaming" && <span class="cursor" aria-hidden="true">▍</span>}
-    </article>
-  );
-}
-
-function RunBlock(props: { run: RunView }) {
-  const { run } = props;
-  const active = run.status === "queued" || run.status === "running";
-  return (
-    <div class="run">
-      {run.items.map((item) => <ItemView key={item.id} item={item} />)}
-      {active ? <RunProgress run={run} /> : <RunOutcome run={run} />}
+    <div class="conversation-area">
+      <Feed
+        rows={rows}
+        turns={entries}
+        hasOlder={paging.cursor !== null}
+        loadingOlder={paging.loading}
+        onLoadOlder={() => void loadOlderTurns()}
+        onTurn={setCurrent}
+        handle={handle}
+      />
+      <TurnNavigator entries={entries} current={current} onJump={onJump} />
     </div>
   );
 }
@@ -47,9 +44,5 @@ export function Conversation() {
   if (state.turns.length === 0) {
     return <section class="conversation empty">{t("conversation.empty")}</section>;
   }
-  return (
-    <section class="conversation" aria-label={t("conversation.label")} aria-live="polite">
-      {state.turns.map((turn) => turn.runs.map((run) => <RunBlock key={run.id} run={run} />))}
-    </section>
-  );
+  return <ThreadFeed key={state.threadId} state={state} />;
 }

@@ -37,12 +37,15 @@ export const turnMethods = {
     }),
   }),
   "turn.list": method({
-    description: "Pages a branch's turns, oldest first, each with all runs and items",
+    description: "Pages a branch's turns, each with all runs and items; a page is in ordinal " +
+      "order, and pages run from the oldest turn (forward, the default) or from the newest " +
+      "(backward: the newest page first, then older ones)",
     params: z.strictObject({
       threadId: ThreadId,
       branchId: BranchId.optional(),
       cursor: Cursor.nullable().optional(),
       limit: z.int().min(1).max(PAGE_MAX_LIMIT).optional(),
+      direction: z.enum(["forward", "backward"]).optional(),
     }),
     result: z.looseObject({
       turns: z.array(Turn),

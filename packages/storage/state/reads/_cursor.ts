@@ -30,6 +30,11 @@ export interface HistoryScope {
 }
 
 const HISTORY_SCOPE = "turns";
+/** Backward pages get their own scope, so a forward cursor is never read as a backward one. */
+const HISTORY_BACKWARD_SCOPE = "turns_backward";
+
+/** Which way a history cursor pages: `forward` from the oldest turn, `backward` from the newest. */
+export type HistoryDirection = "forward" | "backward";
 
 /** Encodes the position after which the next catalog page starts. */
 export function encodeCatalogCursor(scope: CatalogScope, position: CatalogPosition): string {
@@ -49,19 +54,35 @@ export function decodeCatalogCursor(cursor: string, scope: CatalogScope): Catalo
   return { updatedAt: updatedAt.data, id: id.data };
 }
 
-/** Encodes the ordinal after which the next page of a branch's turns starts. */
-export function encodeHistoryCursor(scope: HistoryScope, ordinal: number): string {
-  return encodeCursor({ s: HISTORY_SCOPE, t: scope.threadId, b: scope.branchId, o: ordinal });
+/**
+ * Encodes where the next page of a branch's turns starts: after `ordinal` going forward,
+ * before it going backward.
+ */
+export function encodeHistoryCursor(
+  scope: HistoryScope,
+  ordinal: number,
+  direction: HistoryDirection = "forward",
+): string {
+  const s = direction === "forward" ? HISTORY_SCOPE : HISTORY_BACKWARD_SCOPE;
+  return encodeCursor({ s, t: scope.threadId, b: scope.branchId, o: ordinal });
 }
 
 /**
  * Decodes a history cursor and checks it was issued for the same thread and branch.
  *
- * @returns the ordinal of the last turn of the previous page
- * @throws {ReadError} `invalid_cursor` when it is malformed or bound to another branch
+ * @returns the ordinal of the last turn of the previous page (its first going backward)
+ * @throws {ReadError} `invalid_cursor` when it is malformed, bound to another branch or
+ *   issued for the other direction
  */
-export function decodeHistoryCursor(cursor: string, scope: HistoryScope): number {
-  const body = decodeCursor(cursor, HISTORY_SCOPE);
+export function decodeHistoryCursor(
+  cursor: string,
+  scope: HistoryScope,
+  direction: HistoryDirection = "forward",
+): number {
+  const body = decodeCursor(
+    cursor,
+    direction === "forward" ? HISTORY_SCOPE : HISTORY_BACKWARD_SCOPE,
+  );
   const threadId = ThreadId.safeParse(body.t);
   const branchId = BranchId.safeParse(body.b);
   const ordinal = body.o;
@@ -122,6 +143,7 @@ function parseCursorJson(cursor: string): Record<string, unknown> {
 function describeScope(scope: string): string {
   if (scope === "active" || scope === "archived") return `${scope} thread catalog`;
   if (scope === HISTORY_SCOPE) return "turn history";
+  if (scope === HISTORY_BACKWARD_SCOPE) return "backward turn history";
   return "unknown scope";
 }
 

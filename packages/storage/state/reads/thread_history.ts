@@ -15,7 +15,12 @@ import {
 } from "@daedalus/protocol";
 import type { StateDatabase } from "../database.ts";
 import { textColumn } from "../_sqlite.ts";
-import { decodeHistoryCursor, encodeHistoryCursor, type HistoryScope } from "./_cursor.ts";
+import {
+  decodeHistoryCursor,
+  encodeHistoryCursor,
+  type HistoryDirection,
+  type HistoryScope,
+} from "./_cursor.ts";
 import { pageLimit, requireId } from "./_params.ts";
 import { overlayStreamedText } from "../streamed_text.ts";
 import {
@@ -43,6 +48,11 @@ export interface ListTurnsOptions {
   cursor?: string | null;
   /** Turns per page, 1–100; default 50. */
   limit?: number;
+  /**
+   * `forward` (default) pages from the oldest turn; `backward` from the newest, each page
+   * still in ordinal order, so a client shows the present first and prepends older pages.
+   */
+  direction?: HistoryDirection;
 }
 
 /**
@@ -66,23 +76,36 @@ export function listTurns(db: StateDatabase, options: ListTurnsOptions): TurnPag
     ? undefined
     : requireId(BranchId, options.branchId, "branchId");
   const limit = pageLimit(options.limit, PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS);
+  const direction = options.direction ?? "forward";
   return db.readTransaction(() => {
     const scope = resolveBranch(db, threadId, branchId);
-    const afterOrdinal = options.cursor == null ? 0 : decodeHistoryCursor(options.cursor, scope);
-    const turnRows = db.connection.prepare(
-      `SELECT ${TURN_COLUMNS} FROM turns WHERE branch_id = ? AND ordinal > ?
-       ORDER BY ordinal ASC LIMIT ?`,
-    ).all(scope.branchId, afterOrdinal, limit + 1);
-    const pageRows = turnRows.slice(0, limit);
+    const position = options.cursor == null
+      ? null
+      : decodeHistoryCursor(options.cursor, scope, direction);
+    const turnRows = direction === "forward"
+      ? db.connection.prepare(
+        `SELECT ${TURN_COLUMNS} FROM turns WHERE branch_id = ? AND ordinal > ?
+         ORDER BY ordinal ASC LIMIT ?`,
+      ).all(scope.branchId, position ?? 0, limit + 1)
+      : db.connection.prepare(
+        `SELECT ${TURN_COLUMNS} FROM turns WHERE branch_id = ? AND ordinal < ?
+         ORDER BY ordinal DESC LIMIT ?`,
+      ).all(scope.branchId, position ?? Number.MAX_SAFE_INTEGER, limit + 1);
+    const pageRows = direction === "forward"
+      ? turnRows.slice(0, limit)
+      : turnRows.slice(0, limit).reverse();
     const runsByTurn = selectRunsOfTurns(db, scope, pageRows.map((row) => textColumn(row, "id")));
     const turns = pageRows.map((row) =>
       turnFromRow(row, runsByTurn.get(textColumn(row, "id")) ?? [])
     );
     const hasMore = turnRows.length > limit;
-    const last = turns.at(-1);
+    // forward pages continue after their last turn, backward pages before their first
+    const edge = direction === "forward" ? turns.at(-1) : turns.at(0);
     return {
       turns,
-      nextCursor: hasMore && last !== undefined ? encodeHistoryCursor(scope, last.ordinal) : null,
+      nextCursor: hasMore && edge !== undefined
+        ? encodeHistoryCursor(scope, edge.ordinal, direction)
+        : null,
       hasMore,
       snapshotSeq: selectLatestSeq(db.connection),
     };

@@ -264,6 +264,41 @@ Deno.test("listTurns pages by ordinal with cursors bound to thread and branch", 
   );
 });
 
+Deno.test("listTurns pages backward from the newest turn, each page in ordinal order", async () => {
+  await using temp = await openTempStateDatabase();
+  insertThread(temp.db, { id: THREAD });
+  for (let n = 1; n <= 5; n++) {
+    insertTurn(temp.db, { id: turn(n), threadId: THREAD, branchId: BRANCH, ordinal: n });
+  }
+  const pages: string[][] = [];
+  let cursor: string | null = null;
+  do {
+    const page: TurnPage = validated(
+      listTurns(temp.db, { threadId: THREAD, cursor, limit: 2, direction: "backward" }),
+    );
+    assert.equal(page.hasMore, page.nextCursor !== null);
+    pages.push(page.turns.map((t) => t.id));
+    cursor = page.nextCursor;
+  } while (cursor !== null && pages.length < 10);
+  assert.deepEqual(pages, [[turn(4), turn(5)], [turn(2), turn(3)], [turn(1)]]);
+
+  // a cursor pages only the direction that issued it
+  const forward = listTurns(temp.db, { threadId: THREAD, limit: 2 }).nextCursor;
+  const backward = listTurns(temp.db, { threadId: THREAD, limit: 2, direction: "backward" })
+    .nextCursor;
+  assert.ok(forward !== null && backward !== null);
+  expectReadError(
+    () => listTurns(temp.db, { threadId: THREAD, cursor: forward, direction: "backward" }),
+    "invalid_cursor",
+    "cursor",
+  );
+  expectReadError(
+    () => listTurns(temp.db, { threadId: THREAD, cursor: backward }),
+    "invalid_cursor",
+    "cursor",
+  );
+});
+
 Deno.test("listTurns enforces limit bounds and defaults to 50", async () => {
   await using temp = await openTempStateDatabase();
   insertThread(temp.db, { id: THREAD });

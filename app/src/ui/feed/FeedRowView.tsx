@@ -1,0 +1,71 @@
+import type { Item } from "@daedalus/client";
+import { memo } from "preact/compat";
+import { t } from "../../i18n/i18n.ts";
+import { Markdown } from "../markdown/Markdown.tsx";
+import { ToolCard } from "../tools/ToolCard.tsx";
+import { RunOutcome } from "../run/RunOutcome.tsx";
+import { RunProgress } from "../run/RunProgress.tsx";
+import { MessageAttachments } from "../attachments/MessageAttachments.tsx";
+import type { FeedRow } from "./feed_rows.ts";
+
+function ItemView(props: { item: Item }) {
+  const { item } = props;
+  if (item.kind === "tool_call" || item.kind === "tool_result") return <ToolCard item={item} />;
+  const who = item.role === "user" ? t("item.user") : t("item.assistant");
+  return (
+    <article class={`message role-${item.role ?? "assistant"}`}>
+      <header>{who}</header>
+      {item.role === "user"
+        // the user's own text stays plain text
+        ? <p class="text">{item.content}</p>
+        // assistant Markdown becomes vnodes; raw HTML in it stays text
+        : <Markdown text={item.content} />}
+      {item.role === "user" && <MessageAttachments data={item.data} />}
+      {item.status === "streaming" && <span class="cursor" aria-hidden="true">▍</span>}
+    </article>
+  );
+}
+
+interface RowProps {
+  row: FeedRow;
+  /** 1-based position among the loaded rows. */
+  position: number;
+  /** The number of rows, or -1 while older ones are not loaded. */
+  size: number;
+}
+
+/**
+ * One feed article: an item (message or tool card) or the end of a Run (its progress
+ * while active, its outcome when failed or cancelled). `data-key` is what the feed
+ * measures and jumps to; `tabIndex=-1` lets a jump move focus to it.
+ */
+function FeedRowViewInner(props: RowProps) {
+  const { row } = props;
+  const active = row.kind === "run-end" &&
+    (row.run.status === "queued" || row.run.status === "running");
+  return (
+    <div
+      role="article"
+      class="feed-row"
+      data-key={row.key}
+      data-turn={row.turnId}
+      aria-posinset={props.position}
+      aria-setsize={props.size}
+      tabIndex={-1}
+    >
+      {row.kind === "item"
+        ? <ItemView item={row.item} />
+        : active
+        ? <RunProgress run={row.run} />
+        : <RunOutcome run={row.run} />}
+    </div>
+  );
+}
+
+/** A row re-renders only when its item or Run changed, or its position did. */
+export const FeedRowView = memo(
+  FeedRowViewInner,
+  (before: RowProps, after: RowProps) =>
+    before.row === after.row && before.position === after.position &&
+    before.size === after.size,
+);

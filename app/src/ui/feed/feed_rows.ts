@@ -1,0 +1,128 @@
+/**
+ * The conversation as the flat list of rows the virtualized feed windows over: every
+ * item of every Run, and after a Run its progress line (while active) or its outcome
+ * (failed or cancelled). Rows of unchanged items and Runs keep their identity between
+ * states, so a streaming delta re-renders only the rows it touches.
+ *
+ * @module
+ */
+import type { Item } from "@daedalus/client";
+import type { RunView, TurnView } from "../../state/projection.ts";
+
+/** One row of the feed. */
+export type FeedRow =
+  | { kind: "item"; key: string; turnId: string; item: Item; estimate: number }
+  | { kind: "run-end"; key: string; turnId: string; run: RunView; estimate: number };
+
+/** One entry of the turn navigator: the turn's first row and the user's words. */
+export interface TurnEntry {
+  turnId: string;
+  ordinal: number;
+  /** The key of the turn's first row, which a jump scrolls to. */
+  rowKey: string;
+  /** The first line of the turn's user message (empty when it has none). */
+  label: string;
+}
+
+/** Characters of a user message shown in the navigator. */
+const TURN_LABEL_MAX_CHARS = 80;
+/** Characters per rendered line in the height guess (a medium-width column). */
+const GUESS_CHARS_PER_LINE = 90;
+/** Height guesses in px, close to the rendered sizes so that first scrolls barely jump. */
+const GUESS_PX = { header: 40, line: 22, tool: 84, progress: 36, outcome: 96 } as const;
+
+const itemRows = new WeakMap<Item, FeedRow>();
+const runRows = new WeakMap<RunView, FeedRow[]>();
+
+function guessItemHeight(item: Item): number {
+  if (item.kind === "tool_call" || item.kind === "tool_result") return GUESS_PX.tool;
+  const lines = item.content.split("\n").reduce(
+    (sum, line) => sum + Math.max(1, Math.ceil(line.length / GUESS_CHARS_PER_LINE)),
+    0,
+  );
+  return GUESS_PX.header + lines * GUESS_PX.line;
+}
+
+function itemRow(item: Item): FeedRow {
+  let row = itemRows.get(item);
+  if (!row) {
+    row = {
+      kind: "item",
+      key: item.id,
+      turnId: item.turnId,
+      item,
+      estimate: guessItemHeight(item),
+    };
+    itemRows.set(item, row);
+  }
+  return row;
+}
+
+function rowsOfRun(run: RunView): FeedRow[] {
+  const cached = runRows.get(run);
+  if (cached) return cached;
+  const rows = run.items.map(itemRow);
+  const active = run.status === "queued" || run.status === "running";
+  if (active || run.status === "failed" || run.status === "cancelled") {
+    rows.push({
+      kind: "run-end",
+      key: `run-end:${run.id}`,
+      turnId: run.turnId,
+      run,
+      estimate: active ? GUESS_PX.progress : GUESS_PX.outcome,
+    });
+  }
+  runRows.set(run, rows);
+  return rows;
+}
+
+/**
+ * Flattens the turns into feed rows.
+ *
+ * @param turns the conversation's turns in ordinal order
+ * @returns the rows in display order
+ */
+export function feedRows(turns: readonly TurnView[]): FeedRow[] {
+  const rows: FeedRow[] = [];
+  for (const turn of turns) {
+    for (const run of turn.runs) {
+      for (const row of rowsOfRun(run)) rows.push(row);
+    }
+  }
+  return rows;
+}
+
+/**
+ * The navigator's entries: one per turn that has rows.
+ *
+ * @param turns the conversation's turns in ordinal order
+ * @returns the entries in order
+ */
+export function turnEntries(turns: readonly TurnView[]): TurnEntry[] {
+  const entries: TurnEntry[] = [];
+  for (const turn of turns) {
+    const first = turn.runs.flatMap(rowsOfRun)[0];
+    if (!first) continue;
+    const user = turn.runs.flatMap((run) => run.items).find((item) =>
+      item.kind === "message" && item.role === "user"
+    );
+    const line = user?.content.trim().split("\n")[0] ?? "";
+    const label = line.length > TURN_LABEL_MAX_CHARS
+      ? `${line.slice(0, TURN_LABEL_MAX_CHARS - 1)}…`
+      : line;
+    entries.push({ turnId: turn.id, ordinal: turn.ordinal, rowKey: first.key, label });
+  }
+  return entries;
+}
+
+/**
+ * Whether two navigator lists show the same thing, so a streaming delta (which changes
+ * the turns but not their entries) does not re-render the navigator.
+ */
+export function sameEntries(a: readonly TurnEntry[], b: readonly TurnEntry[]): boolean {
+  return a.length === b.length && a.every((entry, i) => {
+    const other = b[i]!;
+    return entry.turnId === other.turnId && entry.rowKey === other.rowKey &&
+      entry.label === other.label;
+  });
+}
