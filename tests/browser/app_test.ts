@@ -63,6 +63,15 @@ Deno.test({
       await page.waitForSelector("nav.sidebar button.thread[aria-current=page]", {
         timeout: PAGE_WAIT_MS,
       });
+      // The feed is no live region (scrolling would read rows out); the end of the answer
+      // is announced on its own.
+      assert.equal(await page.getAttribute("section.conversation", "aria-live"), null);
+      await page.waitForFunction(
+        "[...document.querySelectorAll('.visually-hidden[role=status]')]" +
+          ".some((node) => node.textContent === 'The assistant finished answering.')",
+        undefined,
+        { timeout: PAGE_WAIT_MS },
+      );
       assert.deepEqual(run.pageErrors, []);
     }),
 });

@@ -1,5 +1,6 @@
 /** English strings of the app's notices: the update prompt and notifications. */
 export const noticesEn = {
+  "announce.completed": "The assistant finished answering.",
   "update.ready": "A new version of Daedalus is ready.",
   "update.reload": "Reload to update",
   "update.later": "Later",

@@ -2,6 +2,7 @@ import type { noticesEn } from "./notices_en.ts";
 
 /** 应用提示（更新提示与通知）的简体中文文本。 */
 export const noticesZhCN: Record<keyof typeof noticesEn, string> = {
+  "announce.completed": "助手已完成回答。",
   "update.ready": "Daedalus 的新版本已就绪。",
   "update.reload": "重新加载以更新",
   "update.later": "稍后",

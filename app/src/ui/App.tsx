@@ -8,6 +8,7 @@ import { Sidebar } from "./Sidebar.tsx";
 import { SidebarResizer } from "./SidebarResizer.tsx";
 import { Conversation } from "./Conversation.tsx";
 import { Composer } from "./Composer.tsx";
+import { RunAnnouncer } from "./run/RunAnnouncer.tsx";
 import { ConversationHeader } from "./ConversationHeader.tsx";
 import { DiffDialog } from "./files/DiffDialog.tsx";
 import { FilePanel } from "./files/FilePanel.tsx";
@@ -61,6 +62,7 @@ export function App() {
         <main class="main">
           <ConversationHeader />
           <Conversation />
+          <RunAnnouncer />
           <Composer />
         </main>
         <DiffDialog />

@@ -282,7 +282,6 @@ export function Feed(props: FeedProps) {
         class="conversation feed-scroller"
         ref={scroller}
         aria-label={t("conversation.label")}
-        aria-live="polite"
         tabIndex={0}
         onScroll={onScroll}
         onWheel={(event) => event.deltaY < 0 && unpin()}

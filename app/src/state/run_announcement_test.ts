@@ -1,0 +1,15 @@
+import assert from "node:assert/strict";
+import type { RunView } from "./projection.ts";
+import { justCompleted } from "./run_announcement.ts";
+
+const run = (status: RunView["status"]) => ({ status }) as RunView;
+
+Deno.test("justCompleted: only a Run seen active that is completed now", () => {
+  assert.equal(justCompleted("running", run("completed")), true);
+  assert.equal(justCompleted("queued", run("completed")), true);
+  // Loaded already completed (history): nothing to announce.
+  assert.equal(justCompleted(null, run("completed")), false);
+  assert.equal(justCompleted("completed", run("completed")), false);
+  assert.equal(justCompleted("running", run("failed")), false);
+  assert.equal(justCompleted("running", run("running")), false);
+});
