@@ -1,11 +1,12 @@
 /**
  * Browser tests of the first-run wizard against a real `daedalus serve` with no
  * provider configured: the three steps through the UI (name, language and theme applied
- * at once, a custom provider at the fixture's scripted model, the summary), then a
- * message answered with that model; and Skip setup. Both are never shown again after a
- * reload. Skipped without Chromium.
+ * at once, a custom provider at the fixture's scripted model with Advanced limits, the
+ * summary), then a message answered with that model; and Skip setup. Both are never
+ * shown again after a reload. Skipped without Chromium.
  */
 import assert from "node:assert/strict";
+import { createHttpClient } from "@daedalus/client";
 import type { Page } from "playwright-core";
 import {
   hasChromium,
@@ -104,10 +105,21 @@ Deno.test({
         await page.waitForSelector(`${WIZARD} .onboarding-problem[role=alert]`);
         assert.equal(
           await page.textContent(`${WIZARD} .onboarding-problem`),
-          "请至少输入一个模型 ID。",
+          "请至少列出一个模型 ID。",
         );
         assert.equal(await page.inputValue("#provider-name"), "Scripted", "input kept");
         await page.fill("#provider-models", "scripted-model");
+
+        // Advanced: a window out of range is refused (the browser's own check, from the
+        // protocol's bounds); a valid one, two levels and a default among them are saved
+        // with the model.
+        await page.click(`${WIZARD} .onboarding-advanced summary`);
+        await page.fill("#provider-context-window", "100");
+        assert.ok(await page.$("#provider-context-window:invalid"), "window 100 accepted");
+        await page.fill("#provider-context-window", "65536");
+        await page.check(`${WIZARD} .effort-levels label:text-is("低") input`);
+        await page.check(`${WIZARD} .effort-levels label:text-is("高") input`);
+        await page.selectOption("#provider-effort-default", "high");
         await page.click(`${WIZARD} .onboarding-actions button[type=submit]`);
 
         // Step 3: the summary of what was set.
@@ -117,6 +129,14 @@ Deno.test({
           (cells) => cells.map((cell) => cell.textContent),
         );
         assert.deepEqual(summary, ["Ana", "中文", "浅色", "Scripted", "scripted-model"]);
+        const client = createHttpClient({ url: run.server.url, token: run.token });
+        const saved = (await client.call("model.list", {})).models
+          .find((model) => model.providerId === "scripted" && model.id === "scripted-model");
+        assert.deepEqual(
+          saved && [saved.contextWindow, saved.reasoningEfforts, saved.reasoningEffort],
+          [65536, ["low", "high"], "high"],
+          "Advanced settings not saved",
+        );
         assert.equal(await page.$("dialog.search-dialog"), null, "search opened behind it");
         await page.click(`${WIZARD} .onboarding-actions button.primary`);
         await page.waitForSelector("dialog.onboarding-dialog", { state: "detached" });

@@ -74,7 +74,8 @@ export const settingsEn = {
   "settings.effort.ultra": "Ultra",
   "settings.problem.providerId":
     "Use 1–64 lowercase letters, digits, - or _, starting with a letter or digit.",
-  "settings.problem.required": "Required.",
+  "settings.problem.displayName": "Enter a display name.",
+  "settings.problem.apiKey": "Enter the API key.",
   "settings.problem.baseUrl": "Enter an http:// or https:// URL.",
   "settings.problem.headers": "Line {line} is not Name: value.",
   "settings.problem.models": "List at least one model id.",

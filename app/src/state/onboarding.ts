@@ -8,6 +8,7 @@
  * @module
  */
 import { signal } from "@preact/signals";
+import type { DiscoveredModel } from "@daedalus/client";
 import { models, refreshModels, rpc } from "./store.ts";
 import { browserStorage } from "./web_storage.ts";
 import {
@@ -17,7 +18,12 @@ import {
   parseUserName,
   shouldShowOnboarding,
 } from "./onboarding_flow.ts";
-import { configureParams, discoverParams, type ProviderForm } from "./onboarding_provider_form.ts";
+import {
+  type ConnectDraft,
+  connectParams,
+  discoverParams,
+  type FieldProblem,
+} from "./provider_form.ts";
 
 /** The localStorage key; the browser tests' harness sets it to skip the wizard. */
 export const ONBOARDING_STORAGE_KEY = "daedalus.onboarding";
@@ -84,21 +90,34 @@ export function completeOnboarding(): void {
   onboardingOpen.value = false;
 }
 
-/** What connecting gave: the provider, or a message to show beside the kept form. */
-export type ConnectOutcome =
-  | { ok: true; provider: ConnectedProvider }
-  | { ok: false; problem: string }
+/**
+ * Problems found before asking (by the form's field names), or the runtime's refusal;
+ * the form keeps what was typed.
+ */
+export type ConnectRefusal =
+  | { ok: false; problems: FieldProblem<string>[] }
   | { ok: false; message: string };
+
+/** What connecting gave: the provider, or why not. */
+export type ConnectOutcome = { ok: true; provider: ConnectedProvider } | ConnectRefusal;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
 /**
  * Saves the form's provider (`provider.configure`) and reloads the composer's models.
  *
- * @param form the fields
+ * @param draft the form
+ * @param discovered models found by "Discover models", by id (they keep their names)
  * @returns the connected provider with its enabled models, or why not
  */
-export async function connectProvider(form: ProviderForm): Promise<ConnectOutcome> {
-  const checkedForm = configureParams(form);
-  if ("problem" in checkedForm) return { ok: false, problem: checkedForm.problem };
+export async function connectProvider(
+  draft: ConnectDraft,
+  discovered: Readonly<Record<string, DiscoveredModel>>,
+): Promise<ConnectOutcome> {
+  const checkedForm = connectParams(draft, discovered);
+  if (!checkedForm.ok) return checkedForm;
   try {
     const { provider } = await rpc().call("provider.configure", checkedForm.params);
     await refreshModels();
@@ -109,7 +128,7 @@ export async function connectProvider(form: ProviderForm): Promise<ConnectOutcom
       provider: { providerId: provider.id, displayName: provider.displayName, modelIds },
     };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    return { ok: false, message: messageOf(error) };
   }
 }
 
@@ -117,23 +136,18 @@ export async function connectProvider(form: ProviderForm): Promise<ConnectOutcom
  * Asks the provider for its models (`provider.discover_models`); a key given here is
  * not stored.
  *
- * @param form the fields
- * @returns the model ids, or why not
+ * @param draft the form
+ * @returns the models found, or why not
  */
-export async function discoverModelIds(
-  form: ProviderForm,
-): Promise<
-  { ok: true; ids: string[] } | { ok: false; problem: string } | {
-    ok: false;
-    message: string;
-  }
-> {
-  const params = discoverParams(form);
-  if (!params) return { ok: false, problem: "baseUrlInvalid" };
+export async function discoverConnectModels(
+  draft: ConnectDraft,
+): Promise<{ ok: true; models: DiscoveredModel[] } | ConnectRefusal> {
+  const checkedForm = discoverParams({ ...draft, headers: "" });
+  if (!checkedForm.ok) return checkedForm;
   try {
-    const { models: found } = await rpc().call("provider.discover_models", params);
-    return { ok: true, ids: found.map((model) => model.id) };
+    const { models: found } = await rpc().call("provider.discover_models", checkedForm.params);
+    return { ok: true, models: found };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    return { ok: false, message: messageOf(error) };
   }
 }

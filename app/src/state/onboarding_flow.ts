@@ -1,7 +1,7 @@
 /**
  * The first-run wizard as plain values: its three steps and their transitions, the
  * remembered record (finished or skipped, the user's name), when it is shown (seed 000
- * §4: no connected provider and not finished) and the custom-provider form's parsing.
+ * §4: no connected provider and not finished).
  *
  * @module
  */
@@ -134,29 +134,4 @@ export function shouldShowOnboarding(
   providers: readonly { configured: boolean }[],
 ): boolean {
   return !record.completed && !providers.some((provider) => provider.configured);
-}
-
-/**
- * A provider id from a display name (`My Local LLM` → `my-local-llm`), matching the
- * protocol's `^[a-z0-9][a-z0-9_-]{0,63}$`.
- *
- * @param displayName the name the user typed
- * @returns the id, or `custom` when the name has no usable letters
- */
-export function providerIdFor(displayName: string): string {
-  const slug = displayName.normalize("NFKD").toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+/, "").replace(/-+$/, "").slice(0, 64);
-  return slug === "" || slug === "deepseek" ? "custom" : slug;
-}
-
-/**
- * The model ids typed into the form: one per line or comma-separated, trimmed, without
- * blanks or repeats.
- *
- * @param text the field's text
- * @returns the ids in order
- */
-export function parseModelIds(text: string): string[] {
-  const ids = text.split(/[\n,]/).map((id) => id.trim()).filter((id) => id !== "");
-  return [...new Set(ids)];
 }

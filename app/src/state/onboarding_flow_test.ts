@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import {
   type FlowAction,
-  parseModelIds,
   parseOnboardingRecord,
   parseUserName,
-  providerIdFor,
   reduceFlow,
   shouldShowOnboarding,
   startFlow,
@@ -71,17 +69,4 @@ Deno.test("onboarding: shown only when not completed and no provider is connecte
   assert.equal(shouldShowOnboarding(fresh, []), true);
   assert.equal(shouldShowOnboarding(fresh, [{ configured: false }, { configured: true }]), false);
   assert.equal(shouldShowOnboarding({ completed: true, userName: null }, []), false);
-});
-
-Deno.test("onboarding: provider ids come from the display name and fit the protocol", () => {
-  assert.equal(providerIdFor("Scripted"), "scripted");
-  assert.equal(providerIdFor("  My Local LLM!! "), "my-local-llm");
-  assert.equal(providerIdFor("本地模型"), "custom");
-  assert.equal(providerIdFor("DeepSeek"), "custom", "the built-in id is not taken");
-  assert.match(providerIdFor("-x".repeat(50)), /^[a-z0-9][a-z0-9_-]{0,63}$/);
-});
-
-Deno.test("onboarding: model ids are split by lines or commas, trimmed and unique", () => {
-  assert.deepEqual(parseModelIds(" a \nb, c\n\na,"), ["a", "b", "c"]);
-  assert.deepEqual(parseModelIds("  \n"), []);
 });

@@ -1,12 +1,21 @@
 import assert from "node:assert/strict";
+import { REASONING_EFFORTS } from "@daedalus/protocol";
 import {
   addModelIds,
+  type ConnectDraft,
+  connectParams,
   customProviderParams,
+  discoverParams,
+  effortChoices,
+  emptyConnectDraft,
   emptyCustomDraft,
   limitsParams,
+  parseContextWindow,
   parseHeaders,
   parseModelIds,
+  providerIdFor,
   REASONING_EFFORT_LEVELS,
+  toggleEffortLevel,
 } from "./provider_form.ts";
 
 Deno.test("headers: Name: value per line, blanks skipped, a bad line is named", () => {
@@ -32,7 +41,7 @@ Deno.test("custom provider: a complete form becomes provider.configure params", 
     providerId: " local ",
     displayName: " Local ",
     baseUrl: "http://127.0.0.1:8080/v1",
-    apiKey: "sk-1",
+    apiKey: " sk-1 ",
     headers: "X-Org: acme",
     models: "m1\nm2",
   }, { m2: { id: "m2", displayName: "Model Two", contextWindow: 32768 } });
@@ -56,6 +65,7 @@ Deno.test("custom provider: a blank key and blank headers are left out (the save
     providerId: "p",
     displayName: "P",
     baseUrl: "https://example.com/v1",
+    apiKey: "  ",
     models: "m",
   });
   assert.ok(checked.ok);
@@ -129,15 +139,180 @@ Deno.test("limits: a window out of range or a default it does not offer is refus
   if (!checked.ok) assert.deepEqual(checked.problems.map((p) => p.field), ["reasoningEffort"]);
 });
 
-Deno.test("reasoning levels follow the protocol's order", () => {
-  assert.deepEqual(REASONING_EFFORT_LEVELS, [
-    "none",
-    "minimal",
+Deno.test("reasoning levels are the protocol's, in its order", () => {
+  assert.deepEqual(REASONING_EFFORT_LEVELS, [...REASONING_EFFORTS]);
+  assert.deepEqual(REASONING_EFFORT_LEVELS.slice(0, 3), ["none", "minimal", "low"]);
+});
+
+Deno.test("context window: whole tokens within the protocol's bounds, grouping allowed", () => {
+  assert.equal(parseContextWindow(" 128 000 "), 128000);
+  assert.equal(parseContextWindow("1_024"), 1024);
+  assert.equal(parseContextWindow("100,000,000"), 100_000_000);
+  for (const text of ["1023", "100000001", "2048.5", "-4096", "1e6", "", "abc"]) {
+    assert.equal(parseContextWindow(text), null, text);
+  }
+});
+
+Deno.test("effort levels: ticking keeps the protocol order; an unoffered default goes to auto", () => {
+  const ticked = toggleEffortLevel(
+    { reasoningEfforts: ["high"], reasoningEffort: "high" },
     "low",
-    "medium",
-    "high",
-    "xhigh",
-    "max",
-    "ultra",
+    true,
+    false,
+  );
+  assert.deepEqual(ticked, { reasoningEfforts: ["low", "high"], reasoningEffort: "high" });
+  assert.deepEqual(toggleEffortLevel(ticked, "high", false, false), {
+    reasoningEfforts: ["low"],
+    reasoningEffort: "",
+  });
+  // Settings: no level ticked offers no default; onboarding: it offers every level.
+  assert.deepEqual(
+    toggleEffortLevel({ reasoningEfforts: ["max"], reasoningEffort: "max" }, "max", false, false),
+    { reasoningEfforts: [], reasoningEffort: "" },
+  );
+  assert.deepEqual(
+    toggleEffortLevel({ reasoningEfforts: ["max"], reasoningEffort: "max" }, "max", false, true),
+    { reasoningEfforts: [], reasoningEffort: "max" },
+  );
+  assert.deepEqual(effortChoices([], false), []);
+  assert.deepEqual(effortChoices([], true), REASONING_EFFORT_LEVELS);
+  assert.deepEqual(effortChoices(["ultra", "none"], true), ["none", "ultra"]);
+});
+
+Deno.test("provider ids come from the display name and fit the protocol", () => {
+  assert.equal(providerIdFor("Scripted"), "scripted");
+  assert.equal(providerIdFor("  My Local LLM!! "), "my-local-llm");
+  assert.equal(providerIdFor("本地模型"), "custom");
+  assert.equal(providerIdFor("DeepSeek"), "custom", "the built-in id is not taken");
+  assert.match(providerIdFor("-x".repeat(50)), /^[a-z0-9][a-z0-9_-]{0,63}$/);
+});
+
+Deno.test("discovery: DeepSeek needs nothing; a custom lookup needs a base URL and good headers", () => {
+  assert.deepEqual(discoverParams({ kind: "deepseek", baseUrl: "", apiKey: " ", headers: "" }), {
+    ok: true,
+    params: { kind: "deepseek" },
+  });
+  assert.deepEqual(
+    discoverParams({
+      kind: "custom",
+      providerId: "local",
+      baseUrl: " http://127.0.0.1:9/v1 ",
+      apiKey: "k",
+      headers: "X-Org: acme",
+    }),
+    {
+      ok: true,
+      params: {
+        kind: "custom",
+        providerId: "local",
+        baseUrl: "http://127.0.0.1:9/v1",
+        apiKey: "k",
+        headers: { "X-Org": "acme" },
+      },
+    },
+  );
+  const refused = discoverParams({
+    kind: "custom",
+    baseUrl: "not a url",
+    apiKey: "",
+    headers: "x",
+  });
+  assert.equal(refused.ok, false);
+  if (!refused.ok) assert.deepEqual(refused.problems.map((p) => p.field), ["baseUrl", "headers"]);
+});
+
+const connectCustom = (change: Partial<ConnectDraft> = {}): ConnectDraft => ({
+  ...emptyConnectDraft("custom"),
+  displayName: "Scripted",
+  baseUrl: "http://127.0.0.1:9/v1",
+  models: "scripted-model",
+  ...change,
+});
+
+Deno.test("connect: a custom provider gets an id from its name; a blank key is left out", () => {
+  assert.deepEqual(connectParams(connectCustom({ apiKey: "  " })), {
+    ok: true,
+    params: {
+      kind: "custom",
+      providerId: "scripted",
+      displayName: "Scripted",
+      baseUrl: "http://127.0.0.1:9/v1",
+      models: [{ id: "scripted-model" }],
+    },
+  });
+});
+
+Deno.test("connect: Advanced settings apply to every listed model, discovered ones too", () => {
+  const checked = connectParams(
+    connectCustom({
+      models: "a\nb",
+      apiKey: "sk-1",
+      contextWindow: "65,536",
+      reasoningEfforts: ["high", "low"],
+      reasoningEffort: "high",
+    }),
+    { b: { id: "b", displayName: "Model B", contextWindow: 8192 } },
+  );
+  assert.ok(checked.ok && checked.params.kind === "custom");
+  assert.equal(checked.params.apiKey, "sk-1");
+  assert.deepEqual(checked.params.models, [
+    { id: "a", contextWindow: 65536, reasoningEfforts: ["low", "high"], reasoningEffort: "high" },
+    {
+      id: "b",
+      displayName: "Model B",
+      contextWindow: 65536,
+      reasoningEfforts: ["low", "high"],
+      reasoningEffort: "high",
+    },
   ]);
+  // Without levels ticked any default may be sent: the runtime's levels stay.
+  const defaultOnly = connectParams(connectCustom({ reasoningEffort: "max" }));
+  assert.ok(defaultOnly.ok);
+  assert.deepEqual(defaultOnly.params.models, [{ id: "scripted-model", reasoningEffort: "max" }]);
+});
+
+Deno.test("connect: DeepSeek needs only a key; listed models are optional", () => {
+  assert.deepEqual(connectParams({ ...emptyConnectDraft("deepseek"), apiKey: " sk-x " }), {
+    ok: true,
+    params: { kind: "deepseek", apiKey: "sk-x" },
+  });
+  const withModels = connectParams({
+    ...emptyConnectDraft("deepseek"),
+    apiKey: "sk-x",
+    models: "deepseek-chat",
+    contextWindow: "65536",
+  });
+  assert.deepEqual(withModels, {
+    ok: true,
+    params: {
+      kind: "deepseek",
+      apiKey: "sk-x",
+      models: [{ id: "deepseek-chat", contextWindow: 65536 }],
+    },
+  });
+});
+
+Deno.test("connect: problems are named by field, in the form's order, before anything is sent", () => {
+  const fields = (draft: ConnectDraft) => {
+    const checked = connectParams(draft);
+    return checked.ok ? [] : checked.problems.map((problem) => problem.field);
+  };
+  assert.deepEqual(fields(emptyConnectDraft("deepseek")), ["apiKey"]);
+  assert.deepEqual(fields(connectCustom({ displayName: " " })), ["displayName"]);
+  assert.deepEqual(fields(connectCustom({ baseUrl: "ftp://x" })), ["baseUrl"]);
+  assert.deepEqual(fields(connectCustom({ baseUrl: "not a url" })), ["baseUrl"]);
+  assert.deepEqual(fields(connectCustom({ models: " ,\n" })), ["models"]);
+  assert.deepEqual(fields(connectCustom({ contextWindow: "100" })), ["contextWindow"]);
+  assert.deepEqual(fields(connectCustom({ contextWindow: "2048.5" })), ["contextWindow"]);
+  assert.deepEqual(
+    fields(connectCustom({ reasoningEfforts: ["low"], reasoningEffort: "max" })),
+    ["reasoningEffort"],
+  );
+  assert.deepEqual(
+    fields({ ...emptyConnectDraft("custom"), contextWindow: "x" }),
+    ["displayName", "baseUrl", "models", "contextWindow"],
+  );
+  const checked = connectParams(connectCustom({ models: "" }));
+  assert.ok(!checked.ok);
+  assert.equal(checked.problems[0]?.key, "settings.problem.models");
 });

@@ -1,22 +1,28 @@
 import { useState } from "preact/hooks";
-import type { ReasoningEffort } from "@daedalus/client";
+import type { DiscoveredModel } from "@daedalus/client";
 import { type MessageKey, t } from "../../i18n/i18n.ts";
-import { connectProvider, discoverModelIds } from "../../state/onboarding.ts";
+import {
+  connectProvider,
+  type ConnectRefusal,
+  discoverConnectModels,
+} from "../../state/onboarding.ts";
 import type { ConnectedProvider } from "../../state/onboarding_flow.ts";
 import {
+  addModelIds,
+  type ConnectDraft,
   CONTEXT_WINDOW_MAX,
   CONTEXT_WINDOW_MIN,
-  EFFORT_LEVELS,
-  emptyProviderForm,
-  mergeModelIds,
-  type ProviderForm,
-} from "../../state/onboarding_provider_form.ts";
+  emptyConnectDraft,
+} from "../../state/provider_form.ts";
+import { EffortLevelsPicker } from "../providers/EffortLevelsPicker.tsx";
 
-type Feedback = { problem: string } | { message: string } | null;
+type Field = keyof ConnectDraft;
 
-function feedbackText(feedback: Feedback): string | null {
+function feedbackText(feedback: ConnectRefusal | null): string | null {
   if (!feedback) return null;
-  if ("problem" in feedback) return t(`provider.problem.${feedback.problem}` as MessageKey);
+  if ("problems" in feedback) {
+    return feedback.problems.map((problem) => t(problem.key, problem.vars)).join(" ");
+  }
   return t("provider.failed", { message: feedback.message });
 }
 
@@ -32,17 +38,18 @@ export function ProviderStep(props: {
   onNext: () => void;
   onSkip: () => void;
 }) {
-  const [form, setForm] = useState<ProviderForm>(() => emptyProviderForm("deepseek"));
+  const [form, setForm] = useState<ConnectDraft>(() => emptyConnectDraft("deepseek"));
   const [busy, setBusy] = useState(false);
-  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [feedback, setFeedback] = useState<ConnectRefusal | null>(null);
   const [found, setFound] = useState<number | null>(null);
+  const [discovered, setDiscovered] = useState<Record<string, DiscoveredModel>>({});
   // Functional updates: a discovery that returns while the user types must not undo it.
-  const change = (fields: Partial<ProviderForm>) =>
+  const change = (fields: Partial<ConnectDraft>) =>
     setForm((previous) => ({ ...previous, ...fields }));
   const connect = async () => {
     setBusy(true);
     setFeedback(null);
-    const outcome = await connectProvider(form);
+    const outcome = await connectProvider(form, discovered);
     setBusy(false);
     if (outcome.ok) props.onConnected(outcome.provider);
     else setFeedback(outcome);
@@ -50,20 +57,24 @@ export function ProviderStep(props: {
   const discover = async () => {
     setBusy(true);
     setFeedback(null);
-    const outcome = await discoverModelIds(form);
+    const outcome = await discoverConnectModels(form);
     setBusy(false);
     if (!outcome.ok) return setFeedback(outcome);
-    setFound(outcome.ids.length);
+    setFound(outcome.models.length);
+    setDiscovered((previous) => ({
+      ...previous,
+      ...Object.fromEntries(outcome.models.map((model) => [model.id, model])),
+    }));
     setForm((previous) => ({
       ...previous,
-      modelIds: mergeModelIds(previous.modelIds, outcome.ids),
+      models: addModelIds(previous.models, outcome.models.map((model) => model.id)),
     }));
   };
-  const toggleEffort = (level: ReasoningEffort, on: boolean) =>
-    change({
-      efforts: EFFORT_LEVELS.filter((l) => l === level ? on : form.efforts.includes(l)),
-    });
   const problem = feedbackText(feedback);
+  const invalid = (field: Field) =>
+    feedback && "problems" in feedback && feedback.problems.some((p) => p.field === field)
+      ? true
+      : undefined;
   const custom = form.kind === "custom";
   return (
     <form
@@ -104,6 +115,7 @@ export function ProviderStep(props: {
             id="provider-name"
             type="text"
             required
+            aria-invalid={invalid("displayName")}
             value={form.displayName}
             onInput={(event) => change({ displayName: event.currentTarget.value })}
           />
@@ -113,6 +125,7 @@ export function ProviderStep(props: {
             type="url"
             required
             placeholder="https://example.com/v1"
+            aria-invalid={invalid("baseUrl")}
             value={form.baseUrl}
             onInput={(event) => change({ baseUrl: event.currentTarget.value })}
           />
@@ -126,6 +139,7 @@ export function ProviderStep(props: {
         type="password"
         autocomplete="off"
         required={!custom}
+        aria-invalid={invalid("apiKey")}
         value={form.apiKey}
         onInput={(event) => change({ apiKey: event.currentTarget.value })}
       />
@@ -136,8 +150,9 @@ export function ProviderStep(props: {
         id="provider-models"
         rows={3}
         aria-describedby="provider-models-hint"
-        value={form.modelIds}
-        onInput={(event) => change({ modelIds: event.currentTarget.value })}
+        aria-invalid={invalid("models")}
+        value={form.models}
+        onInput={(event) => change({ models: event.currentTarget.value })}
       />
       <p id="provider-models-hint" class="muted">
         {found === null ? t("provider.modelsHint") : t("provider.discovered", { count: found })}
@@ -159,34 +174,16 @@ export function ProviderStep(props: {
           max={CONTEXT_WINDOW_MAX}
           step={1}
           placeholder={t("provider.contextWindowDefault")}
+          aria-invalid={invalid("contextWindow")}
           value={form.contextWindow}
           onInput={(event) => change({ contextWindow: event.currentTarget.value })}
         />
-        <fieldset>
-          <legend>{t("provider.efforts")}</legend>
-          {EFFORT_LEVELS.map((level) => (
-            <label key={level}>
-              <input
-                type="checkbox"
-                checked={form.efforts.includes(level)}
-                onChange={(event) => toggleEffort(level, event.currentTarget.checked)}
-              />
-              {level}
-            </label>
-          ))}
-        </fieldset>
-        <label for="provider-default-effort">{t("provider.defaultEffort")}</label>
-        <select
-          id="provider-default-effort"
-          value={form.defaultEffort}
-          onChange={(event) =>
-            change({ defaultEffort: event.currentTarget.value as ReasoningEffort | "" })}
-        >
-          <option value="">{t("provider.effortAuto")}</option>
-          {(form.efforts.length > 0 ? form.efforts : EFFORT_LEVELS).map((level) => (
-            <option key={level} value={level}>{level}</option>
-          ))}
-        </select>
+        <EffortLevelsPicker
+          idBase="provider-effort"
+          value={form}
+          emptyOffersAll
+          onChange={change}
+        />
       </details>
       {problem && <p class="onboarding-problem" role="alert">{problem}</p>}
       <footer class="onboarding-actions">

@@ -6,9 +6,10 @@ import {
   addModelIds,
   type CustomProviderDraft,
   customProviderParams,
+  discoverParams,
   emptyCustomDraft,
   type FieldProblem,
-  parseHeaders,
+  parseModelIds,
 } from "../../state/provider_form.ts";
 import { DiscoverPicker } from "./DiscoverPicker.tsx";
 
@@ -59,23 +60,12 @@ export function CustomProviderForm(
     else failure.value = outcome;
   };
   const discover = async () => {
-    const { baseUrl, apiKey } = draft.value;
-    const headers = parseHeaders(draft.value.headers);
     failure.value = null;
-    const checked = customProviderParams({ ...draft.value, models: "-" });
-    const blocking = checked.ok
-      ? []
-      : checked.problems.filter((p) => p.field === "baseUrl" || p.field === "headers");
-    problems.value = blocking;
-    if (blocking.length > 0 || !headers.ok) return;
+    const checked = discoverParams({ ...draft.value, kind: "custom", providerId: provider?.id });
+    problems.value = checked.ok ? [] : checked.problems;
+    if (!checked.ok) return;
     busy.value = true;
-    const result = await discoverModels({
-      kind: "custom",
-      ...(provider ? { providerId: provider.id } : {}),
-      baseUrl: baseUrl.trim(),
-      ...(apiKey === "" ? {} : { apiKey }),
-      ...(Object.keys(headers.headers).length > 0 ? { headers: headers.headers } : {}),
-    });
+    const result = await discoverModels(checked.params);
     busy.value = false;
     if (typeof result === "string") failure.value = result;
     else found.value = result;
@@ -167,7 +157,7 @@ export function CustomProviderForm(
       {found.value && (
         <DiscoverPicker
           found={found.value}
-          existing={draft.value.models.split(/[\n,]/).map((id) => id.trim())}
+          existing={parseModelIds(draft.value.models)}
           onAdd={addPicked}
           onCancel={() => (found.value = null)}
         />

@@ -1,25 +1,9 @@
 import { useSignal } from "@preact/signals";
-import type { Model, ReasoningEffort } from "@daedalus/client";
-import { type MessageKey, t } from "../../i18n/i18n.ts";
+import type { Model } from "@daedalus/client";
+import { t } from "../../i18n/i18n.ts";
 import { setModelEnabled, setModelLimits } from "../../state/providers.ts";
-import {
-  type FieldProblem,
-  type LimitsDraft,
-  limitsParams,
-  REASONING_EFFORT_LEVELS,
-} from "../../state/provider_form.ts";
-
-/** Each level's name (the wire value is what the model receives). */
-const EFFORT_LABELS: Record<ReasoningEffort, MessageKey> = {
-  none: "settings.effort.none",
-  minimal: "settings.effort.minimal",
-  low: "settings.effort.low",
-  medium: "settings.effort.medium",
-  high: "settings.effort.high",
-  xhigh: "settings.effort.xhigh",
-  max: "settings.effort.max",
-  ultra: "settings.effort.ultra",
-};
+import { type FieldProblem, type LimitsDraft, limitsParams } from "../../state/provider_form.ts";
+import { EffortLevelsPicker } from "../providers/EffortLevelsPicker.tsx";
 
 /** One model: its name, an enable switch, and its limits behind "Limits". */
 export function ModelRow({ model }: { model: Model }) {
@@ -82,18 +66,6 @@ function LimitsForm({ model, onDone }: { model: Model; onDone: () => void }) {
   const base = `limits-${model.providerId}-${model.id}`;
   const problemOf = (field: keyof LimitsDraft) =>
     problems.value.find((problem) => problem.field === field);
-  const toggleLevel = (level: ReasoningEffort, on: boolean) => {
-    const levels = on
-      ? [...draft.value.reasoningEfforts, level]
-      : draft.value.reasoningEfforts.filter((other) => other !== level);
-    const effort = draft.value.reasoningEffort;
-    // A default the model no longer offers goes back to auto, as the runtime would do.
-    draft.value = {
-      ...draft.value,
-      reasoningEfforts: levels,
-      reasoningEffort: effort !== "" && levels.includes(effort) ? effort : "",
-    };
-  };
   const save = async (event: Event) => {
     event.preventDefault();
     const checked = limitsParams(model.providerId, model.id, draft.value);
@@ -136,37 +108,13 @@ function LimitsForm({ model, onDone }: { model: Model; onDone: () => void }) {
           </small>
         )}
       </div>
-      <fieldset class="effort-levels">
-        <legend>{t("settings.limits.levels")}</legend>
-        {REASONING_EFFORT_LEVELS.map((level) => (
-          <label key={level}>
-            <input
-              type="checkbox"
-              checked={draft.value.reasoningEfforts.includes(level)}
-              onChange={(event) => toggleLevel(level, event.currentTarget.checked)}
-            />
-            {t(EFFORT_LABELS[level])}
-          </label>
-        ))}
-      </fieldset>
-      <div class="settings-field">
-        <label for={`${base}-default`}>{t("settings.limits.default")}</label>
-        <select
-          id={`${base}-default`}
-          value={draft.value.reasoningEffort}
-          aria-invalid={effortProblem ? true : undefined}
-          onChange={(event) => (draft.value = {
-            ...draft.value,
-            reasoningEffort: event.currentTarget.value as ReasoningEffort | "",
-          })}
-        >
-          <option value="">{t("settings.limits.auto")}</option>
-          {draft.value.reasoningEfforts.map((level) => (
-            <option key={level} value={level}>{t(EFFORT_LABELS[level])}</option>
-          ))}
-        </select>
-        {effortProblem && <small class="settings-problem">{t(effortProblem.key)}</small>}
-      </div>
+      <EffortLevelsPicker
+        idBase={base}
+        value={draft.value}
+        emptyOffersAll={false}
+        problem={effortProblem}
+        onChange={(efforts) => (draft.value = { ...draft.value, ...efforts })}
+      />
       {failure.value && <p class="settings-error" role="alert">{failure.value}</p>}
       <div class="settings-buttons">
         <button type="submit" class="primary" disabled={busy.value}>{t("settings.save")}</button>
