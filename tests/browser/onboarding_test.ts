@@ -154,6 +154,8 @@ Deno.test({
         assert.equal(await page.$("dialog.onboarding-dialog"), null, "wizard shown again");
         assert.equal(await page.getAttribute("html", "data-theme"), "light");
         assert.equal(await page.getAttribute("html", "lang"), "zh-CN");
+        // The name from step 1 marks the user's own messages.
+        assert.equal(await page.textContent("article.message.role-user header"), "Ana");
         assert.deepEqual(run.pageErrors, []);
       },
       undefined,

@@ -160,6 +160,15 @@ Deno.test({
       assert.equal(await page.textContent("#settings-title"), "设置");
       assert.equal(await page.evaluate("localStorage.getItem('daedalus.locale')"), "zh-CN");
 
+      // The local profile's name (General) marks the user's messages at once.
+      await page.fill("dialog.settings input.user-name", "Bo");
+      await page.press("dialog.settings input.user-name", "Tab");
+      await page.waitForFunction(
+        "JSON.parse(localStorage.getItem('daedalus.onboarding') ?? '{}').userName === 'Bo'",
+        undefined,
+        wait,
+      );
+
       // Sign out: the session ends; the page (and a reload) shows the sign-in help.
       await Promise.all([
         page.waitForEvent("load", wait),

@@ -19,8 +19,9 @@ export const onboardingEn = {
   "onboarding.next": "Next",
   "onboarding.back": "Back",
   "onboarding.finish": "Finish",
-  "onboarding.name": "What should the assistant call you?",
-  "onboarding.nameHint": "Optional, up to {max} characters.",
+  "onboarding.name": "Your name",
+  "onboarding.nameHint":
+    "Optional, up to {max} characters; shown on your messages in this browser.",
   "onboarding.nameInvalid": "Use 1 to {max} characters without line breaks.",
   "onboarding.language": "Language",
   "provider.kind": "Provider",

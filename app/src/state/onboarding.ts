@@ -68,7 +68,8 @@ export async function checkOnboarding(): Promise<void> {
 }
 
 /**
- * Remembers the user's name (what the assistant calls them); blank forgets it.
+ * Remembers the user's name (the local profile of seed 000 §5: shown on their messages
+ * in this browser; the model does not receive it); blank forgets it.
  *
  * @param text what was typed
  * @returns whether it was valid (blank counts as valid)

@@ -6,12 +6,16 @@ import { ToolCard } from "../tools/ToolCard.tsx";
 import { RunOutcome } from "../run/RunOutcome.tsx";
 import { RunProgress } from "../run/RunProgress.tsx";
 import { MessageAttachments } from "../attachments/MessageAttachments.tsx";
+import { onboardingRecord } from "../../state/onboarding.ts";
 import type { FeedRow } from "./feed_rows.ts";
 
 function ItemView(props: { item: Item }) {
   const { item } = props;
   if (item.kind === "tool_call" || item.kind === "tool_result") return <ToolCard item={item} />;
-  const who = item.role === "user" ? t("item.user") : t("item.assistant");
+  // The local profile's name, when the user gave one, marks their own messages.
+  const who = item.role === "user"
+    ? onboardingRecord.value.userName ?? t("item.user")
+    : t("item.assistant");
   return (
     <article class={`message role-${item.role ?? "assistant"}`}>
       <header>{who}</header>

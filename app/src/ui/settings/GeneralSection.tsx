@@ -1,6 +1,9 @@
 import { type Locale, locale, LOCALES, setLocale, t } from "../../i18n/i18n.ts";
 import { ArchivedList } from "../archive/ArchivedList.tsx";
 import { logOut } from "../../session.ts";
+import { useState } from "preact/hooks";
+import { onboardingRecord, saveUserName } from "../../state/onboarding.ts";
+import { USER_NAME_MAX_CHARS } from "../../state/onboarding_flow.ts";
 
 /** Each locale named in its own language, so anyone can find theirs. */
 const LOCALE_NAMES: Record<Locale, string> = { en: "English", "zh-CN": "中文（简体）" };
@@ -24,6 +27,7 @@ export function GeneralSection() {
           ))}
         </select>
       </label>
+      <UserNameField />
       <h4>{t("archived.title")}</h4>
       <ArchivedList />
       <h4>{t("settings.general.session")}</h4>
@@ -37,5 +41,32 @@ export function GeneralSection() {
         {t("settings.general.logOut")}
       </button>
     </div>
+  );
+}
+
+/** The local profile's name, saved when the field is left (blank forgets it). */
+function UserNameField() {
+  const [text, setText] = useState(onboardingRecord.value.userName ?? "");
+  const [invalid, setInvalid] = useState(false);
+  return (
+    <label class="settings-field">
+      <span>{t("onboarding.name")}</span>
+      <input
+        type="text"
+        class="user-name"
+        autocomplete="nickname"
+        value={text}
+        maxLength={USER_NAME_MAX_CHARS * 2}
+        aria-invalid={invalid}
+        aria-describedby="settings-name-hint"
+        onInput={(event) => setText(event.currentTarget.value)}
+        onChange={(event) => setInvalid(!saveUserName(event.currentTarget.value))}
+      />
+      <span id="settings-name-hint" class={invalid ? "settings-problem" : "muted"}>
+        {t(invalid ? "onboarding.nameInvalid" : "onboarding.nameHint", {
+          max: USER_NAME_MAX_CHARS,
+        })}
+      </span>
+    </label>
   );
 }
