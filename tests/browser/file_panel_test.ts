@@ -94,6 +94,20 @@ Deno.test({
         await page.textContent("dialog.file-panel .file-unavailable") ?? "",
         /does not exist/,
       );
+      // "Mention in message" puts the path into the draft and returns to the composer.
+      await page.keyboard.press("Escape");
+      await page.waitForSelector("dialog.file-panel", { state: "detached" });
+      await page.fill("form.composer textarea", "please check");
+      await page.click("section.tool-card button.open-file-button");
+      await page.click("dialog.file-panel button.mention-file");
+      await page.waitForSelector("dialog.file-panel", { state: "detached" });
+      assert.equal(await page.inputValue("form.composer textarea"), "please check `long.txt` ");
+      assert.equal(
+        await page.evaluate<boolean>(
+          "document.activeElement === document.querySelector('form.composer textarea')",
+        ),
+        true,
+      );
       assert.deepEqual(run.pageErrors, []);
     }),
 });

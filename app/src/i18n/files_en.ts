@@ -4,6 +4,7 @@ export const filesEn = {
   "file.openPath": "Open {path}",
   "file.panel": "File preview",
   "file.close": "Close",
+  "file.mention": "Mention in message",
   "file.loading": "Loading…",
   "file.more": "Show more lines",
   "file.reload": "Reload from the start",

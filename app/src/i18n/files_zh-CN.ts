@@ -6,6 +6,7 @@ export const filesZhCN: Record<keyof typeof filesEn, string> = {
   "file.openPath": "打开 {path}",
   "file.panel": "文件预览",
   "file.close": "关闭",
+  "file.mention": "在消息中引用",
   "file.loading": "正在加载…",
   "file.more": "显示更多行",
   "file.reload": "从头重新加载",

@@ -11,6 +11,7 @@ import {
   threads,
 } from "../state/store.ts";
 import { drafts } from "../state/drafts.ts";
+import { draftVersion } from "../state/draft_mentions.ts";
 import {
   attachFiles,
   attachmentInputs,
@@ -42,9 +43,10 @@ export function Composer() {
   const dropping = useSignal(false);
   const picker = useRef<HTMLInputElement>(null);
   const threadId = conversation.value?.threadId ?? null;
+  const version = draftVersion.value;
   useEffect(() => {
     draft.value = threadId ? drafts.get(threadId) : "";
-  }, [threadId]);
+  }, [threadId, version]);
   if (!threadId) return null;
   const running = activeRun.value !== null;
   const available = models.value;

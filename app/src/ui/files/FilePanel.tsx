@@ -6,6 +6,8 @@ import {
   reloadFilePreview,
 } from "../../state/file_panel.ts";
 import { t } from "../../i18n/i18n.ts";
+import { conversation } from "../../state/store.ts";
+import { mentionInDraft } from "../../state/draft_mentions.ts";
 import { explainReason } from "../../i18n/reasons.ts";
 import "./file_panel.css";
 
@@ -37,9 +39,27 @@ export function FilePanel() {
         <h2 id="file-panel-title">
           <span class="muted">{t("file.panel")}</span> <code>{state.path}</code>
         </h2>
-        <button type="button" onClick={() => dialog.current?.close()} autofocus>
-          {t("file.close")}
-        </button>
+        <div class="file-panel-actions">
+          <button
+            type="button"
+            class="mention-file"
+            onClick={() => {
+              const threadId = conversation.value?.threadId;
+              if (!threadId) return;
+              mentionInDraft(threadId, state.path);
+              dialog.current?.close();
+              // Back to the composer, where the path now waits in the draft.
+              requestAnimationFrame(() =>
+                document.querySelector<HTMLTextAreaElement>("form.composer textarea")?.focus()
+              );
+            }}
+          >
+            {t("file.mention")}
+          </button>
+          <button type="button" onClick={() => dialog.current?.close()} autofocus>
+            {t("file.close")}
+          </button>
+        </div>
       </header>
       {state.lines.length > 0 && (
         <p class="muted file-range">
