@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { createHttpClient } from "@daedalus/client";
-import { hasChromium, logIn, PAGE_WAIT_MS, withBrowser } from "./_browser.ts";
+import { hasChromium, logIn, PAGE_WAIT_MS, waitForAnswer, withBrowser } from "./_browser.ts";
 
 const ignore = !hasChromium;
 const countThreads = "document.querySelectorAll('nav.sidebar button.thread').length";
@@ -62,6 +62,13 @@ Deno.test({
         assert.equal(await page.evaluate<number>(focusedIndex), 2);
         await page.keyboard.press("Home");
         assert.equal(await page.evaluate<number>(focusedIndex), 0);
+
+        // The open project thread has no message yet: a card names its project.
+        assert.match(await page.textContent("form.composer .project-card") ?? "", /Site/);
+        await page.fill("form.composer textarea", "start here");
+        await page.click("form.composer button[type=submit]");
+        await waitForAnswer(page, "Answer to: start here");
+        assert.equal(await page.$("form.composer .project-card"), null, "gone after a message");
 
         // Collapsing the project hides its threads.
         await page.click("nav.sidebar button.project-toggle");

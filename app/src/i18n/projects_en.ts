@@ -12,5 +12,6 @@ export const projectsEn = {
   "projects.create": "Create",
   "projects.cancel": "Cancel",
   "projects.pathRequired": "Enter the folder's absolute path.",
+  "projects.card": "New thread in the project {name}",
   "threads.more": "Load more threads",
 } as const;

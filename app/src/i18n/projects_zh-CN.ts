@@ -14,5 +14,6 @@ export const projectsZhCN: Record<keyof typeof projectsEn, string> = {
   "projects.create": "创建",
   "projects.cancel": "取消",
   "projects.pathRequired": "请输入文件夹的绝对路径。",
+  "projects.card": "在项目 {name} 中的新会话",
   "threads.more": "加载更多会话",
 };

@@ -31,6 +31,7 @@ import {
   type ThreadsState,
   visibleThreads,
 } from "./projection.ts";
+import { lastUsedModel } from "./thread_model.ts";
 
 /** The connection as the banner shows it. */
 export const connection = signal<ConnectionState>("starting");
@@ -163,6 +164,11 @@ export async function openThread(threadId: string): Promise<void> {
     if (conversation.value?.threadId === threadId) {
       conversation.value = applyTurnList(conversation.value, page);
       olderTurns.value = { cursor: page.nextCursor, loading: false };
+      // The thread's own model comes back with it, while it is still enabled.
+      const used = lastUsedModel(conversation.value);
+      if (used && models.value.some((m) => `${m.providerId}/${m.id}` === used)) {
+        selectedModel.value = used;
+      }
     }
   } catch (error) {
     report(error);

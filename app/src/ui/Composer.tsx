@@ -27,6 +27,22 @@ import { EffortMenu } from "./attachments/EffortMenu.tsx";
 import { openSettings } from "../state/settings_nav.ts";
 import { t } from "../i18n/i18n.ts";
 
+/**
+ * Above the composer of a project thread that has no message yet: which project folder
+ * the first message will work in. Gone once the first turn exists.
+ */
+function ProjectCard(props: { threadId: string }) {
+  const workspace = threads.value.byId[props.threadId]?.workspace;
+  const started = (conversation.value?.turns.length ?? 0) > 0;
+  if (!workspace || workspace.kind !== "project" || started) return null;
+  return (
+    <p class="project-card" title={workspace.rootUri ?? undefined}>
+      {t("projects.card", { name: workspace.name })}
+      {workspace.rootUri && <code>{workspace.rootUri}</code>}
+    </p>
+  );
+}
+
 function hasFiles(event: DragEvent): boolean {
   return [...(event.dataTransfer?.types ?? [])].includes("Files");
 }
@@ -104,6 +120,7 @@ export function Composer() {
       }}
     >
       {dropping.value && <p class="drop-hint" aria-live="polite">{t("attachments.drop")}</p>}
+      <ProjectCard threadId={threadId} />
       <AttachmentChips items={attached} onRemove={(id) => removeAttachment(threadId, id)} />
       {notice && <p class="attachment-notice" role="alert">{notice}</p>}
       <textarea
