@@ -16,6 +16,10 @@ Deno.test({
       const controls = "section.tool-card .process-controls";
       assert.equal(await page.textContent("section.tool-card .badge"), "background");
       await page.waitForSelector(`${controls} .state-running`, { timeout: PAGE_WAIT_MS });
+      assert.equal(
+        await page.textContent(`${controls} .process-state`),
+        "running in the background",
+      );
       // The output arrives a moment after the start; ask until it shows.
       await page.click(`${controls} button:text('Show output')`);
       for (let attempt = 0;; attempt++) {
@@ -27,6 +31,10 @@ Deno.test({
       }
       await page.click(`${controls} button:text('Stop')`);
       await page.waitForSelector(`${controls} .state-terminated`, { timeout: PAGE_WAIT_MS });
+      assert.match(
+        await page.textContent(`${controls} .process-state`) ?? "",
+        /^background command ended/,
+      );
       assert.equal(await page.$(`${controls} button:text('Stop')`), null, "Stop is gone");
       // "More" after the stop keeps the output (no duplicated text).
       await page.click(`${controls} button:text('More')`);

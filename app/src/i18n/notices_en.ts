@@ -12,6 +12,8 @@ export const noticesEn = {
   "notify.failed": "Background command failed",
   "notify.exit": "{command} — exit code {code}",
   "notify.stopped": "{command} — {state}",
+  "process.background.running": "running in the background",
+  "process.background.ended": "background command ended",
   "process.badge.background": "background",
   "process.badge.pty": "terminal",
   "process.badge.supervised": "supervised",

@@ -13,6 +13,8 @@ export const noticesZhCN: Record<keyof typeof noticesEn, string> = {
   "notify.failed": "后台命令失败",
   "notify.exit": "{command} — 退出码 {code}",
   "notify.stopped": "{command} — {state}",
+  "process.background.running": "后台运行中",
+  "process.background.ended": "后台已结束",
   "process.badge.background": "后台",
   "process.badge.pty": "终端",
   "process.badge.supervised": "受监管",

@@ -89,7 +89,14 @@ export function createProcessTools(deps: ProcessToolDeps): LoopTool[] {
         });
         return {
           content: `Started ${record.processId} (pid ${record.pid}) in ${cwd}`,
-          details: { processId: record.processId, pid: record.pid, cwd },
+          // How it runs goes with the result, so a client's card can say "in the background".
+          details: {
+            processId: record.processId,
+            pid: record.pid,
+            cwd,
+            background: record.background,
+            pty: record.pty,
+          },
         };
       },
     }),

@@ -13,7 +13,9 @@ export const PROCESS_LOG_MAX_CHARS = 64 * 1024;
  * read page by page ("Show output", then "More"), and Stop while it runs. The card's
  * facts are the snapshot from when the tool returned; this shows what is true now.
  */
-export function ProcessControls(props: { processId: string; state: string | null }) {
+export function ProcessControls(
+  props: { processId: string; state: string | null; background?: boolean },
+) {
   const { processId } = props;
   const [page, setPage] = useState<ProcessOutputPage | null>(null);
   const [log, setLog] = useState<string | null>(null);
@@ -62,7 +64,9 @@ export function ProcessControls(props: { processId: string; state: string | null
     <div class="process-controls">
       {state && (
         <span class={`process-state state-${state}`} role="status">
-          {t(`process.state.${state}` as MessageKey)}
+          {props.background
+            ? t(state === "running" ? "process.background.running" : "process.background.ended")
+            : t(`process.state.${state}` as MessageKey)}
           {known?.exitCode !== null && known?.exitCode !== undefined &&
             ` · ${t("tool.label.exitCode")} ${known.exitCode}`}
         </span>

@@ -63,6 +63,7 @@ export function ToolCard(props: { item: Item }) {
         <ProcessControls
           processId={item.data.processId}
           state={typeof item.data.state === "string" ? item.data.state : null}
+          background={item.data.background === true}
         />
       )}
       {item.kind === "tool_call" && CHANGING_TOOLS.has(toolId) && item.status === "completed" && (
