@@ -53,6 +53,8 @@ export const zhCN: Record<MessageKey, string> = {
   "sidebar.running": "运行中",
   "thread.untitled": "未命名会话",
   "conversation.empty": "在下方输入消息开始。",
+  "empty.heading": "我们接下来做什么？",
+  "empty.description": "开始一段对话，让 Daedalus 帮你规划、探索、创作或完成任务。",
   "conversation.none": "选择一个会话或新建一个。",
   "conversation.loading": "正在加载对话…",
   "conversation.label": "对话",

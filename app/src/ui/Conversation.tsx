@@ -34,15 +34,26 @@ function ThreadFeed(props: { state: ConversationState }) {
   );
 }
 
+/** Nothing to show yet: what the app is for, and what to do (seed 000 §5 empty state). */
+function EmptyState(props: { hint: string }) {
+  return (
+    <section class="conversation empty" aria-labelledby="empty-heading">
+      <h2 id="empty-heading">{t("empty.heading")}</h2>
+      <p>{t("empty.description")}</p>
+      <p class="muted">{props.hint}</p>
+    </section>
+  );
+}
+
 /** The open thread's turns, runs and items. */
 export function Conversation() {
   const state = conversation.value;
-  if (!state) return <section class="conversation empty">{t("conversation.none")}</section>;
+  if (!state) return <EmptyState hint={t("conversation.none")} />;
   if (state.snapshotSeq === null) {
     return <section class="conversation empty">{t("conversation.loading")}</section>;
   }
   if (state.turns.length === 0) {
-    return <section class="conversation empty">{t("conversation.empty")}</section>;
+    return <EmptyState hint={t("conversation.empty")} />;
   }
   return <ThreadFeed key={state.threadId} state={state} />;
 }
