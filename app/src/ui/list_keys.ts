@@ -1,6 +1,6 @@
 /**
  * Arrow-key movement through a list of focusable rows (ArrowUp/ArrowDown, Home, End),
- * shared by the sidebar and the settings sections.
+ * shared by the sidebar, the settings sections and the turn navigator.
  *
  * @module
  */
