@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { FileChange } from "@daedalus/client";
 import { loadFileChange, openDiff } from "../../state/store.ts";
 import { diffLines } from "../../state/diff_lines.ts";
 import { t } from "../../i18n/i18n.ts";
 import { explainReason } from "../../i18n/reasons.ts";
+import { useModalDialog } from "../modal_dialog.ts";
 
 /**
  * The before/after view of one write or edit (`file.change.get`): the unified diff with
@@ -12,12 +13,11 @@ import { explainReason } from "../../i18n/reasons.ts";
  */
 export function DiffDialog() {
   const itemId = openDiff.value;
-  const dialog = useRef<HTMLDialogElement>(null);
   const [change, setChange] = useState<FileChange | null>(null);
+  const modal = useModalDialog(itemId !== null, () => (openDiff.value = null));
   useEffect(() => {
     setChange(null);
     if (!itemId) return;
-    dialog.current?.showModal();
     let current = true;
     void loadFileChange(itemId).then((loaded) => current && setChange(loaded));
     return () => {
@@ -25,22 +25,18 @@ export function DiffDialog() {
     };
   }, [itemId]);
   if (!itemId) return null;
-  const close = () => {
-    dialog.current?.close();
-    openDiff.value = null;
-  };
   return (
     <dialog
-      ref={dialog}
+      ref={modal.ref}
       class="modal diff-dialog"
       aria-labelledby="diff-title"
-      onClose={() => (openDiff.value = null)}
+      onClose={modal.onClose}
     >
       <header>
         <h2 id="diff-title">
           {change?.status === "recorded" ? <code>{change.path}</code> : t("diff.title")}
         </h2>
-        <button type="button" onClick={close} autofocus>{t("diff.close")}</button>
+        <button type="button" onClick={modal.close} autofocus>{t("diff.close")}</button>
       </header>
       {change === null && <p class="muted">{t("diff.loading")}</p>}
       {change?.status === "unavailable" && (

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from "preact/hooks";
 import {
   closeFilePreview,
   filePanel,
@@ -7,6 +6,7 @@ import {
 } from "../../state/file_panel.ts";
 import { t } from "../../i18n/i18n.ts";
 import { explainReason } from "../../i18n/reasons.ts";
+import { useModalDialog } from "../modal_dialog.ts";
 import "./file_panel.css";
 
 /**
@@ -18,26 +18,22 @@ import "./file_panel.css";
  */
 export function FilePanel() {
   const state = filePanel.value;
-  const dialog = useRef<HTMLDialogElement>(null);
-  const open = state !== null;
-  useEffect(() => {
-    if (open && !dialog.current?.open) dialog.current?.showModal();
-  }, [open]);
+  const modal = useModalDialog(state !== null, closeFilePreview);
   if (!state) return null;
   const first = state.lines[0]?.number;
   const last = state.lines.at(-1)?.number;
   return (
     <dialog
-      ref={dialog}
+      ref={modal.ref}
       class="modal file-panel"
       aria-labelledby="file-panel-title"
-      onClose={closeFilePreview}
+      onClose={modal.onClose}
     >
       <header>
         <h2 id="file-panel-title">
           <span class="muted">{t("file.panel")}</span> <code>{state.path}</code>
         </h2>
-        <button type="button" onClick={() => dialog.current?.close()} autofocus>
+        <button type="button" onClick={modal.close} autofocus>
           {t("file.close")}
         </button>
       </header>

@@ -1,8 +1,9 @@
 import { signal } from "@preact/signals";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { openThread, threadList } from "../../state/store.ts";
 import { searchThreads } from "../../state/thread_search.ts";
 import { t } from "../../i18n/i18n.ts";
+import { useModalDialog } from "../modal_dialog.ts";
 
 /** Whether the search dialog is open (Ctrl/Cmd+K, or the sidebar's Search). */
 export const searchOpen = signal(false);
@@ -14,23 +15,17 @@ export const searchOpen = signal(false);
  */
 export function SearchDialog() {
   const open = searchOpen.value;
-  const dialog = useRef<HTMLDialogElement>(null);
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
-  useEffect(() => {
-    if (!open) return;
+  const modal = useModalDialog(open, () => (searchOpen.value = false), () => {
     setQuery("");
     setActive(0);
-    dialog.current?.showModal();
-  }, [open]);
+  });
   if (!open) return null;
   const untitled = t("thread.untitled");
   const results = searchThreads(threadList.value, query, untitled);
   const current = Math.min(active, Math.max(results.length - 1, 0));
-  const close = () => {
-    dialog.current?.close();
-    searchOpen.value = false;
-  };
+  const close = modal.close;
   const choose = (threadId: string) => {
     close();
     void openThread(threadId);
@@ -58,10 +53,10 @@ export function SearchDialog() {
   };
   return (
     <dialog
-      ref={dialog}
+      ref={modal.ref}
       class="modal search-dialog"
       aria-label={t("search.label")}
-      onClose={() => (searchOpen.value = false)}
+      onClose={modal.onClose}
     >
       <input
         type="search"

@@ -6,6 +6,7 @@ import {
   type SettingsSection,
   settingsSection,
 } from "../../state/settings_nav.ts";
+import { useModalDialog } from "../modal_dialog.ts";
 import { SECTIONS } from "./sections.ts";
 import "./settings.css";
 
@@ -32,13 +33,10 @@ function usePhoneLayout(): boolean {
  */
 export function SettingsDialog() {
   const requested = settingsSection.value;
-  const dialog = useRef<HTMLDialogElement>(null);
   const tabs = useRef<HTMLDivElement>(null);
   const phone = usePhoneLayout();
   const open = requested !== null;
-  useEffect(() => {
-    if (open && !dialog.current?.open) dialog.current?.showModal();
-  }, [open]);
+  const modal = useModalDialog(open, closeSettings);
   if (!open) return null;
   // A section not built (yet) opens the first one rather than an empty panel.
   const current = SECTIONS.find((section) => section.id === requested) ?? SECTIONS[0];
@@ -64,20 +62,14 @@ export function SettingsDialog() {
   const Panel = current.component;
   return (
     <dialog
-      ref={dialog}
+      ref={modal.ref}
       class="modal settings"
       aria-labelledby="settings-title"
-      onClose={closeSettings}
+      onClose={modal.onClose}
     >
       <header class="settings-header">
         <h2 id="settings-title">{t("settings.title")}</h2>
-        <button
-          type="button"
-          onClick={() => {
-            dialog.current?.close();
-            closeSettings();
-          }}
-        >
+        <button type="button" onClick={modal.close}>
           {t("settings.close")}
         </button>
       </header>
