@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { archiveThread, conversation, renameThread, threads } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
+import { menuKeyTarget } from "./list_keys.ts";
 
 /** Titles longer than this are refused by `thread.rename` (THREAD_TITLE_MAX_CHARS). */
 const TITLE_MAX_CHARS = 200;
@@ -30,22 +31,13 @@ export function ConversationHeader() {
     setMenuOpen(false);
     menuButton.current?.focus();
   };
-  const focusItem = (index: (count: number, current: number) => number) => {
+  const onMenuKey = (event: KeyboardEvent) => {
     const items = [...(menu.current?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? [])];
     const current = items.indexOf(document.activeElement as HTMLElement);
-    items[index(items.length, current)]?.focus();
-  };
-  const onMenuKey = (event: KeyboardEvent) => {
-    const moves: Record<string, (count: number, current: number) => number> = {
-      ArrowDown: (count, current) => (current + 1) % count,
-      ArrowUp: (count, current) => (current - 1 + count) % count,
-      Home: () => 0,
-      End: (count) => count - 1,
-    };
-    const move = moves[event.key];
-    if (move) {
+    const move = menuKeyTarget(event.key, items.length, current);
+    if (move !== null) {
       event.preventDefault();
-      focusItem(move);
+      items[move]?.focus();
     } else if (event.key === "Escape") {
       event.preventDefault();
       closeMenu();

@@ -1,6 +1,7 @@
 /**
  * Arrow-key movement through a list of focusable rows (ArrowUp/ArrowDown, Home, End),
- * shared by the sidebar, the settings sections and the turn navigator.
+ * shared by the sidebar, the settings sections, search and the turn navigator; menus
+ * (the thread menu, the effort menu) wrap around at the ends.
  *
  * @module
  */
@@ -26,6 +27,26 @@ export function listKeyTarget(key: string, count: number, current: number): numb
       return count - 1;
     default:
       return null;
+  }
+}
+
+/**
+ * Where a key moves focus in a menu, whose arrows wrap around at the ends.
+ *
+ * @param key `KeyboardEvent.key`
+ * @param count how many items
+ * @param current the focused item, or -1 when focus is elsewhere in the menu
+ * @returns the item to focus, or null when the key does not move focus
+ */
+export function menuKeyTarget(key: string, count: number, current: number): number | null {
+  if (count === 0) return null;
+  switch (key) {
+    case "ArrowDown":
+      return (current + 1) % count;
+    case "ArrowUp":
+      return current < 0 ? count - 1 : (current - 1 + count) % count;
+    default:
+      return listKeyTarget(key, count, current);
   }
 }
 

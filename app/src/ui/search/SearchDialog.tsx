@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { openThread, threadList } from "../../state/store.ts";
 import { searchThreads } from "../../state/thread_search.ts";
 import { t } from "../../i18n/i18n.ts";
+import { listKeyTarget } from "../list_keys.ts";
 import { useModalDialog } from "../modal_dialog.ts";
 
 /** Whether the search dialog is open (Ctrl/Cmd+K, or the sidebar's Search). */
@@ -32,20 +33,14 @@ export function SearchDialog() {
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.isComposing) return;
-    const last = results.length - 1;
-    const moves: Record<string, number> = {
-      ArrowDown: Math.min(current + 1, last),
-      ArrowUp: Math.max(current - 1, 0),
-      Home: 0,
-      End: last,
-    };
+    const move = listKeyTarget(event.key, results.length, current);
     if (event.key === "Escape") {
       // A search field would only clear itself on the first Escape; close at once.
       event.preventDefault();
       close();
-    } else if (event.key in moves && results.length > 0) {
+    } else if (move !== null) {
       event.preventDefault();
-      setActive(moves[event.key]!);
+      setActive(move);
     } else if (event.key === "Enter" && results[current]) {
       event.preventDefault();
       choose(results[current].id);
