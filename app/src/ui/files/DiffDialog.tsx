@@ -5,6 +5,7 @@ import { diffLines } from "../../state/diff_lines.ts";
 import { t } from "../../i18n/i18n.ts";
 import { explainReason } from "../../i18n/reasons.ts";
 import { useModalDialog } from "../modal_dialog.ts";
+import { NumberedLines } from "./NumberedLines.tsx";
 
 /**
  * The before/after view of one write or edit (`file.change.get`): the unified diff with
@@ -60,22 +61,17 @@ function Recorded(props: { change: Extract<FileChange, { status: "recorded" }> }
   return (
     <>
       <p class="muted">{summary}</p>
-      <table class="diff" aria-label={t("diff.table")}>
-        <tbody>
-          {diffLines(change.diff).map((line, index) => (
-            <tr key={index} class={`diff-${line.kind}`}>
-              <td class="line-number">{line.oldLine ?? ""}</td>
-              <td class="line-number">{line.newLine ?? ""}</td>
-              <td class="marker" aria-hidden="true">
-                {line.kind === "add" ? "+" : line.kind === "remove" ? "−" : ""}
-              </td>
-              <td>
-                <code>{line.text}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <NumberedLines
+        tableClass="diff"
+        label={t("diff.table")}
+        lines={diffLines(change.diff).map((line, index) => ({
+          key: index,
+          numbers: [line.oldLine ?? "", line.newLine ?? ""],
+          marker: line.kind === "add" ? "+" : line.kind === "remove" ? "−" : "",
+          rowClass: `diff-${line.kind}`,
+          text: line.text,
+        }))}
+      />
     </>
   );
 }

@@ -7,6 +7,7 @@ import {
 import { t } from "../../i18n/i18n.ts";
 import { explainReason } from "../../i18n/reasons.ts";
 import { useModalDialog } from "../modal_dialog.ts";
+import { NumberedLines } from "./NumberedLines.tsx";
 import "./file_panel.css";
 
 /**
@@ -44,18 +45,15 @@ export function FilePanel() {
         </p>
       )}
       {state.lines.length > 0 && (
-        <table class="file-lines" aria-label={state.path}>
-          <tbody>
-            {state.lines.map((line) => (
-              <tr key={line.number}>
-                <td class="line-number">{line.number}</td>
-                <td>
-                  <code>{line.text}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <NumberedLines
+          tableClass="file-lines"
+          label={state.path}
+          lines={state.lines.map((line) => ({
+            key: line.number,
+            numbers: [line.number],
+            text: line.text,
+          }))}
+        />
       )}
       <footer>
         {state.loading && <p class="muted" role="status">{t("file.loading")}</p>}
