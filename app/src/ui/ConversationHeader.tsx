@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { archiveThread, conversation, renameThread, threads } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
-import { menuKeyTarget } from "./list_keys.ts";
+import { moveFocusInMenu } from "./list_keys.ts";
 
 /** Titles longer than this are refused by `thread.rename` (THREAD_TITLE_MAX_CHARS). */
 const TITLE_MAX_CHARS = 200;
@@ -31,18 +31,7 @@ export function ConversationHeader() {
     setMenuOpen(false);
     menuButton.current?.focus();
   };
-  const onMenuKey = (event: KeyboardEvent) => {
-    const items = [...(menu.current?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? [])];
-    const current = items.indexOf(document.activeElement as HTMLElement);
-    const move = menuKeyTarget(event.key, items.length, current);
-    if (move !== null) {
-      event.preventDefault();
-      items[move]?.focus();
-    } else if (event.key === "Escape") {
-      event.preventDefault();
-      closeMenu();
-    }
-  };
+  const onMenuKey = moveFocusInMenu("[role=menuitem]", closeMenu);
   const save = async () => {
     const next = editing?.trim() ?? "";
     if (next !== "" && next !== thread?.title) await renameThread(next);

@@ -51,6 +51,33 @@ export function menuKeyTarget(key: string, count: number, current: number): numb
 }
 
 /**
+ * A keydown handler for a menu element: arrows (wrapping), Home and End move focus between
+ * its items, Escape closes it.
+ *
+ * @param selector each item, e.g. `[role=menuitem]`
+ * @param close closes the menu (and gives focus back to its button)
+ * @returns the handler to put on the menu
+ */
+export function moveFocusInMenu(
+  selector: string,
+  close: () => void,
+): (event: KeyboardEvent) => void {
+  return (event) => {
+    const menu = event.currentTarget as HTMLElement | null;
+    const items = [...(menu?.querySelectorAll<HTMLElement>(selector) ?? [])];
+    const current = items.indexOf(document.activeElement as HTMLElement);
+    const next = menuKeyTarget(event.key, items.length, current);
+    if (next !== null) {
+      event.preventDefault();
+      items[next]?.focus();
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      close();
+    }
+  };
+}
+
+/**
  * A keydown handler for a list element that moves focus between its rows' controls.
  * Keys typed into text fields inside the list are left alone.
  *

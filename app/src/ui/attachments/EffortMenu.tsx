@@ -7,7 +7,7 @@ import {
   effortChoices,
 } from "../../state/reasoning_effort.ts";
 import { t } from "../../i18n/i18n.ts";
-import { menuKeyTarget } from "../list_keys.ts";
+import { moveFocusInMenu } from "../list_keys.ts";
 import "./attachments.css";
 
 /**
@@ -36,23 +36,7 @@ export function EffortMenu(props: { model: Model; disabled: boolean }) {
     chooseEffort(model, choice);
     close();
   };
-  const onKey = (event: KeyboardEvent) => {
-    const items = [
-      ...(menu.current?.querySelectorAll<HTMLElement>("[role=menuitemradio]") ?? []),
-    ];
-    const move = menuKeyTarget(
-      event.key,
-      items.length,
-      items.indexOf(document.activeElement as HTMLElement),
-    );
-    if (move !== null) {
-      event.preventDefault();
-      items[move]?.focus();
-    } else if (event.key === "Escape") {
-      event.preventDefault();
-      close();
-    }
-  };
+  const onKey = moveFocusInMenu("[role=menuitemradio]", close);
   return (
     <div
       class="menu-anchor effort-menu"
