@@ -282,13 +282,62 @@ export async function waitControlled(page: Page): Promise<void> {
 }
 
 /**
- * Creates a thread through the UI and sends `text` with the selected (scripted) model,
- * without waiting for the answer.
+ * Waits until `selector` matches exactly `count` elements.
+ *
+ * @param page the page
+ * @param selector a CSS selector
+ * @param count how many elements
+ */
+export async function waitForCount(page: Page, selector: string, count: number): Promise<void> {
+  await page.waitForFunction(
+    `document.querySelectorAll(${JSON.stringify(selector)}).length === ${count}`,
+    undefined,
+    { timeout: PAGE_WAIT_MS },
+  );
+}
+
+/**
+ * Waits until the first element `selector` matches has exactly `text` as its text.
+ *
+ * @param page the page
+ * @param selector a CSS selector
+ * @param text the whole expected `textContent`
+ */
+export async function waitForText(page: Page, selector: string, text: string): Promise<void> {
+  await page.waitForFunction(
+    `document.querySelector(${JSON.stringify(selector)})?.textContent === ${JSON.stringify(text)}`,
+    undefined,
+    { timeout: PAGE_WAIT_MS },
+  );
+}
+
+/**
+ * Waits until the text of the first element `selector` matches contains `part`.
+ *
+ * @param page the page
+ * @param selector a CSS selector
+ * @param part the expected part of its `textContent`
+ */
+export async function waitForTextContaining(
+  page: Page,
+  selector: string,
+  part: string,
+): Promise<void> {
+  await page.waitForFunction(
+    `document.querySelector(${JSON.stringify(selector)})?.textContent` +
+      `.includes(${JSON.stringify(part)}) === true`,
+    undefined,
+    { timeout: PAGE_WAIT_MS },
+  );
+}
+
+/**
+ * Creates a thread through the UI and waits until its composer has the scripted model
+ * selected.
  *
  * @param page the page (connected)
- * @param text the message
  */
-export async function startMessage(page: Page, text: string): Promise<void> {
+export async function openNewThread(page: Page): Promise<void> {
   await page.click("nav.sidebar button.new-thread");
   await page.waitForSelector("form.composer textarea", { timeout: PAGE_WAIT_MS });
   // The model picker fills from `model.list`; the scripted model is the only one.
@@ -297,6 +346,17 @@ export async function startMessage(page: Page, text: string): Promise<void> {
     undefined,
     { timeout: PAGE_WAIT_MS },
   );
+}
+
+/**
+ * Creates a thread through the UI and sends `text` with the selected (scripted) model,
+ * without waiting for the answer.
+ *
+ * @param page the page (connected)
+ * @param text the message
+ */
+export async function startMessage(page: Page, text: string): Promise<void> {
+  await openNewThread(page);
   await page.fill("form.composer textarea", text);
   await page.click("form.composer button[type=submit]");
 }

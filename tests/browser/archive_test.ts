@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { createHttpClient } from "@daedalus/client";
-import { hasChromium, logIn, PAGE_WAIT_MS, withBrowser } from "./_browser.ts";
+import { hasChromium, logIn, PAGE_WAIT_MS, waitForCount, withBrowser } from "./_browser.ts";
 
 Deno.test({
   name: "browser: archived threads are listed apart and Unarchive returns one to the sidebar",
@@ -28,11 +28,7 @@ Deno.test({
       await page.waitForSelector("dialog.archived-dialog p.muted", { timeout: PAGE_WAIT_MS });
       await page.keyboard.press("Escape");
       await page.waitForSelector("dialog.archived-dialog", { state: "detached" });
-      await page.waitForFunction(
-        "document.querySelectorAll('nav.sidebar button.thread').length === 2",
-        undefined,
-        { timeout: PAGE_WAIT_MS },
-      );
+      await waitForCount(page, "nav.sidebar button.thread", 2);
       assert.deepEqual((await titles()).sort(), ["Old project", "Still active"]);
       assert.deepEqual(run.pageErrors, []);
     }),

@@ -12,9 +12,12 @@ import {
   type BrowserRun,
   hasChromium,
   logIn,
+  openNewThread,
   PAGE_WAIT_MS,
   waitConnected,
   waitForAnswer,
+  waitForCount,
+  waitForText,
   withBrowser,
 } from "./_browser.ts";
 
@@ -34,16 +37,6 @@ async function listModels(run: BrowserRun, models: ModelInput[]): Promise<void> 
     baseUrl: "http://127.0.0.1:9/v1",
     models,
   });
-}
-
-async function newThread(run: BrowserRun): Promise<void> {
-  await run.page.click("nav.sidebar button.new-thread");
-  await run.page.waitForSelector("form.composer textarea", { timeout: PAGE_WAIT_MS });
-  await run.page.waitForFunction(
-    "document.querySelector('form.composer select')?.value.startsWith('scripted/') === true",
-    undefined,
-    { timeout: PAGE_WAIT_MS },
-  );
 }
 
 /** Pastes files into the composer the way a browser does: a paste event with files. */
@@ -72,7 +65,7 @@ Deno.test({
         if (new URL(request.url()).pathname === "/upload") uploads.push(request.method());
       });
       await logIn(run);
-      await newThread(run);
+      await openNewThread(run.page);
       await page.selectOption("form.composer select", "scripted/scripted-vision");
 
       // Over 8 MiB: refused with the limit message before any upload.
@@ -116,11 +109,7 @@ Deno.test({
         new File([Uint8Array.from(atob("${PNG_BASE64}"), (c) => c.charCodeAt(0))], "dot.png",
           { type: "image/png" }),
       ]`));
-      await page.waitForFunction(
-        "document.querySelectorAll('form.composer .attachment-chip.state-ready').length === 2",
-        undefined,
-        { timeout: PAGE_WAIT_MS },
-      );
+      await waitForCount(page, "form.composer .attachment-chip.state-ready", 2);
       const chips = await page.$$eval(
         "form.composer .attachment-chip",
         (items) => items.map((item) => item.textContent ?? ""),
@@ -168,7 +157,7 @@ Deno.test({
         reasoningEffort: "medium",
       }]);
       await logIn(run);
-      await newThread(run);
+      await openNewThread(run.page);
       const button = page.locator("form.composer .effort-button");
       assert.equal(await button.textContent(), "Effort: Medium", "the model's default");
 
@@ -189,11 +178,7 @@ Deno.test({
       await page.waitForSelector("form.composer [role=menu]", { timeout: PAGE_WAIT_MS });
       await page.keyboard.press("ArrowDown");
       await page.keyboard.press("Enter");
-      await page.waitForFunction(
-        "document.querySelector('form.composer .effort-button')?.textContent === 'Effort: High'",
-        undefined,
-        { timeout: PAGE_WAIT_MS },
-      );
+      await waitForText(page, "form.composer .effort-button", "Effort: High");
       await page.fill("form.composer textarea", "effort? first");
       await page.click("form.composer button[type=submit]");
       await waitForAnswer(page, "effort: high");
@@ -201,11 +186,7 @@ Deno.test({
       await page.reload();
       await waitConnected(page);
       await page.click("nav.sidebar button.thread");
-      await page.waitForFunction(
-        "document.querySelector('form.composer .effort-button')?.textContent === 'Effort: High'",
-        undefined,
-        { timeout: PAGE_WAIT_MS },
-      );
+      await waitForText(page, "form.composer .effort-button", "Effort: High");
       await page.click("form.composer .effort-button");
       await page.click("form.composer [role=menuitemradio]:text('Auto')");
       await page.fill("form.composer textarea", "effort? again");

@@ -11,6 +11,8 @@ import {
   startMessage,
   waitConnected,
   waitForAnswer,
+  waitForCount,
+  waitForTextContaining,
   withBrowser,
 } from "./_browser.ts";
 
@@ -56,11 +58,7 @@ Deno.test({
       const { page } = run;
       await logIn(run);
       await startMessage(page, "slow answer");
-      await page.waitForFunction(
-        "document.querySelector('article.message.role-assistant')?.textContent.includes('chunk1')",
-        undefined,
-        { timeout: PAGE_WAIT_MS },
-      );
+      await waitForTextContaining(page, "article.message.role-assistant", "chunk1");
       await page.click("form.composer button:text('Stop')");
       const outcome = await page.waitForSelector(".run-outcome.status-cancelled", {
         timeout: PAGE_WAIT_MS,
@@ -85,11 +83,7 @@ Deno.test({
       await page.waitForSelector("form.composer textarea", { timeout: PAGE_WAIT_MS });
       await page.fill("form.composer textarea", "draft of the first thread");
       await page.click("nav.sidebar button.new-thread");
-      await page.waitForFunction(
-        "document.querySelectorAll('nav.sidebar button.thread').length === 2",
-        undefined,
-        { timeout: PAGE_WAIT_MS },
-      );
+      await waitForCount(page, "nav.sidebar button.thread", 2);
       // The new thread starts empty.
       await page.waitForFunction(
         "document.querySelector('form.composer textarea')?.value === ''",

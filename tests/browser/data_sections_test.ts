@@ -7,7 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { createHttpClient } from "@daedalus/client";
-import { hasChromium, logIn, PAGE_WAIT_MS, withBrowser } from "./_browser.ts";
+import {
+  hasChromium,
+  logIn,
+  PAGE_WAIT_MS,
+  waitForTextContaining,
+  withBrowser,
+} from "./_browser.ts";
 
 const wait = { timeout: PAGE_WAIT_MS };
 
@@ -65,11 +71,7 @@ Deno.test({
       await page.getByRole("button", { name: "Correct", exact: true }).click();
       await page.getByRole("textbox", { name: "Corrected text" }).fill("The user prefers spaces");
       await page.getByRole("button", { name: "Save correction" }).click();
-      await page.waitForFunction(
-        "document.querySelector('ul[aria-label=Memories]')?.textContent.includes('Revision 2')",
-        undefined,
-        wait,
-      );
+      await waitForTextContaining(page, "ul[aria-label=Memories]", "Revision 2");
       memories = await client.call("memory.list", {});
       assert.deepEqual(memories.memories.map((m) => [m.preview, m.revision]), [
         ["The user prefers spaces", 2],

@@ -9,7 +9,15 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { writeLongThread } from "../fixtures/long_thread.ts";
-import { hasChromium, logIn, PAGE_WAIT_MS, withBrowser } from "./_browser.ts";
+import {
+  hasChromium,
+  logIn,
+  PAGE_WAIT_MS,
+  waitForAnswer,
+  waitForCount,
+  waitForText,
+  withBrowser,
+} from "./_browser.ts";
 
 const TURNS = 120;
 const ITEMS_PER_TURN = 4;
@@ -108,11 +116,7 @@ Deno.test({
             await page.evaluate("document.querySelector('button.load-older').click()");
           }
           // the navigator lists every loaded turn
-          await page.waitForFunction(
-            `document.querySelectorAll('nav.turn-nav [role=option]').length === ${loadedTurns}`,
-            undefined,
-            { timeout: PAGE_WAIT_MS },
-          );
+          await waitForCount(page, "nav.turn-nav [role=option]", loadedTurns);
           await scrollAndSettle(page, null);
           const after = await rowOffset(page, before.key);
           assert.ok(
@@ -161,11 +165,7 @@ Deno.test({
         await page.keyboard.press("Alt+ArrowUp");
         await focusedTurn("Question 2");
         // the navigator's active option follows the keyboard steps
-        await page.waitForFunction(
-          `document.querySelector('${listbox} [aria-selected=true]')?.textContent === '2Question 2'`,
-          undefined,
-          { timeout: PAGE_WAIT_MS },
-        );
+        await waitForText(page, `${listbox} [aria-selected=true]`, "2Question 2");
 
         // Back at the bottom, a streaming Run is followed until the user scrolls up.
         await page.click("button.jump-latest");
@@ -173,12 +173,7 @@ Deno.test({
         assert.ok(await atBottom(page));
         await page.fill("form.composer textarea", "slow tool feed");
         await page.click("form.composer button[type=submit]");
-        await page.waitForFunction(
-          "[...document.querySelectorAll('article.message.role-assistant')]" +
-            ".some((a) => a.textContent.includes('chunk3'))",
-          undefined,
-          { timeout: PAGE_WAIT_MS },
-        );
+        await waitForAnswer(page, "chunk3");
         assert.ok(await atBottom(page), "the feed follows the streaming answer");
         await page.hover(SCROLLER);
         await page.mouse.wheel(0, -1500);
@@ -189,12 +184,7 @@ Deno.test({
         assert.equal(await atBottom(page), false, "the feed stays where the user scrolled");
         await jump.click();
         await page.waitForSelector("button.jump-latest", { state: "detached" });
-        await page.waitForFunction(
-          "[...document.querySelectorAll('article.message.role-assistant')]" +
-            ".some((a) => a.textContent.includes('Tool said: echo: slow tool feed'))",
-          undefined,
-          { timeout: PAGE_WAIT_MS },
-        );
+        await waitForAnswer(page, "Tool said: echo: slow tool feed");
         await page.waitForFunction(
           `(() => { const s = document.querySelector(${JSON.stringify(SCROLLER)});` +
             " return s.scrollTop + s.clientHeight >= s.scrollHeight - 30; })()",

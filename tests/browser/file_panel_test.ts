@@ -12,6 +12,8 @@ import {
   PAGE_WAIT_MS,
   startMessage,
   waitForAnswer,
+  waitForCount,
+  waitForText,
   withBrowser,
 } from "./_browser.ts";
 
@@ -47,7 +49,7 @@ Deno.test({
       assert.equal(await page.evaluate<number>(countRows), 2_000);
       assert.match(await page.textContent("dialog.file-panel .file-range") ?? "", /1–2000/);
       await page.click("dialog.file-panel button:text('Show more lines')");
-      await page.waitForFunction(`${countRows} === 2500`, undefined, { timeout: PAGE_WAIT_MS });
+      await waitForCount(page, "dialog.file-panel tr", 2_500);
       assert.match(await page.textContent("dialog.file-panel footer") ?? "", /End of file/);
       assert.equal(
         await page.textContent("dialog.file-panel tr:last-child td:last-child"),
@@ -58,7 +60,7 @@ Deno.test({
       await page.keyboard.press("Escape");
       await page.waitForSelector("dialog.file-panel", { state: "detached" });
       await page.click("section.tool-card button.open-file-button");
-      await page.waitForFunction(`${countRows} === 2000`, undefined, { timeout: PAGE_WAIT_MS });
+      await waitForCount(page, "dialog.file-panel tr", 2_000);
       // The file changes before the next page is asked for.
       await Deno.writeTextFile(file, lines(2_600, "changed"));
       await page.click("dialog.file-panel button:text('Show more lines')");
@@ -76,11 +78,7 @@ Deno.test({
         "line 2000",
       );
       await page.click("dialog.file-panel button:text('Reload from the start')");
-      await page.waitForFunction(
-        "document.querySelector('dialog.file-panel tr td:last-child')?.textContent === 'changed 1'",
-        undefined,
-        { timeout: PAGE_WAIT_MS },
-      );
+      await waitForText(page, "dialog.file-panel tr td:last-child", "changed 1");
 
       // An unavailable reason is explained: the file is gone.
       await page.keyboard.press("Escape");
@@ -101,7 +99,12 @@ Deno.test({
       await page.click("section.tool-card button.open-file-button");
       await page.click("dialog.file-panel button.mention-file");
       await page.waitForSelector("dialog.file-panel", { state: "detached" });
-      assert.equal(await page.inputValue("form.composer textarea"), "please check `long.txt` ");
+      // The composer takes the changed draft on its next render.
+      await page.waitForFunction(
+        "document.querySelector('form.composer textarea')?.value === 'please check `long.txt` '",
+        undefined,
+        { timeout: PAGE_WAIT_MS },
+      );
       assert.equal(
         await page.evaluate<boolean>(
           "document.activeElement === document.querySelector('form.composer textarea')",

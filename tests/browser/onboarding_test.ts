@@ -14,6 +14,7 @@ import {
   PAGE_WAIT_MS,
   sendMessage,
   waitConnected,
+  waitForText,
   withBrowser,
 } from "./_browser.ts";
 
@@ -21,13 +22,7 @@ const WIZARD = "dialog.onboarding-dialog[open]";
 const STEP_TITLE = `${WIZARD} #onboarding-step-title`;
 
 async function waitStepTitle(page: Page, title: string): Promise<void> {
-  await page.waitForFunction(
-    `document.querySelector(${JSON.stringify(STEP_TITLE)})?.textContent === ${
-      JSON.stringify(title)
-    }`,
-    undefined,
-    { timeout: PAGE_WAIT_MS },
-  );
+  await waitForText(page, STEP_TITLE, title);
 }
 
 const DARK_BG = "rgb(15, 23, 42)";

@@ -7,10 +7,16 @@
  */
 import assert from "node:assert/strict";
 import { createHttpClient } from "@daedalus/client";
-import { hasChromium, logIn, PAGE_WAIT_MS, waitForAnswer, withBrowser } from "./_browser.ts";
+import {
+  hasChromium,
+  logIn,
+  PAGE_WAIT_MS,
+  waitForAnswer,
+  waitForCount,
+  withBrowser,
+} from "./_browser.ts";
 
 const ignore = !hasChromium;
-const countThreads = "document.querySelectorAll('nav.sidebar button.thread').length";
 
 Deno.test({
   name: "browser: project threads are grouped under their folder; arrows move between threads",
@@ -36,11 +42,7 @@ Deno.test({
         await page.waitForSelector("nav.sidebar section.project[aria-label=Site] button.thread");
         // A second thread in the same project from the group's "+".
         await page.click("nav.sidebar section.project button.project-new");
-        await page.waitForFunction(
-          "document.querySelectorAll('nav.sidebar section.project button.thread').length === 2",
-          undefined,
-          { timeout: PAGE_WAIT_MS },
-        );
+        await waitForCount(page, "nav.sidebar section.project button.thread", 2);
         const { threads } = await client.call("thread.list", { limit: 10 });
         const inProject = threads.filter((t) => t.workspace?.kind === "project");
         assert.equal(inProject.length, 2);
@@ -72,7 +74,7 @@ Deno.test({
 
         // Collapsing the project hides its threads.
         await page.click("nav.sidebar button.project-toggle");
-        await page.waitForFunction(`${countThreads} === 1`, undefined, { timeout: PAGE_WAIT_MS });
+        await waitForCount(page, "nav.sidebar button.thread", 1);
         assert.equal(
           await page.getAttribute("nav.sidebar button.project-toggle", "aria-expanded"),
           "false",
@@ -93,9 +95,9 @@ Deno.test({
       const client = createHttpClient({ url: run.server.url, token: run.token });
       for (let i = 0; i < 105; i++) await client.call("thread.create", { title: `T${i}` });
       await logIn(run);
-      await page.waitForFunction(`${countThreads} === 100`, undefined, { timeout: PAGE_WAIT_MS });
+      await waitForCount(page, "nav.sidebar button.thread", 100);
       await page.click("nav.sidebar button.more-threads");
-      await page.waitForFunction(`${countThreads} === 105`, undefined, { timeout: PAGE_WAIT_MS });
+      await waitForCount(page, "nav.sidebar button.thread", 105);
       assert.equal(await page.$("nav.sidebar button.more-threads"), null);
       assert.deepEqual(run.pageErrors, []);
     }),

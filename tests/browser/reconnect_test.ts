@@ -13,6 +13,7 @@ import {
   startMessage,
   waitConnected,
   waitForAnswer,
+  waitForTextContaining,
   withBrowser,
 } from "./_browser.ts";
 
@@ -33,11 +34,7 @@ Deno.test({
       const { page } = run;
       await logIn(run);
       await startMessage(page, "slow story");
-      await page.waitForFunction(
-        "document.querySelector('article.message.role-assistant')?.textContent.includes('chunk2')",
-        undefined,
-        { timeout: PAGE_WAIT_MS },
-      );
+      await waitForTextContaining(page, "article.message.role-assistant", "chunk2");
 
       await run.crashAndRestart();
       // The banner showed the lost connection; the app comes back without a reload or a

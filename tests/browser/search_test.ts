@@ -4,7 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { createHttpClient } from "@daedalus/client";
-import { hasChromium, logIn, PAGE_WAIT_MS, withBrowser } from "./_browser.ts";
+import {
+  hasChromium,
+  logIn,
+  PAGE_WAIT_MS,
+  waitForCount,
+  waitForTextContaining,
+  withBrowser,
+} from "./_browser.ts";
 
 Deno.test({
   name: "browser: Ctrl+K finds a thread by title and opens it from the keyboard",
@@ -20,11 +27,7 @@ Deno.test({
       await page.keyboard.press("Control+k");
       await page.waitForSelector("dialog.search-dialog[open] input", { timeout: PAGE_WAIT_MS });
       await page.keyboard.type("beta");
-      await page.waitForFunction(
-        "document.querySelectorAll('dialog.search-dialog [role=option]').length === 2",
-        undefined,
-        { timeout: PAGE_WAIT_MS },
-      );
+      await waitForCount(page, "dialog.search-dialog [role=option]", 2);
       const options = await page.$$eval(
         "dialog.search-dialog [role=option]",
         (items) => items.map((item) => [item.textContent, item.getAttribute("aria-selected")]),
@@ -34,11 +37,10 @@ Deno.test({
       await page.keyboard.press("ArrowDown");
       await page.keyboard.press("Enter");
       await page.waitForSelector("dialog.search-dialog", { state: "detached" });
-      await page.waitForFunction(
-        "document.querySelector('nav.sidebar button.thread[aria-current=page]')" +
-          "?.textContent.includes('Beta notes')",
-        undefined,
-        { timeout: PAGE_WAIT_MS },
+      await waitForTextContaining(
+        page,
+        "nav.sidebar button.thread[aria-current=page]",
+        "Beta notes",
       );
       // Nothing matching says so; Escape closes.
       await page.keyboard.press("Control+k");

@@ -9,7 +9,14 @@
 import assert from "node:assert/strict";
 import { createHttpClient } from "@daedalus/client";
 import type { Page } from "playwright-core";
-import { hasChromium, logIn, PAGE_WAIT_MS, waitForAnswer, withBrowser } from "./_browser.ts";
+import {
+  hasChromium,
+  logIn,
+  PAGE_WAIT_MS,
+  waitForAnswer,
+  waitForText,
+  withBrowser,
+} from "./_browser.ts";
 
 const DRAFT = "please keep this draft";
 const wait = { timeout: PAGE_WAIT_MS };
@@ -152,11 +159,7 @@ Deno.test({
       await page.waitForSelector("dialog.settings .archived-list li", wait);
       assert.equal(await page.textContent("dialog.settings .archived-list .title"), "Old notes");
       await page.selectOption("dialog.settings .settings-general select", "zh-CN");
-      await page.waitForFunction(
-        "document.querySelector('#settings-tab-general')?.textContent === '通用'",
-        undefined,
-        wait,
-      );
+      await waitForText(page, "#settings-tab-general", "通用");
       assert.equal(await page.textContent("#settings-title"), "设置");
       assert.equal(await page.evaluate("localStorage.getItem('daedalus.locale')"), "zh-CN");
 
@@ -214,11 +217,7 @@ Deno.test({
 
       // Disconnect forgets it.
       await page.click(`${deepseek} .settings-buttons button:not(.discover)`);
-      await page.waitForFunction(
-        `document.querySelector('${deepseek} .provider-state')?.textContent === 'Not configured'`,
-        undefined,
-        wait,
-      );
+      await waitForText(page, `${deepseek} .provider-state`, "Not configured");
 
       // Edit the harness's custom provider: the id is fixed, the rest is prefilled.
       const scripted = "section.provider-card[data-provider=scripted]";
@@ -229,11 +228,7 @@ Deno.test({
       assert.equal(await page.inputValue("#custom-models"), "scripted-model");
       await page.fill("#custom-displayName", "Scripted again");
       await page.click("form.provider-form button[type=submit]");
-      await page.waitForFunction(
-        `document.querySelector('${scripted} h4')?.textContent === 'Scripted again'`,
-        undefined,
-        wait,
-      );
+      await waitForText(page, `${scripted} h4`, "Scripted again");
       await page.waitForSelector(`${scripted} li[data-model=scripted-model]`, wait);
 
       // Remove asks first; Cancel keeps it, Remove takes it and its model away.

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { en } from "./en.ts";
 import { zhCN } from "./zh-CN.ts";
-import { locale, LOCALES, pickLocale, t } from "./i18n.ts";
+import { inLocale } from "../_testing.ts";
+import { LOCALES, pickLocale, t } from "./i18n.ts";
 
 Deno.test("every locale has exactly the keys of en", () => {
   const reference = Object.keys(en).sort();
@@ -28,13 +29,8 @@ Deno.test("the browser language picks the locale", () => {
 });
 
 Deno.test("t fills placeholders in the current locale", () => {
-  const before = locale.value;
-  try {
-    locale.value = "en";
+  inLocale("en", () => {
     assert.equal(t("error.generic", { message: "boom" }), "Something went wrong: boom");
-    locale.value = "zh-CN";
-    assert.equal(t("error.generic", { message: "boom" }), "出错了：boom");
-  } finally {
-    locale.value = before;
-  }
+  });
+  inLocale("zh-CN", () => assert.equal(t("error.generic", { message: "boom" }), "出错了：boom"));
 });

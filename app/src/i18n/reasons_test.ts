@@ -5,7 +5,8 @@ import {
   PROCESS_ERROR_CODES,
   RUN_REASON_CODES,
 } from "@daedalus/protocol";
-import { locale, LOCALES } from "./i18n.ts";
+import { inEnglish, inLocale } from "../_testing.ts";
+import { LOCALES } from "./i18n.ts";
 import { explainReason, type ReasonGroup, reasonKey } from "./reasons.ts";
 
 const GROUPS: Record<ReasonGroup, readonly string[]> = {
@@ -38,16 +39,11 @@ Deno.test("no reason copy is kept for a code the protocol does not have", () => 
 });
 
 Deno.test("explainReason localizes and falls back for unknown codes", () => {
-  const before = locale.value;
-  try {
-    locale.value = "en";
+  inEnglish(() => {
     assert.match(explainReason("run", "provider_rate_limit"), /rate-limiting/);
     assert.equal(reasonKey("run", "no_such_code"), null);
     assert.equal(explainReason("run", "no_such_code"), "Unrecognized reason.");
     assert.equal(reasonKey("run", "toString"), null);
-    locale.value = "zh-CN";
-    assert.match(explainReason("file", "binary_file"), /二进制/);
-  } finally {
-    locale.value = before;
-  }
+  });
+  inLocale("zh-CN", () => assert.match(explainReason("file", "binary_file"), /二进制/));
 });

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { parseStoredRecord } from "./_stored_record.ts";
 
 /** The colour mode; `system` follows `prefers-color-scheme`. */
 export type ThemeMode = "system" | "light" | "dark";
@@ -167,15 +168,8 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback
  */
 export function parseAppearance(text: string | null): Appearance {
   const defaults = defaultAppearance();
-  if (text === null) return defaults;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return defaults; // corrupt storage: start over rather than fail the app
-  }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return defaults;
-  const stored = raw as Record<string, unknown>;
+  const stored = parseStoredRecord(text);
+  if (stored === null) return defaults;
   const colors = typeof stored.colors === "object" && stored.colors !== null
     ? stored.colors as Record<string, unknown>
     : {};

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { parseStoredRecord } from "./_stored_record.ts";
 
 /** The steps in order. */
 export const STEPS = ["profile", "provider", "summary"] as const;
@@ -108,16 +109,8 @@ export function parseUserName(value: unknown): string | null {
  * @returns a valid record
  */
 export function parseOnboardingRecord(text: string | null): OnboardingRecord {
-  const empty: OnboardingRecord = { completed: false, userName: null };
-  if (text === null) return empty;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return empty; // corrupt storage: ask again rather than fail the app
-  }
-  if (typeof raw !== "object" || raw === null) return empty;
-  const stored = raw as Record<string, unknown>;
+  const stored = parseStoredRecord(text);
+  if (stored === null) return { completed: false, userName: null };
   return { completed: stored.completed === true, userName: parseUserName(stored.userName) };
 }
 

@@ -397,25 +397,34 @@ function updateRun(
   const turn = turns[index]!;
   const runs = [...turn.runs];
   const at = runs.findIndex((run) => run.id === runId);
-  const current: RunView = at === -1
-    ? {
-      id: runId,
-      turnId,
-      status: "queued",
-      reasonCode: null,
-      providerId: null,
-      modelId: null,
-      modelCalls: 0,
-      compactions: 0,
-      startedAt: null,
-      settledAt: null,
-      items: [],
-    }
-    : runs[at]!;
+  const current = at === -1 ? queuedRun(runId, turnId) : runs[at]!;
   if (at === -1) runs.push(change(current));
   else runs[at] = change(current);
   turns[index] = { ...turn, runs };
   return { ...state, turns };
+}
+
+/**
+ * A Run the conversation has only heard of: queued, nothing known of it yet.
+ *
+ * @param id the Run's id
+ * @param turnId its turn
+ * @returns the view, to be changed by the event that named it
+ */
+export function queuedRun(id: string, turnId: string): RunView {
+  return {
+    id,
+    turnId,
+    status: "queued",
+    reasonCode: null,
+    providerId: null,
+    modelId: null,
+    modelCalls: 0,
+    compactions: 0,
+    startedAt: null,
+    settledAt: null,
+    items: [],
+  };
 }
 
 function isActive(status: RunStatus): boolean {

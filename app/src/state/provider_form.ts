@@ -129,27 +129,20 @@ export function customProviderParams(
   const problems: FieldProblem<keyof CustomProviderDraft>[] = [];
   const providerId = draft.providerId.trim();
   const displayName = draft.displayName.trim();
-  const baseUrl = draft.baseUrl.trim();
   if (!PROVIDER_ID.test(providerId)) {
     problems.push({ field: "providerId", key: "settings.problem.providerId" });
   }
   if (displayName === "") {
     problems.push({ field: "displayName", key: "settings.problem.displayName" });
   }
-  if (!isHttpUrl(baseUrl)) problems.push({ field: "baseUrl", key: "settings.problem.baseUrl" });
-  const headers = parseHeaders(draft.headers);
-  if (!headers.ok) {
-    problems.push({
-      field: "headers",
-      key: "settings.problem.headers",
-      vars: { line: headers.line },
-    });
-  }
+  const endpoint = checkEndpoint(draft);
+  problems.push(...endpoint.problems);
   const ids = parseModelIds(draft.models);
   if (ids.length === 0) problems.push({ field: "models", key: "settings.problem.models" });
   const long = ids.find((id) => id.length > MODEL_ID_MAX_CHARS);
   if (long) problems.push({ field: "models", key: "settings.problem.modelId", vars: { id: long } });
-  if (problems.length > 0 || !headers.ok) return { ok: false, problems };
+  if (problems.length > 0) return { ok: false, problems };
+  const { baseUrl, headers } = endpoint;
   const models = ids.map((id): ModelInput => {
     const found = Object.hasOwn(discovered, id) ? discovered[id] : undefined;
     return found
@@ -159,7 +152,7 @@ export function customProviderParams(
   const params: CustomParams = { kind: "custom", providerId, displayName, baseUrl, models };
   const apiKey = draft.apiKey.trim();
   if (apiKey !== "") params.apiKey = apiKey;
-  if (Object.keys(headers.headers).length > 0) params.headers = headers.headers;
+  if (Object.keys(headers).length > 0) params.headers = headers;
   return { ok: true, params };
 }
 
@@ -186,9 +179,45 @@ export interface DiscoverDraft {
 export function discoverParams(
   draft: DiscoverDraft,
 ): Checked<ParamsOf<"provider.discover_models">, "baseUrl" | "headers"> {
+  if (draft.kind === "deepseek") return { ok: true, params: deepseekDiscoverParams(draft.apiKey) };
+  const { baseUrl, headers, problems } = checkEndpoint(draft);
+  if (problems.length > 0) return { ok: false, problems };
   const apiKey = draft.apiKey.trim();
-  const key = apiKey === "" ? {} : { apiKey };
-  if (draft.kind === "deepseek") return { ok: true, params: { kind: "deepseek", ...key } };
+  return {
+    ok: true,
+    params: {
+      kind: "custom",
+      ...(draft.providerId === undefined ? {} : { providerId: draft.providerId }),
+      baseUrl,
+      ...(apiKey === "" ? {} : { apiKey }),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    },
+  };
+}
+
+/**
+ * `provider.discover_models` params for DeepSeek, which needs nothing but an optional key.
+ *
+ * @param apiKey the key as typed; blank looks up with the saved key
+ * @returns the params
+ */
+export function deepseekDiscoverParams(apiKey: string): ParamsOf<"provider.discover_models"> {
+  const key = apiKey.trim();
+  return key === "" ? { kind: "deepseek" } : { kind: "deepseek", apiKey: key };
+}
+
+/**
+ * Checks the two fields every custom endpoint has, for saving and for a lookup alike.
+ *
+ * @param draft the base URL and the headers as typed
+ * @returns the trimmed base URL, the parsed headers (empty when they do not parse) and the
+ *   fields' problems
+ */
+function checkEndpoint(draft: { baseUrl: string; headers: string }): {
+  baseUrl: string;
+  headers: Record<string, string>;
+  problems: FieldProblem<"baseUrl" | "headers">[];
+} {
   const problems: FieldProblem<"baseUrl" | "headers">[] = [];
   const baseUrl = draft.baseUrl.trim();
   if (!isHttpUrl(baseUrl)) problems.push({ field: "baseUrl", key: "settings.problem.baseUrl" });
@@ -200,17 +229,7 @@ export function discoverParams(
       vars: { line: headers.line },
     });
   }
-  if (problems.length > 0 || !headers.ok) return { ok: false, problems };
-  return {
-    ok: true,
-    params: {
-      kind: "custom",
-      ...(draft.providerId === undefined ? {} : { providerId: draft.providerId }),
-      baseUrl,
-      ...key,
-      ...(Object.keys(headers.headers).length > 0 ? { headers: headers.headers } : {}),
-    },
-  };
+  return { baseUrl, headers: headers.ok ? headers.headers : {}, problems };
 }
 
 /** Every reasoning effort the protocol knows, in its order (a record, so none is missed). */

@@ -5,6 +5,7 @@ import {
   type ConnectDraft,
   connectParams,
   customProviderParams,
+  deepseekDiscoverParams,
   discoverParams,
   effortChoices,
   emptyConnectDraft,
@@ -192,6 +193,8 @@ Deno.test("discovery: DeepSeek needs nothing; a custom lookup needs a base URL a
     ok: true,
     params: { kind: "deepseek" },
   });
+  assert.deepEqual(deepseekDiscoverParams(" sk-typed "), { kind: "deepseek", apiKey: "sk-typed" });
+  assert.deepEqual(deepseekDiscoverParams(""), { kind: "deepseek" }, "blank: the saved key");
   assert.deepEqual(
     discoverParams({
       kind: "custom",

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import type { Item, JournalEvent } from "@daedalus/client";
-import { applyConversationEvents, applyTurnList, emptyConversation } from "./projection.ts";
+import {
+  applyConversationEvents,
+  applyTurnList,
+  emptyConversation,
+  queuedRun,
+} from "./projection.ts";
 import type { RunView } from "./projection.ts";
 import { formatElapsed, runProgress } from "./run_progress.ts";
 
@@ -22,20 +27,7 @@ function ev(seq: number, type: string, payload: Record<string, unknown>, at = TS
 }
 
 function run(over: Partial<RunView> = {}): RunView {
-  return {
-    id: "run_1",
-    turnId: "turn_1",
-    status: "running",
-    reasonCode: null,
-    providerId: null,
-    modelId: null,
-    modelCalls: 0,
-    compactions: 0,
-    startedAt: null,
-    settledAt: null,
-    items: [],
-    ...over,
-  };
+  return { ...queuedRun("run_1", "turn_1"), status: "running", ...over };
 }
 
 function userItem(id: string, data: Record<string, unknown>): Item {

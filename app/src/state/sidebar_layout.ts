@@ -5,6 +5,7 @@
  * @module
  */
 import { signal } from "@preact/signals";
+import { parseStoredRecord } from "./_stored_record.ts";
 import { browserStorage } from "./web_storage.ts";
 
 /** Narrowest sidebar, in CSS pixels. */
@@ -41,9 +42,10 @@ export function clampWidth(width: unknown): number {
  */
 export function loadLayout(storage: Storage | null): SidebarLayout {
   try {
-    const parsed = JSON.parse(storage?.getItem(KEY) ?? "null") as Partial<SidebarLayout> | null;
-    return { width: clampWidth(parsed?.width), collapsed: parsed?.collapsed === true };
+    const stored = parseStoredRecord(storage?.getItem(KEY) ?? null);
+    return { width: clampWidth(stored?.width), collapsed: stored?.collapsed === true };
   } catch {
+    // Reading refused (private mode, a sandboxed frame): the defaults for this page.
     return { width: SIDEBAR_DEFAULT_WIDTH, collapsed: false };
   }
 }

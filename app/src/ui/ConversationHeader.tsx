@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { archiveThread, conversation, renameThread, threads } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
+import { moveFocusInMenu } from "./list_keys.ts";
 
 /** Titles longer than this are refused by `thread.rename` (THREAD_TITLE_MAX_CHARS). */
 const TITLE_MAX_CHARS = 200;
@@ -30,27 +31,7 @@ export function ConversationHeader() {
     setMenuOpen(false);
     menuButton.current?.focus();
   };
-  const focusItem = (index: (count: number, current: number) => number) => {
-    const items = [...(menu.current?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? [])];
-    const current = items.indexOf(document.activeElement as HTMLElement);
-    items[index(items.length, current)]?.focus();
-  };
-  const onMenuKey = (event: KeyboardEvent) => {
-    const moves: Record<string, (count: number, current: number) => number> = {
-      ArrowDown: (count, current) => (current + 1) % count,
-      ArrowUp: (count, current) => (current - 1 + count) % count,
-      Home: () => 0,
-      End: (count) => count - 1,
-    };
-    const move = moves[event.key];
-    if (move) {
-      event.preventDefault();
-      focusItem(move);
-    } else if (event.key === "Escape") {
-      event.preventDefault();
-      closeMenu();
-    }
-  };
+  const onMenuKey = moveFocusInMenu("[role=menuitem]", closeMenu);
   const save = async () => {
     const next = editing?.trim() ?? "";
     if (next !== "" && next !== thread?.title) await renameThread(next);

@@ -1,6 +1,7 @@
 /**
  * Arrow-key movement through a list of focusable rows (ArrowUp/ArrowDown, Home, End),
- * shared by the sidebar and the settings sections.
+ * shared by the sidebar, the settings sections, search and the turn navigator; menus
+ * (the thread menu, the effort menu) wrap around at the ends.
  *
  * @module
  */
@@ -27,6 +28,53 @@ export function listKeyTarget(key: string, count: number, current: number): numb
     default:
       return null;
   }
+}
+
+/**
+ * Where a key moves focus in a menu, whose arrows wrap around at the ends.
+ *
+ * @param key `KeyboardEvent.key`
+ * @param count how many items
+ * @param current the focused item, or -1 when focus is elsewhere in the menu
+ * @returns the item to focus, or null when the key does not move focus
+ */
+export function menuKeyTarget(key: string, count: number, current: number): number | null {
+  if (count === 0) return null;
+  switch (key) {
+    case "ArrowDown":
+      return (current + 1) % count;
+    case "ArrowUp":
+      return current < 0 ? count - 1 : (current - 1 + count) % count;
+    default:
+      return listKeyTarget(key, count, current);
+  }
+}
+
+/**
+ * A keydown handler for a menu element: arrows (wrapping), Home and End move focus between
+ * its items, Escape closes it.
+ *
+ * @param selector each item, e.g. `[role=menuitem]`
+ * @param close closes the menu (and gives focus back to its button)
+ * @returns the handler to put on the menu
+ */
+export function moveFocusInMenu(
+  selector: string,
+  close: () => void,
+): (event: KeyboardEvent) => void {
+  return (event) => {
+    const menu = event.currentTarget as HTMLElement | null;
+    const items = [...(menu?.querySelectorAll<HTMLElement>(selector) ?? [])];
+    const current = items.indexOf(document.activeElement as HTMLElement);
+    const next = menuKeyTarget(event.key, items.length, current);
+    if (next !== null) {
+      event.preventDefault();
+      items[next]?.focus();
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      close();
+    }
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { signal } from "@preact/signals";
-import { useEffect, useRef } from "preact/hooks";
 import { t } from "../../i18n/i18n.ts";
+import { useModalDialog } from "../modal_dialog.ts";
 import { ArchivedList } from "./ArchivedList.tsx";
 
 /** Whether the archived threads dialog is open (the sidebar's Archived). */
@@ -12,25 +12,18 @@ export const archivedOpen = signal(false);
  */
 export function ArchivedDialog() {
   const open = archivedOpen.value;
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    if (open) dialog.current?.showModal();
-  }, [open]);
+  const modal = useModalDialog(open, () => (archivedOpen.value = false));
   if (!open) return null;
-  const close = () => {
-    dialog.current?.close();
-    archivedOpen.value = false;
-  };
   return (
     <dialog
-      ref={dialog}
+      ref={modal.ref}
       class="modal archived-dialog"
       aria-labelledby="archived-title"
-      onClose={() => (archivedOpen.value = false)}
+      onClose={modal.onClose}
     >
       <header>
         <h2 id="archived-title">{t("archived.title")}</h2>
-        <button type="button" onClick={close} autofocus>{t("diff.close")}</button>
+        <button type="button" onClick={modal.close} autofocus>{t("diff.close")}</button>
       </header>
       <ArchivedList />
     </dialog>

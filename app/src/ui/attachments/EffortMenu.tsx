@@ -7,14 +7,8 @@ import {
   effortChoices,
 } from "../../state/reasoning_effort.ts";
 import { t } from "../../i18n/i18n.ts";
+import { moveFocusInMenu } from "../list_keys.ts";
 import "./attachments.css";
-
-const MOVES: Record<string, (count: number, current: number) => number> = {
-  ArrowDown: (count, current) => (current + 1) % count,
-  ArrowUp: (count, current) => (current - 1 + count) % count,
-  Home: () => 0,
-  End: (count) => count - 1,
-};
 
 /**
  * The reasoning-effort submenu beside the model picker, for models that declare efforts:
@@ -42,19 +36,7 @@ export function EffortMenu(props: { model: Model; disabled: boolean }) {
     chooseEffort(model, choice);
     close();
   };
-  const onKey = (event: KeyboardEvent) => {
-    const move = MOVES[event.key];
-    if (move) {
-      event.preventDefault();
-      const items = [
-        ...(menu.current?.querySelectorAll<HTMLElement>("[role=menuitemradio]") ?? []),
-      ];
-      items[move(items.length, items.indexOf(document.activeElement as HTMLElement))]?.focus();
-    } else if (event.key === "Escape") {
-      event.preventDefault();
-      close();
-    }
-  };
+  const onKey = moveFocusInMenu("[role=menuitemradio]", close);
   return (
     <div
       class="menu-anchor effort-menu"

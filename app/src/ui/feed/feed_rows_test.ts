@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Item } from "@daedalus/client";
-import type { RunView, TurnView } from "../../state/projection.ts";
+import { queuedRun, type RunView, type TurnView } from "../../state/projection.ts";
 import { feedRows, sameEntries, turnEntries } from "./feed_rows.ts";
 
 function item(id: string, turnId: string, role: "user" | "assistant", content: string): Item {
@@ -20,19 +20,7 @@ function item(id: string, turnId: string, role: "user" | "assistant", content: s
 }
 
 function run(turnId: string, status: RunView["status"], items: Item[]): RunView {
-  return {
-    id: `run_${turnId}`,
-    turnId,
-    status,
-    reasonCode: null,
-    providerId: null,
-    modelId: null,
-    modelCalls: 0,
-    compactions: 0,
-    startedAt: null,
-    settledAt: null,
-    items,
-  };
+  return { ...queuedRun(`run_${turnId}`, turnId), status, items };
 }
 
 function turn(id: string, ordinal: number, runs: RunView[]): TurnView {

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { listKeyTarget } from "../list_keys.ts";
+
 /** What the guards read of a keyboard event. */
 export interface KeyInput {
   key: string;
@@ -45,26 +47,16 @@ export function turnStep(event: KeyInput): -1 | 1 | null {
 }
 
 /**
- * Where a key moves the active option of a list of `count` options.
+ * Where a key moves the active option of a list of `count` options: the list movement of
+ * `listKeyTarget`, guarded against modifiers and IME composition.
  *
  * @param event the key event
- * @param index the active option
+ * @param index the active option (never -1: the navigator always has one)
  * @param count how many options there are
  * @returns the new index, or null when the key is not a list key (or during composition)
  */
 export function listKeyIndex(event: KeyInput, index: number, count: number): number | null {
-  if (isImeComposing(event) || count === 0) return null;
+  if (isImeComposing(event)) return null;
   if (event.altKey || event.ctrlKey || event.metaKey) return null;
-  switch (event.key) {
-    case "ArrowUp":
-      return Math.max(0, index - 1);
-    case "ArrowDown":
-      return Math.min(count - 1, index + 1);
-    case "Home":
-      return 0;
-    case "End":
-      return count - 1;
-    default:
-      return null;
-  }
+  return listKeyTarget(event.key, count, index);
 }

@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { FileChange } from "@daedalus/client";
 import { loadFileChange, openDiff } from "../../state/store.ts";
 import { diffLines } from "../../state/diff_lines.ts";
 import { t } from "../../i18n/i18n.ts";
 import { explainReason } from "../../i18n/reasons.ts";
+import { useModalDialog } from "../modal_dialog.ts";
+import { NumberedLines } from "./NumberedLines.tsx";
 
 /**
  * The before/after view of one write or edit (`file.change.get`): the unified diff with
@@ -12,12 +14,11 @@ import { explainReason } from "../../i18n/reasons.ts";
  */
 export function DiffDialog() {
   const itemId = openDiff.value;
-  const dialog = useRef<HTMLDialogElement>(null);
   const [change, setChange] = useState<FileChange | null>(null);
+  const modal = useModalDialog(itemId !== null, () => (openDiff.value = null));
   useEffect(() => {
     setChange(null);
     if (!itemId) return;
-    dialog.current?.showModal();
     let current = true;
     void loadFileChange(itemId).then((loaded) => current && setChange(loaded));
     return () => {
@@ -25,22 +26,18 @@ export function DiffDialog() {
     };
   }, [itemId]);
   if (!itemId) return null;
-  const close = () => {
-    dialog.current?.close();
-    openDiff.value = null;
-  };
   return (
     <dialog
-      ref={dialog}
+      ref={modal.ref}
       class="modal diff-dialog"
       aria-labelledby="diff-title"
-      onClose={() => (openDiff.value = null)}
+      onClose={modal.onClose}
     >
       <header>
         <h2 id="diff-title">
           {change?.status === "recorded" ? <code>{change.path}</code> : t("diff.title")}
         </h2>
-        <button type="button" onClick={close} autofocus>{t("diff.close")}</button>
+        <button type="button" onClick={modal.close} autofocus>{t("diff.close")}</button>
       </header>
       {change === null && <p class="muted">{t("diff.loading")}</p>}
       {change?.status === "unavailable" && (
@@ -64,22 +61,17 @@ function Recorded(props: { change: Extract<FileChange, { status: "recorded" }> }
   return (
     <>
       <p class="muted">{summary}</p>
-      <table class="diff" aria-label={t("diff.table")}>
-        <tbody>
-          {diffLines(change.diff).map((line, index) => (
-            <tr key={index} class={`diff-${line.kind}`}>
-              <td class="line-number">{line.oldLine ?? ""}</td>
-              <td class="line-number">{line.newLine ?? ""}</td>
-              <td class="marker" aria-hidden="true">
-                {line.kind === "add" ? "+" : line.kind === "remove" ? "−" : ""}
-              </td>
-              <td>
-                <code>{line.text}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <NumberedLines
+        tableClass="diff"
+        label={t("diff.table")}
+        lines={diffLines(change.diff).map((line, index) => ({
+          key: index,
+          numbers: [line.oldLine ?? "", line.newLine ?? ""],
+          marker: line.kind === "add" ? "+" : line.kind === "remove" ? "−" : "",
+          rowClass: `diff-${line.kind}`,
+          text: line.text,
+        }))}
+      />
     </>
   );
 }

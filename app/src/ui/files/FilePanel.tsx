@@ -1,4 +1,3 @@
-import { useEffect, useRef } from "preact/hooks";
 import {
   closeFilePreview,
   filePanel,
@@ -9,6 +8,8 @@ import { t } from "../../i18n/i18n.ts";
 import { conversation } from "../../state/store.ts";
 import { mentionInDraft } from "../../state/draft_mentions.ts";
 import { explainReason } from "../../i18n/reasons.ts";
+import { useModalDialog } from "../modal_dialog.ts";
+import { NumberedLines } from "./NumberedLines.tsx";
 import "./file_panel.css";
 
 /**
@@ -20,20 +21,16 @@ import "./file_panel.css";
  */
 export function FilePanel() {
   const state = filePanel.value;
-  const dialog = useRef<HTMLDialogElement>(null);
-  const open = state !== null;
-  useEffect(() => {
-    if (open && !dialog.current?.open) dialog.current?.showModal();
-  }, [open]);
+  const modal = useModalDialog(state !== null, closeFilePreview);
   if (!state) return null;
   const first = state.lines[0]?.number;
   const last = state.lines.at(-1)?.number;
   return (
     <dialog
-      ref={dialog}
+      ref={modal.ref}
       class="modal file-panel"
       aria-labelledby="file-panel-title"
-      onClose={closeFilePreview}
+      onClose={modal.onClose}
     >
       <header>
         <h2 id="file-panel-title">
@@ -47,7 +44,7 @@ export function FilePanel() {
               const threadId = conversation.value?.threadId;
               if (!threadId) return;
               mentionInDraft(threadId, state.path);
-              dialog.current?.close();
+              modal.close();
               // Back to the composer, where the path now waits in the draft.
               requestAnimationFrame(() =>
                 document.querySelector<HTMLTextAreaElement>("form.composer textarea")?.focus()
@@ -56,7 +53,7 @@ export function FilePanel() {
           >
             {t("file.mention")}
           </button>
-          <button type="button" onClick={() => dialog.current?.close()} autofocus>
+          <button type="button" onClick={modal.close} autofocus>
             {t("file.close")}
           </button>
         </div>
@@ -68,18 +65,15 @@ export function FilePanel() {
         </p>
       )}
       {state.lines.length > 0 && (
-        <table class="file-lines" aria-label={state.path}>
-          <tbody>
-            {state.lines.map((line) => (
-              <tr key={line.number}>
-                <td class="line-number">{line.number}</td>
-                <td>
-                  <code>{line.text}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <NumberedLines
+          tableClass="file-lines"
+          label={state.path}
+          lines={state.lines.map((line) => ({
+            key: line.number,
+            numbers: [line.number],
+            text: line.text,
+          }))}
+        />
       )}
       <footer>
         {state.loading && <p class="muted" role="status">{t("file.loading")}</p>}

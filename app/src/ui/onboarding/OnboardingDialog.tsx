@@ -7,6 +7,7 @@ import {
 } from "../../state/onboarding.ts";
 import { type FlowAction, reduceFlow, startFlow, STEPS } from "../../state/onboarding_flow.ts";
 import { type MessageKey, t } from "../../i18n/i18n.ts";
+import { useModalDialog } from "../modal_dialog.ts";
 import { ProfileStep } from "./ProfileStep.tsx";
 import { ProviderStep } from "./ProviderStep.tsx";
 import { SummaryStep } from "./SummaryStep.tsx";
@@ -18,18 +19,17 @@ import "./onboarding.css";
  * "never"): it goes back a step, and on the first step moves focus to "Skip setup".
  */
 export function OnboardingDialog() {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const modal = useModalDialog(true, () => (onboardingOpen.value = false));
   const heading = useRef<HTMLHeadingElement>(null);
   const skipAll = useRef<HTMLButtonElement>(null);
   const [flow, setFlow] = useState(startFlow);
   const [name, setName] = useState(onboardingRecord.value.userName ?? "");
   const [nameInvalid, setNameInvalid] = useState(false);
-  useEffect(() => dialog.current?.showModal(), []);
   useEffect(() => heading.current?.focus(), [flow.step]);
   const dispatch = (action: FlowAction) => {
     const next = reduceFlow(flow, action);
     if (next.outcome !== null) {
-      dialog.current?.close();
+      modal.close();
       completeOnboarding();
       return;
     }
@@ -48,13 +48,13 @@ export function OnboardingDialog() {
   const at = STEPS.indexOf(flow.step);
   return (
     <dialog
-      ref={dialog}
+      ref={modal.ref}
       class="modal onboarding-dialog"
       aria-labelledby="onboarding-step-title"
       onCancel={onCancel}
       // Chrome closes a modal anyway on a repeated Escape without user activation in
       // between; that counts as "later": hidden now, offered again on the next run.
-      onClose={() => (onboardingOpen.value = false)}
+      onClose={modal.onClose}
     >
       <header class="onboarding-header">
         <p class="onboarding-welcome">{t("onboarding.welcome")}</p>

@@ -1,8 +1,10 @@
 import { signal } from "@preact/signals";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { openThread, threadList } from "../../state/store.ts";
 import { searchThreads } from "../../state/thread_search.ts";
 import { t } from "../../i18n/i18n.ts";
+import { listKeyTarget } from "../list_keys.ts";
+import { useModalDialog } from "../modal_dialog.ts";
 
 /** Whether the search dialog is open (Ctrl/Cmd+K, or the sidebar's Search). */
 export const searchOpen = signal(false);
@@ -14,43 +16,31 @@ export const searchOpen = signal(false);
  */
 export function SearchDialog() {
   const open = searchOpen.value;
-  const dialog = useRef<HTMLDialogElement>(null);
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
-  useEffect(() => {
-    if (!open) return;
+  const modal = useModalDialog(open, () => (searchOpen.value = false), () => {
     setQuery("");
     setActive(0);
-    dialog.current?.showModal();
-  }, [open]);
+  });
   if (!open) return null;
   const untitled = t("thread.untitled");
   const results = searchThreads(threadList.value, query, untitled);
   const current = Math.min(active, Math.max(results.length - 1, 0));
-  const close = () => {
-    dialog.current?.close();
-    searchOpen.value = false;
-  };
+  const close = modal.close;
   const choose = (threadId: string) => {
     close();
     void openThread(threadId);
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.isComposing) return;
-    const last = results.length - 1;
-    const moves: Record<string, number> = {
-      ArrowDown: Math.min(current + 1, last),
-      ArrowUp: Math.max(current - 1, 0),
-      Home: 0,
-      End: last,
-    };
+    const move = listKeyTarget(event.key, results.length, current);
     if (event.key === "Escape") {
       // A search field would only clear itself on the first Escape; close at once.
       event.preventDefault();
       close();
-    } else if (event.key in moves && results.length > 0) {
+    } else if (move !== null) {
       event.preventDefault();
-      setActive(moves[event.key]!);
+      setActive(move);
     } else if (event.key === "Enter" && results[current]) {
       event.preventDefault();
       choose(results[current].id);
@@ -58,10 +48,10 @@ export function SearchDialog() {
   };
   return (
     <dialog
-      ref={dialog}
+      ref={modal.ref}
       class="modal search-dialog"
       aria-label={t("search.label")}
-      onClose={() => (searchOpen.value = false)}
+      onClose={modal.onClose}
     >
       <input
         type="search"

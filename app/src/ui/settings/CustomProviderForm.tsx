@@ -12,6 +12,7 @@ import {
   parseModelIds,
 } from "../../state/provider_form.ts";
 import { DiscoverPicker } from "./DiscoverPicker.tsx";
+import { sendChecked } from "./send_checked.ts";
 
 type Field = keyof CustomProviderDraft;
 
@@ -44,31 +45,16 @@ export function CustomProviderForm(
   const edit = (field: Field, value: string) => (draft.value = { ...draft.value, [field]: value });
   const problemOf = (field: Field) => problems.value.find((problem) => problem.field === field);
 
+  const form = { problems, failure, busy };
   const save = async (event: Event) => {
     event.preventDefault();
     const checked = customProviderParams(draft.value, discovered.value);
-    failure.value = null;
-    if (!checked.ok) {
-      problems.value = checked.problems;
-      return;
-    }
-    problems.value = [];
-    busy.value = true;
-    const outcome = await configureProvider(checked.params);
-    busy.value = false;
-    if (outcome === null) onDone();
-    else failure.value = outcome;
+    if (await sendChecked(form, checked, configureProvider)) onDone();
   };
   const discover = async () => {
-    failure.value = null;
     const checked = discoverParams({ ...draft.value, kind: "custom", providerId: provider?.id });
-    problems.value = checked.ok ? [] : checked.problems;
-    if (!checked.ok) return;
-    busy.value = true;
-    const result = await discoverModels(checked.params);
-    busy.value = false;
-    if (typeof result === "string") failure.value = result;
-    else found.value = result;
+    const sent = await sendChecked(form, checked, discoverModels);
+    if (sent) found.value = sent.value;
   };
   const addPicked = (picked: DiscoveredModel[]) => {
     edit("models", addModelIds(draft.value.models, picked.map((model) => model.id)));

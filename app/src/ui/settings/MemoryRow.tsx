@@ -11,6 +11,7 @@ import {
 import { MEMORY_CONTENT_MAX_CHARS } from "../../state/memory_list.ts";
 import { type CallFailure, callFailure } from "../../state/call_failure.ts";
 import { t } from "../../i18n/i18n.ts";
+import { useModalDialog } from "../modal_dialog.ts";
 import { FailureLine } from "./FailureLine.tsx";
 import {
   formatWhen,
@@ -186,18 +187,14 @@ function CorrectionEditor({ memory, onClose }: { memory: Memory; onClose: () => 
 
 /** Forget, confirmed in a modal `<dialog>` whose default (focused) choice is Cancel. */
 function ForgetButton({ memory }: { memory: Memory }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const [confirming, setConfirming] = useState(false);
   const [requestId] = useState(newClientRequestId);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<CallFailure | null>(null);
-  useEffect(() => {
-    if (confirming) dialog.current?.showModal();
-  }, [confirming]);
+  const modal = useModalDialog(confirming, () => setConfirming(false));
   const close = () => {
-    dialog.current?.close();
-    setConfirming(false);
+    modal.close();
     setFailure(null);
   };
   const forget = async () => {
@@ -226,11 +223,11 @@ function ForgetButton({ memory }: { memory: Memory }) {
       </button>
       {confirming && (
         <dialog
-          ref={dialog}
+          ref={modal.ref}
           class="modal memory-forget-dialog"
           aria-labelledby="memory-forget-title"
           aria-describedby="memory-forget-body"
-          onClose={() => setConfirming(false)}
+          onClose={modal.onClose}
         >
           <h2 id="memory-forget-title">{t("memory.forgetTitle")}</h2>
           <p id="memory-forget-body">{t("memory.forgetBody")}</p>

@@ -3,6 +3,7 @@ import type { Model } from "@daedalus/client";
 import { t } from "../../i18n/i18n.ts";
 import { setModelEnabled, setModelLimits } from "../../state/providers.ts";
 import { type FieldProblem, type LimitsDraft, limitsParams } from "../../state/provider_form.ts";
+import { sendChecked } from "./send_checked.ts";
 import { EffortLevelsPicker } from "../providers/EffortLevelsPicker.tsx";
 
 /** One model: its name, an enable switch, and its limits behind "Limits". */
@@ -69,17 +70,7 @@ function LimitsForm({ model, onDone }: { model: Model; onDone: () => void }) {
   const save = async (event: Event) => {
     event.preventDefault();
     const checked = limitsParams(model.providerId, model.id, draft.value);
-    failure.value = null;
-    if (!checked.ok) {
-      problems.value = checked.problems;
-      return;
-    }
-    problems.value = [];
-    busy.value = true;
-    const outcome = await setModelLimits(checked.params);
-    busy.value = false;
-    if (outcome === null) onDone();
-    else failure.value = outcome;
+    if (await sendChecked({ problems, failure, busy }, checked, setModelLimits)) onDone();
   };
   const windowProblem = problemOf("contextWindow");
   const effortProblem = problemOf("reasoningEffort");

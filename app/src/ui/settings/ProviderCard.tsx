@@ -8,6 +8,7 @@ import {
   modelsOf,
   removeProvider,
 } from "../../state/providers.ts";
+import { deepseekDiscoverParams } from "../../state/provider_form.ts";
 import { CustomProviderForm } from "./CustomProviderForm.tsx";
 import { DiscoverPicker } from "./DiscoverPicker.tsx";
 import { ModelRow } from "./ModelRow.tsx";
@@ -81,9 +82,7 @@ function DeepSeekActions({ provider }: { provider: Provider }) {
   };
   const discover = () =>
     void run(async () => {
-      const result = await discoverModels(
-        apiKey.value === "" ? { kind: "deepseek" } : { kind: "deepseek", apiKey: apiKey.value },
-      );
+      const result = await discoverModels(deepseekDiscoverParams(apiKey.value));
       if (typeof result === "string") return result;
       found.value = result;
       return null;

@@ -6,11 +6,19 @@ import {
   type SettingsSection,
   settingsSection,
 } from "../../state/settings_nav.ts";
+import { menuKeyTarget } from "../list_keys.ts";
+import { useModalDialog } from "../modal_dialog.ts";
 import { SECTIONS } from "./sections.ts";
 import "./settings.css";
 
 /** Where settings.css lays the sections out as a row above the panel. */
 const PHONE_QUERY = "(max-width: 640px)";
+
+/**
+ * The tabs wrap like a menu's items. They are a column, or a row on a phone, so Right and
+ * Left move like Down and Up.
+ */
+const ROW_KEYS = new Map([["ArrowRight", "ArrowDown"], ["ArrowLeft", "ArrowUp"]]);
 
 /** Whether the phone layout applies, following the window's size. */
 function usePhoneLayout(): boolean {
@@ -32,13 +40,10 @@ function usePhoneLayout(): boolean {
  */
 export function SettingsDialog() {
   const requested = settingsSection.value;
-  const dialog = useRef<HTMLDialogElement>(null);
   const tabs = useRef<HTMLDivElement>(null);
   const phone = usePhoneLayout();
   const open = requested !== null;
-  useEffect(() => {
-    if (open && !dialog.current?.open) dialog.current?.showModal();
-  }, [open]);
+  const modal = useModalDialog(open, closeSettings);
   if (!open) return null;
   // A section not built (yet) opens the first one rather than an empty panel.
   const current = SECTIONS.find((section) => section.id === requested) ?? SECTIONS[0];
@@ -48,36 +53,22 @@ export function SettingsDialog() {
   };
   const onTabKey = (event: KeyboardEvent) => {
     const index = SECTIONS.findIndex((section) => section.id === current.id);
-    const last = SECTIONS.length - 1;
-    const next = ({
-      ArrowDown: index === last ? 0 : index + 1,
-      ArrowRight: index === last ? 0 : index + 1,
-      ArrowUp: index === 0 ? last : index - 1,
-      ArrowLeft: index === 0 ? last : index - 1,
-      Home: 0,
-      End: last,
-    } as Record<string, number>)[event.key];
-    if (next === undefined) return;
+    const next = menuKeyTarget(ROW_KEYS.get(event.key) ?? event.key, SECTIONS.length, index);
+    if (next === null) return;
     event.preventDefault();
     select(SECTIONS[next].id);
   };
   const Panel = current.component;
   return (
     <dialog
-      ref={dialog}
+      ref={modal.ref}
       class="modal settings"
       aria-labelledby="settings-title"
-      onClose={closeSettings}
+      onClose={modal.onClose}
     >
       <header class="settings-header">
         <h2 id="settings-title">{t("settings.title")}</h2>
-        <button
-          type="button"
-          onClick={() => {
-            dialog.current?.close();
-            closeSettings();
-          }}
-        >
+        <button type="button" onClick={modal.close}>
           {t("settings.close")}
         </button>
       </header>

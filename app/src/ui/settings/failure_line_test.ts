@@ -1,21 +1,9 @@
 import assert from "node:assert/strict";
-import type { VNode } from "preact";
-import { locale } from "../../i18n/i18n.ts";
+import { inEnglish, renderedText as text } from "../../_testing.ts";
 import { FailureLine } from "./FailureLine.tsx";
 
-function text(node: unknown): string {
-  if (node === null || node === undefined || typeof node === "boolean") return "";
-  if (typeof node === "string" || typeof node === "number") return String(node);
-  if (Array.isArray(node)) return node.map(text).join("");
-  const v = node as VNode<{ children?: unknown }>;
-  if (typeof v.type === "function") return text((v.type as (p: unknown) => unknown)(v.props));
-  return text(v.props.children);
-}
-
 Deno.test("failure line: a known reason code is explained, with the code and message", () => {
-  const before = locale.value;
-  try {
-    locale.value = "en";
+  inEnglish(() => {
     const known = FailureLine({
       failure: { code: "memory_revision_conflict", message: "Revision 2 expected" },
     });
@@ -25,7 +13,5 @@ Deno.test("failure line: a known reason code is explained, with the code and mes
     assert.match(text(unknown), /That did not work\..*Odd.*brand_new_code/);
     const bare = FailureLine({ failure: { code: null, message: "Network down" } });
     assert.equal(text(bare), "That did not work. Network down");
-  } finally {
-    locale.value = before;
-  }
+  });
 });

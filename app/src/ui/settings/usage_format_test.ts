@@ -1,16 +1,6 @@
 import assert from "node:assert/strict";
-import { locale } from "../../i18n/i18n.ts";
+import { inLocale } from "../../_testing.ts";
 import { formatDay, formatDays, formatDuration, formatTokens } from "./usage_format.ts";
-
-function inLocale(name: "en" | "zh-CN", body: () => void): void {
-  const before = locale.value;
-  try {
-    locale.value = name;
-    body();
-  } finally {
-    locale.value = before;
-  }
-}
 
 Deno.test("usage format: durations drop leading zero units, in each locale", () => {
   inLocale("en", () => {

@@ -1,7 +1,8 @@
 import { signal } from "@preact/signals";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { newThread } from "../../state/store.ts";
 import { t } from "../../i18n/i18n.ts";
+import { useModalDialog } from "../modal_dialog.ts";
 
 /** Whether the "new project thread" dialog is open. */
 export const newProjectOpen = signal(false);
@@ -12,17 +13,14 @@ export const newProjectOpen = signal(false);
  */
 export function NewProjectDialog() {
   const open = newProjectOpen.value;
-  const dialog = useRef<HTMLDialogElement>(null);
   const [path, setPath] = useState("");
   const [name, setName] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
-    if (!open) return;
+  const modal = useModalDialog(open, () => (newProjectOpen.value = false), () => {
     setPath("");
     setName("");
     setProblem(null);
-    dialog.current?.showModal();
-  }, [open]);
+  });
   if (!open) return null;
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -37,14 +35,14 @@ export function NewProjectDialog() {
       name: name.trim() === "" ? undefined : name.trim(),
     });
     // On failure the runtime's reason shows in the alert line and the input stays.
-    if (created) dialog.current?.close();
+    if (created) modal.close();
   };
   return (
     <dialog
-      ref={dialog}
+      ref={modal.ref}
       class="modal new-project"
       aria-labelledby="new-project-title"
-      onClose={() => (newProjectOpen.value = false)}
+      onClose={modal.onClose}
     >
       <form onSubmit={submit}>
         <h2 id="new-project-title">{t("projects.dialogTitle")}</h2>
@@ -70,7 +68,7 @@ export function NewProjectDialog() {
           />
         </label>
         <div class="actions">
-          <button type="button" onClick={() => dialog.current?.close()}>
+          <button type="button" onClick={modal.close}>
             {t("projects.cancel")}
           </button>
           <button type="submit">{t("projects.create")}</button>

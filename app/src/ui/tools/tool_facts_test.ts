@@ -1,16 +1,7 @@
 import assert from "node:assert/strict";
-import { locale, t } from "../../i18n/i18n.ts";
+import { inEnglish } from "../../_testing.ts";
+import { t } from "../../i18n/i18n.ts";
 import { processBadges, toolCallFacts, toolResultFacts } from "./tool_facts.ts";
-
-function inEnglish<T>(f: () => T): T {
-  const before = locale.value;
-  locale.value = "en";
-  try {
-    return f();
-  } finally {
-    locale.value = before;
-  }
-}
 
 const plain = (facts: { label: string; value: string }[]) => facts.map((f) => [f.label, f.value]);
 
