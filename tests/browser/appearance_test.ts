@@ -89,6 +89,13 @@ Deno.test({
       assert.equal(await rootVariable(page, "--accent"), "", "no accent override at first");
       await page.fill("#appearance-color-accent", "#aa3366");
       await waitRootVariable(page, "--accent", "#aa3366");
+      // The theme preview draws with it at once.
+      assert.equal(
+        await page.evaluate<string>(
+          "getComputedStyle(document.querySelector('.theme-preview-button')).backgroundColor",
+        ),
+        "rgb(170, 51, 102)",
+      );
 
       // A custom UI font: CSS that would escape the declaration is refused and nothing
       // changes; a plain family list is applied (names with spaces quoted).

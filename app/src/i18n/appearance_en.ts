@@ -6,6 +6,10 @@
 /** The strings, spread into `en`. */
 export const appearanceEn = {
   "appearance.title": "Appearance",
+  "appearance.preview": "Preview of the current theme",
+  "appearance.preview.question": "Can you fix the failing test?",
+  "appearance.preview.answer": "Done — the comparison in",
+  "appearance.preview.button": "Send",
   "appearance.theme": "Theme",
   "appearance.theme.system": "System",
   "appearance.theme.light": "Light",

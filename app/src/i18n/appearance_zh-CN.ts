@@ -8,6 +8,10 @@ import type { appearanceEn } from "./appearance_en.ts";
 /** The strings, spread into `zhCN`. */
 export const appearanceZhCN: Record<keyof typeof appearanceEn, string> = {
   "appearance.title": "外观",
+  "appearance.preview": "当前主题预览",
+  "appearance.preview.question": "能帮我修好失败的测试吗？",
+  "appearance.preview.answer": "好了——比较运算在",
+  "appearance.preview.button": "发送",
   "appearance.theme": "主题",
   "appearance.theme.system": "跟随系统",
   "appearance.theme.light": "浅色",

@@ -1,3 +1,4 @@
+import { ThemePreview } from "./ThemePreview.tsx";
 import { useState } from "preact/hooks";
 import { appearance, palette, updateAppearance } from "../../state/appearance.ts";
 import {
@@ -32,6 +33,7 @@ export function AppearanceSection() {
         label={(mode) => t(`appearance.theme.${mode}` as MessageKey)}
         onChange={(theme) => updateAppearance({ theme })}
       />
+      <ThemePreview />
       <ColorFields />
       <FontField
         id="appearance-ui-font"
