@@ -19,7 +19,7 @@ export const attachmentsEn = {
   "attachments.kind.image": "image",
   "attachments.kind.text": "text",
   "effort.label": "Reasoning effort",
-  "effort.button": "Effort: {effort}",
+  "effort.prefix": "Effort: ",
   "effort.auto": "Auto",
   "effort.none": "None",
   "effort.minimal": "Minimal",

@@ -21,7 +21,7 @@ export const attachmentsZhCN: Record<keyof typeof attachmentsEn, string> = {
   "attachments.kind.image": "图片",
   "attachments.kind.text": "文本",
   "effort.label": "推理强度",
-  "effort.button": "推理：{effort}",
+  "effort.prefix": "推理：",
   "effort.auto": "自动",
   "effort.none": "无",
   "effort.minimal": "极低",

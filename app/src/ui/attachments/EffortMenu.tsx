@@ -52,10 +52,13 @@ export function EffortMenu(props: { model: Model; disabled: boolean }) {
         aria-haspopup="menu"
         aria-expanded={open}
         title={t("effort.label")}
+        aria-label={`${t("effort.label")}: ${label(current)}`}
         disabled={props.disabled}
         onClick={() => setOpen(!open)}
       >
-        {t("effort.button", { effort: label(current) })}
+        {/* On a phone only the level shows; the accessible name keeps the whole label. */}
+        <span class="effort-prefix">{t("effort.prefix")}</span>
+        {label(current)}
       </button>
       {open && (
         <ul ref={menu} role="menu" aria-label={t("effort.label")} onKeyDown={onKey}>

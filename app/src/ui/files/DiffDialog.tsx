@@ -69,6 +69,7 @@ function Recorded(props: { change: Extract<FileChange, { status: "recorded" }> }
           numbers: [line.oldLine ?? "", line.newLine ?? ""],
           marker: line.kind === "add" ? "+" : line.kind === "remove" ? "−" : "",
           rowClass: `diff-${line.kind}`,
+          spanning: line.kind === "hunk" || line.kind === "meta",
           text: line.text,
         }))}
       />

@@ -7,6 +7,8 @@ export interface NumberedLine {
   marker?: string;
   /** The row's class, e.g. a diff's `diff-add`. */
   rowClass?: string;
+  /** A heading row (a diff's `@@` hunk or `---`/`+++` line): its text spans every column. */
+  spanning?: boolean;
   text: string;
 }
 
@@ -22,11 +24,25 @@ export function NumberedLines(
       <tbody>
         {props.lines.map((line) => (
           <tr key={line.key} class={line.rowClass}>
-            {line.numbers.map((number, index) => <td key={index} class="line-number">{number}</td>)}
-            {line.marker !== undefined && <td class="marker" aria-hidden="true">{line.marker}</td>}
-            <td>
-              <code>{line.text}</code>
-            </td>
+            {line.spanning
+              ? (
+                <td colSpan={line.numbers.length + (line.marker !== undefined ? 2 : 1)}>
+                  <code>{line.text}</code>
+                </td>
+              )
+              : (
+                <>
+                  {line.numbers.map((number, index) => (
+                    <td key={index} class="line-number">{number}</td>
+                  ))}
+                  {line.marker !== undefined && (
+                    <td class="marker" aria-hidden="true">{line.marker}</td>
+                  )}
+                  <td>
+                    <code>{line.text}</code>
+                  </td>
+                </>
+              )}
           </tr>
         ))}
       </tbody>
