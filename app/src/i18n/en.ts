@@ -52,6 +52,9 @@ export const en = {
   "sidebar.running": "Running",
   "thread.untitled": "Untitled thread",
   "conversation.empty": "Start by typing a message below.",
+  "markdown.copy": "Copy",
+  "markdown.copyCode": "Copy code",
+  "markdown.copied": "Copied",
   "empty.heading": "What shall we work on next?",
   "empty.description":
     "Start a conversation and let Daedalus help you plan, explore, create or get things done.",
