@@ -1,0 +1,98 @@
+/**
+ * The sidebar's threads as a pure projection: `thread.list` pages merged with `thread.*`
+ * events, and the running indicator from `run.state_changed` / `run.settled`.
+ *
+ * @module
+ */
+import type { JournalEvent, ResultOf, Thread } from "@daedalus/client";
+import { admit, land, type SeqGate } from "./seq_gate.ts";
+import { isActiveStatus } from "./conversation_projection.ts";
+
+/** The sidebar's state: threads by id and which of them have a Run going. */
+export interface ThreadsState extends SeqGate {
+  /** Every known thread, archived ones included. */
+  byId: Readonly<Record<string, Thread>>;
+  /** Threads with a queued or running Run. */
+  running: Readonly<Record<string, true>>;
+}
+
+/** The threads state before `thread.list` answered. */
+export function emptyThreads(): ThreadsState {
+  return { snapshotSeq: null, appliedSeq: 0, pending: [], byId: {}, running: {} };
+}
+
+/**
+ * Lands a `thread.list` page.
+ *
+ * @param state the current state
+ * @param page the result
+ * @returns the state with the page's threads and the held events after it
+ */
+export function applyThreadList(
+  state: ThreadsState,
+  page: Pick<ResultOf<"thread.list">, "threads" | "snapshotSeq">,
+): ThreadsState {
+  const fromPage: Record<string, Thread> = {};
+  for (const thread of page.threads) fromPage[thread.id] = thread;
+  if (state.snapshotSeq !== null) {
+    // a later page of the same listing: threads already known are as new or newer
+    return { ...state, byId: { ...fromPage, ...state.byId } };
+  }
+  const byId = { ...state.byId, ...fromPage };
+  return land({ ...state, byId }, page.snapshotSeq, applyThreadEvent);
+}
+
+/**
+ * Applies live events to the threads state.
+ *
+ * @param state the current state
+ * @param events events in any order
+ * @returns the new state
+ */
+export function applyThreadEvents(
+  state: ThreadsState,
+  events: readonly JournalEvent[],
+): ThreadsState {
+  return admit(state, events, applyThreadEvent);
+}
+
+function applyThreadEvent(state: ThreadsState, event: JournalEvent): ThreadsState {
+  switch (event.type) {
+    case "thread.created":
+    case "thread.renamed":
+    case "thread.archived":
+    case "thread.unarchived": {
+      const thread = event.payload.thread;
+      return { ...state, byId: { ...state.byId, [thread.id]: thread } };
+    }
+    case "run.state_changed": {
+      const threadId = event.threadId ?? event.payload.run.threadId;
+      const active = isActiveStatus(event.payload.status);
+      if (active === (threadId in state.running)) return state;
+      const running = { ...state.running };
+      if (active) running[threadId] = true;
+      else delete running[threadId];
+      return { ...state, running };
+    }
+    case "run.settled": {
+      if (!event.threadId || !(event.threadId in state.running)) return state;
+      const running = { ...state.running };
+      delete running[event.threadId];
+      return { ...state, running };
+    }
+    default:
+      return state;
+  }
+}
+
+/**
+ * The sidebar's list: threads not archived, most recently updated first.
+ *
+ * @param state the threads state
+ * @returns the threads to show
+ */
+export function visibleThreads(state: ThreadsState): Thread[] {
+  return Object.values(state.byId)
+    .filter((thread) => thread.archivedAt === null)
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
+}
