@@ -112,9 +112,16 @@ Deno.test({
       await page.check(toggle);
       await waitPicker(page, "scripted/scripted-model");
 
-      // Limits: a window below the minimum is named; a valid one is saved and shown.
+      // Escape in the limits form closes that form only, not Settings.
       await page.click(`${row} button[aria-expanded]`);
       const windowInput = `${row} form.limits-form input[inputmode=numeric]`;
+      await page.waitForSelector(windowInput, wait);
+      await page.press(windowInput, "Escape");
+      await page.waitForSelector(`${row} form.limits-form`, { ...wait, state: "detached" });
+      assert.ok(await page.$("dialog.settings[open]"), "Settings stays open");
+
+      // Limits: a window below the minimum is named; a valid one is saved and shown.
+      await page.click(`${row} button[aria-expanded]`);
       await page.waitForSelector(windowInput, wait);
       await page.fill(windowInput, "500");
       await page.click(`${row} form.limits-form button[type=submit]`);

@@ -1,3 +1,4 @@
+import { closeOnEscape } from "../escape_keys.ts";
 import { useSignal } from "@preact/signals";
 import type { DiscoveredModel, Provider } from "@daedalus/client";
 import { t } from "../../i18n/i18n.ts";
@@ -115,7 +116,13 @@ export function CustomProviderForm(
   };
 
   return (
-    <form class="provider-form" aria-label={title} onSubmit={save} noValidate>
+    <form
+      class="provider-form"
+      aria-label={title}
+      onSubmit={save}
+      onKeyDown={closeOnEscape(onDone)}
+      noValidate
+    >
       <h4>{title}</h4>
       {field("providerId", t("settings.custom.id"), {
         readOnly: provider !== undefined,

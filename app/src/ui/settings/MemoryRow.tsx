@@ -1,3 +1,4 @@
+import { closeOnEscape } from "../escape_keys.ts";
 import { Fragment } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Memory, MemorySummary } from "@daedalus/client";
@@ -166,13 +167,7 @@ function CorrectionEditor({ memory, onClose }: { memory: Memory; onClose: () => 
         maxLength={MEMORY_CONTENT_MAX_CHARS}
         autofocus
         onInput={(event) => setText(event.currentTarget.value)}
-        onKeyDown={(event) => {
-          if (event.key === "Escape") {
-            event.preventDefault();
-            event.stopPropagation();
-            onClose();
-          }
-        }}
+        onKeyDown={closeOnEscape(onClose)}
       />
       {failure && <FailureLine failure={failure} />}
       <div class="memory-actions">

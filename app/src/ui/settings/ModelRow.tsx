@@ -1,3 +1,4 @@
+import { closeOnEscape } from "../escape_keys.ts";
 import { useSignal } from "@preact/signals";
 import type { Model } from "@daedalus/client";
 import { t } from "../../i18n/i18n.ts";
@@ -79,6 +80,7 @@ function LimitsForm({ model, onDone }: { model: Model; onDone: () => void }) {
       class="limits-form"
       aria-label={t("settings.models.limitsOf", { name: model.displayName })}
       onSubmit={save}
+      onKeyDown={closeOnEscape(onDone)}
       noValidate
     >
       <div class="settings-field">
