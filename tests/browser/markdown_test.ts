@@ -1,7 +1,8 @@
 /**
  * Browser test of assistant Markdown against a real `daedalus serve` in Debian's
  * Chromium: a fenced code block in an answer renders as code (never as HTML) with a Copy
- * button that puts exactly its text on the clipboard. Skipped when Chromium is not
+ * button that puts exactly its text on the clipboard, and the answer's own Copy button
+ * copies its Markdown source. Skipped when Chromium is not
  * installed.
  */
 import assert from "node:assert/strict";
@@ -40,6 +41,13 @@ Deno.test({
       await page.click("article.message.role-assistant .copy-code");
       await waitForText(page, "article.message.role-assistant .copy-code", "Copied");
       assert.equal(await page.evaluate<string>("navigator.clipboard.readText()"), code);
+      // The whole answer copies as its Markdown source.
+      await page.click("article.message.role-assistant .copy-answer");
+      await waitForText(page, "article.message.role-assistant .copy-answer", "Copied");
+      assert.equal(
+        await page.evaluate<string>("navigator.clipboard.readText()"),
+        `Answer to: see\n\`\`\`ts\n${code}\n\`\`\``,
+      );
       assert.deepEqual(run.pageErrors, []);
     }),
 });

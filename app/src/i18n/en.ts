@@ -55,6 +55,7 @@ export const en = {
   "markdown.copy": "Copy",
   "markdown.copyCode": "Copy code",
   "markdown.copied": "Copied",
+  "markdown.copyAnswer": "Copy the answer",
   "empty.heading": "What shall we work on next?",
   "empty.description":
     "Start a conversation and let Daedalus help you plan, explore, create or get things done.",

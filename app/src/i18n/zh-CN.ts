@@ -56,6 +56,7 @@ export const zhCN: Record<MessageKey, string> = {
   "markdown.copy": "复制",
   "markdown.copyCode": "复制代码",
   "markdown.copied": "已复制",
+  "markdown.copyAnswer": "复制回答",
   "empty.heading": "我们接下来做什么？",
   "empty.description": "开始一段对话，让 Daedalus 帮你规划、探索、创作或完成任务。",
   "conversation.none": "选择一个会话或新建一个。",

@@ -6,6 +6,7 @@ import { ToolCard } from "../tools/ToolCard.tsx";
 import { RunOutcome } from "../run/RunOutcome.tsx";
 import { RunProgress } from "../run/RunProgress.tsx";
 import { MessageAttachments } from "../attachments/MessageAttachments.tsx";
+import { CopyButton } from "../CopyButton.tsx";
 import { onboardingRecord } from "../../state/onboarding.ts";
 import type { FeedRow } from "./feed_rows.ts";
 
@@ -18,7 +19,13 @@ function ItemView(props: { item: Item }) {
     : t("item.assistant");
   return (
     <article class={`message role-${item.role ?? "assistant"}`}>
-      <header>{who}</header>
+      <header>
+        {who}
+        {item.role !== "user" && item.status === "completed" && item.content !== "" && (
+          // the answer as the model wrote it (Markdown source)
+          <CopyButton text={item.content} label={t("markdown.copyAnswer")} class="copy-answer" />
+        )}
+      </header>
       {item.role === "user"
         // the user's own text stays plain text
         ? <p class="text">{item.content}</p>
