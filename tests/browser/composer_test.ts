@@ -51,7 +51,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "browser: Stop cancels the streaming Run and its outcome explains why",
+  name: "browser: Stop cancels the streaming Run, its outcome explains why, Try again resends",
   ignore,
   fn: () =>
     withBrowser(async (run) => {
@@ -68,6 +68,22 @@ Deno.test({
       await page.waitForSelector("form.composer button:text('Send')", { timeout: PAGE_WAIT_MS });
       const answer = await page.textContent("article.message.role-assistant");
       assert.ok(!(answer ?? "").includes("chunk19"), `the run finished anyway: ${answer}`);
+
+      // "Try again" sends the same message as a new turn; then it is no longer offered.
+      await page.click(".run-outcome button.send-again");
+      await waitForCount(page, "article.message.role-user", 2);
+      await page.waitForFunction(
+        "[...document.querySelectorAll('article.message.role-assistant')]" +
+          ".some((node) => node.textContent.includes('chunk19'))",
+        undefined,
+        { timeout: PAGE_WAIT_MS },
+      );
+      assert.deepEqual(
+        await page.$$eval("article.message.role-user p.text", (nodes) =>
+          nodes.map((node) => node.textContent)),
+        ["slow answer", "slow answer"],
+      );
+      assert.equal(await page.$(".run-outcome button.send-again"), null);
       assert.deepEqual(run.pageErrors, []);
     }),
 });

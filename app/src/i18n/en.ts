@@ -84,6 +84,7 @@ export const en = {
   "outcome.label": "Run outcome",
   "outcome.failed": "The run failed",
   "outcome.cancelled": "The run was stopped",
+  "outcome.sendAgain": "Try again",
   "outcome.code": "Reason code",
   "outcome.noReason": "No reason was recorded.",
   "outcome.unknownReason": "Unrecognized reason.",

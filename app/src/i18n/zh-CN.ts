@@ -84,6 +84,7 @@ export const zhCN: Record<MessageKey, string> = {
   "outcome.label": "运行结果",
   "outcome.failed": "运行失败",
   "outcome.cancelled": "运行已停止",
+  "outcome.sendAgain": "重试",
   "outcome.code": "原因码",
   "outcome.noReason": "没有记录原因。",
   "outcome.unknownReason": "无法识别的原因。",

@@ -32,6 +32,8 @@ import {
   visibleThreads,
 } from "./projection.ts";
 import { lastUsedModel } from "./thread_model.ts";
+import { latestRun } from "./run_announcement.ts";
+import { messageOfTurn } from "./send_again.ts";
 
 /** The connection as the banner shows it. */
 export const connection = signal<ConnectionState>("starting");
@@ -45,6 +47,8 @@ export const conversation = signal<ConversationState | null>(null);
 export const activeRun = computed(() =>
   conversation.value ? activeRunId(conversation.value) : null
 );
+/** The open conversation's latest Run (changes only when another Run becomes latest). */
+export const latestRunId = computed(() => latestRun(conversation.value)?.id ?? null);
 /** Enabled models from `model.list`. */
 export const models = signal<Model[]>([]);
 /** The model the composer sends with, as `providerId/modelId`. */
@@ -335,6 +339,24 @@ export async function send(
     report(error);
     return false;
   }
+}
+
+/**
+ * Sends a turn's message again as a new turn (after its Run failed or was cancelled),
+ * with the model now selected.
+ *
+ * @param turnId the turn
+ * @param reasoningEffort the effort to send (the composer's choice for the model)
+ * @returns whether it was accepted
+ */
+export function sendAgain(
+  turnId: string,
+  reasoningEffort?: ReasoningEffort | null,
+): Promise<boolean> {
+  const open = conversation.value;
+  const message = open ? messageOfTurn(open, turnId) : null;
+  if (!message) return Promise.resolve(false);
+  return send(message.content, { attachments: message.attachments, reasoningEffort });
 }
 
 /**

@@ -9,6 +9,15 @@ import { MessageAttachments } from "../attachments/MessageAttachments.tsx";
 import { CopyButton } from "../CopyButton.tsx";
 import { onboardingRecord } from "../../state/onboarding.ts";
 import type { FeedRow } from "./feed_rows.ts";
+import { latestRunId, models, selectedModel, sendAgain } from "../../state/store.ts";
+import { canSendAgain } from "../../state/send_again.ts";
+import { currentEffort, effortParam } from "../../state/reasoning_effort.ts";
+
+/** Repeats a turn's message with the selected model and the composer's effort for it. */
+function sendAgainWithComposerEffort(turnId: string): Promise<boolean> {
+  const model = models.value.find((m) => `${m.providerId}/${m.id}` === selectedModel.value);
+  return sendAgain(turnId, model ? effortParam(model, currentEffort(model)) : undefined);
+}
 
 function ItemView(props: { item: Item }) {
   const { item } = props;
@@ -68,7 +77,14 @@ function FeedRowViewInner(props: RowProps) {
         ? <ItemView item={row.item} />
         : active
         ? <RunProgress run={row.run} />
-        : <RunOutcome run={row.run} />}
+        : (
+          <RunOutcome
+            run={row.run}
+            onSendAgain={canSendAgain(latestRunId.value, row.run)
+              ? () => void sendAgainWithComposerEffort(row.turnId)
+              : undefined}
+          />
+        )}
     </div>
   );
 }

@@ -4,9 +4,12 @@ import { explainReason } from "../../i18n/reasons.ts";
 
 /**
  * The outcome block under a settled Run: nothing for a completed Run; for a failed or
- * cancelled one, the localized explanation of its reason code and the raw code.
+ * cancelled one, the localized explanation of its reason code and the raw code, and
+ * "Try again" when the caller offers it (the thread's latest Run).
  */
-export function RunOutcome(props: { run: Pick<RunView, "status" | "reasonCode"> }) {
+export function RunOutcome(
+  props: { run: Pick<RunView, "status" | "reasonCode">; onSendAgain?: () => void },
+) {
   const { status, reasonCode } = props.run;
   if (status !== "failed" && status !== "cancelled") return null;
   return (
@@ -21,6 +24,11 @@ export function RunOutcome(props: { run: Pick<RunView, "status" | "reasonCode"> 
         <p class="reason-code">
           {t("outcome.code")} <code>{reasonCode}</code>
         </p>
+      )}
+      {props.onSendAgain && (
+        <button type="button" class="send-again" onClick={props.onSendAgain}>
+          {t("outcome.sendAgain")}
+        </button>
       )}
     </div>
   );
