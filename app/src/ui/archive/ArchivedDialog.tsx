@@ -1,3 +1,4 @@
+import { ModalFrame } from "../ModalFrame.tsx";
 import { signal } from "@preact/signals";
 import { t } from "../../i18n/i18n.ts";
 import { useModalDialog } from "../modal_dialog.ts";
@@ -15,17 +16,15 @@ export function ArchivedDialog() {
   const modal = useModalDialog(open, () => (archivedOpen.value = false));
   if (!open) return null;
   return (
-    <dialog
-      ref={modal.ref}
-      class="modal archived-dialog"
-      aria-labelledby="archived-title"
-      onClose={modal.onClose}
+    <ModalFrame
+      modal={modal}
+      class="archived-dialog"
+      titleId="archived-title"
+      title={t("archived.title")}
+      closeLabel={t("diff.close")}
+      closeAutofocus
     >
-      <header>
-        <h2 id="archived-title">{t("archived.title")}</h2>
-        <button type="button" onClick={modal.close} autofocus>{t("diff.close")}</button>
-      </header>
       <ArchivedList />
-    </dialog>
+    </ModalFrame>
   );
 }

@@ -1,3 +1,4 @@
+import { ModalFrame } from "../ModalFrame.tsx";
 import { useEffect, useState } from "preact/hooks";
 import type { FileChange } from "@daedalus/client";
 import { loadFileChange, openDiff } from "../../state/store.ts";
@@ -27,18 +28,14 @@ export function DiffDialog() {
   }, [itemId]);
   if (!itemId) return null;
   return (
-    <dialog
-      ref={modal.ref}
-      class="modal diff-dialog"
-      aria-labelledby="diff-title"
-      onClose={modal.onClose}
+    <ModalFrame
+      modal={modal}
+      class="diff-dialog"
+      titleId="diff-title"
+      title={change?.status === "recorded" ? <code>{change.path}</code> : t("diff.title")}
+      closeLabel={t("diff.close")}
+      closeAutofocus
     >
-      <header>
-        <h2 id="diff-title">
-          {change?.status === "recorded" ? <code>{change.path}</code> : t("diff.title")}
-        </h2>
-        <button type="button" onClick={modal.close} autofocus>{t("diff.close")}</button>
-      </header>
       {change === null && <p class="muted">{t("diff.loading")}</p>}
       {change?.status === "unavailable" && (
         <p role="status">
@@ -46,7 +43,7 @@ export function DiffDialog() {
         </p>
       )}
       {change?.status === "recorded" && <Recorded change={change} />}
-    </dialog>
+    </ModalFrame>
   );
 }
 

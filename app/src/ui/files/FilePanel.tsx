@@ -1,3 +1,4 @@
+import { ModalFrame } from "../ModalFrame.tsx";
 import {
   closeFilePreview,
   filePanel,
@@ -26,38 +27,36 @@ export function FilePanel() {
   const first = state.lines[0]?.number;
   const last = state.lines.at(-1)?.number;
   return (
-    <dialog
-      ref={modal.ref}
-      class="modal file-panel"
-      aria-labelledby="file-panel-title"
-      onClose={modal.onClose}
-    >
-      <header>
-        <h2 id="file-panel-title">
+    <ModalFrame
+      modal={modal}
+      class="file-panel"
+      titleId="file-panel-title"
+      title={
+        <>
           <span class="muted">{t("file.panel")}</span> <code>{state.path}</code>
-        </h2>
-        <div class="file-panel-actions">
-          <button
-            type="button"
-            class="mention-file"
-            onClick={() => {
-              const threadId = conversation.value?.threadId;
-              if (!threadId) return;
-              mentionInDraft(threadId, state.path);
-              modal.close();
-              // Back to the composer, where the path now waits in the draft.
-              requestAnimationFrame(() =>
-                document.querySelector<HTMLTextAreaElement>("form.composer textarea")?.focus()
-              );
-            }}
-          >
-            {t("file.mention")}
-          </button>
-          <button type="button" onClick={modal.close} autofocus>
-            {t("file.close")}
-          </button>
-        </div>
-      </header>
+        </>
+      }
+      closeLabel={t("file.close")}
+      closeAutofocus
+      actions={
+        <button
+          type="button"
+          class="mention-file"
+          onClick={() => {
+            const threadId = conversation.value?.threadId;
+            if (!threadId) return;
+            mentionInDraft(threadId, state.path);
+            modal.close();
+            // Back to the composer, where the path now waits in the draft.
+            requestAnimationFrame(() =>
+              document.querySelector<HTMLTextAreaElement>("form.composer textarea")?.focus()
+            );
+          }}
+        >
+          {t("file.mention")}
+        </button>
+      }
+    >
       {state.lines.length > 0 && (
         <p class="muted file-range">
           {t("file.lines", { from: first!, to: last! })}
@@ -105,6 +104,6 @@ export function FilePanel() {
           <p class="muted">{state.lines.length === 0 ? t("file.empty") : t("file.end")}</p>
         )}
       </footer>
-    </dialog>
+    </ModalFrame>
   );
 }

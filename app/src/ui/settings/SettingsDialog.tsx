@@ -1,3 +1,4 @@
+import { ModalFrame } from "../ModalFrame.tsx";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { t } from "../../i18n/i18n.ts";
 import {
@@ -60,18 +61,14 @@ export function SettingsDialog() {
   };
   const Panel = current.component;
   return (
-    <dialog
-      ref={modal.ref}
-      class="modal settings"
-      aria-labelledby="settings-title"
-      onClose={modal.onClose}
+    <ModalFrame
+      modal={modal}
+      class="settings"
+      titleId="settings-title"
+      title={t("settings.title")}
+      closeLabel={t("settings.close")}
+      headerClass="settings-header"
     >
-      <header class="settings-header">
-        <h2 id="settings-title">{t("settings.title")}</h2>
-        <button type="button" onClick={modal.close}>
-          {t("settings.close")}
-        </button>
-      </header>
       <div class="settings-body">
         <div
           ref={tabs}
@@ -106,6 +103,6 @@ export function SettingsDialog() {
           <Panel key={current.id} />
         </section>
       </div>
-    </dialog>
+    </ModalFrame>
   );
 }
