@@ -17,9 +17,9 @@
  * - `uploadAttachment(file, { url })` stores a file on the runtime's machine with
  *   `POST /upload` (browsers cannot name a path) and answers the attachment to pass on.
  *
- * @example
- * ```ts
- * import { connect, createHttpClient } from "@daedalus/client";
+ * @example Talking to a running runtime (not run by `deno test --doc`: it needs one)
+ * ```ts ignore
+ * import { connect, createHttpClient, uploadAttachment } from "@daedalus/client";
  *
  * const client = await connect({ url: "http://127.0.0.1:7420", token: "…", lastSeq: 0 });
  * client.onStateChange((state) => console.log("connection:", state));
