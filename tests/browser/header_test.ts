@@ -56,3 +56,32 @@ Deno.test({
       assert.deepEqual(run.pageErrors, []);
     }),
 });
+
+Deno.test({
+  name: "browser: Ctrl+/ lists the keyboard shortcuts; Settings › General opens the same list",
+  ignore: !hasChromium,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      await logIn(run);
+      await page.keyboard.press("Control+/");
+      await page.waitForSelector("dialog.shortcuts-dialog[open] dl.shortcuts", {
+        timeout: PAGE_WAIT_MS,
+      });
+      const keys = await page.$$eval(
+        "dl.shortcuts kbd",
+        (nodes) => nodes.map((n) => n.textContent),
+      );
+      assert.ok(keys.includes("Ctrl/Cmd+K") && keys.includes("Alt+↑ / Alt+↓"), String(keys));
+      await page.keyboard.press("Escape");
+      await page.waitForSelector("dialog.shortcuts-dialog", { state: "detached" });
+
+      await page.keyboard.press("Control+,");
+      await page.waitForSelector("dialog.settings[open]", { timeout: PAGE_WAIT_MS });
+      await page.click("#settings-tab-general");
+      await page.click("dialog.settings button.show-shortcuts");
+      await page.waitForSelector("dialog.shortcuts-dialog[open]", { timeout: PAGE_WAIT_MS });
+      assert.equal(await page.$("dialog.settings"), null, "Settings closed first");
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});

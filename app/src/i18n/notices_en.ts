@@ -1,6 +1,16 @@
 /** English strings of the app's notices: the update prompt and notifications. */
 export const noticesEn = {
   "announce.completed": "The assistant finished answering.",
+  "shortcuts.title": "Keyboard shortcuts",
+  "shortcuts.send": "Send the message (Steer while a Run is active)",
+  "shortcuts.newline": "New line in the message",
+  "shortcuts.newThread": "New thread",
+  "shortcuts.search": "Search thread titles",
+  "shortcuts.settings": "Settings",
+  "shortcuts.turns": "Previous / next turn in the conversation",
+  "shortcuts.lists": "Move in lists, menus and tabs",
+  "shortcuts.escape": "Close a dialog, menu or nested form",
+  "shortcuts.this": "This list",
   "update.ready": "A new version of Daedalus is ready.",
   "update.reload": "Reload to update",
   "update.later": "Later",

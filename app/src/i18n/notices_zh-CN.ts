@@ -3,6 +3,16 @@ import type { noticesEn } from "./notices_en.ts";
 /** 应用提示（更新提示与通知）的简体中文文本。 */
 export const noticesZhCN: Record<keyof typeof noticesEn, string> = {
   "announce.completed": "助手已完成回答。",
+  "shortcuts.title": "键盘快捷键",
+  "shortcuts.send": "发送消息（运行中则为补充指令）",
+  "shortcuts.newline": "在消息中换行",
+  "shortcuts.newThread": "新建会话",
+  "shortcuts.search": "搜索会话标题",
+  "shortcuts.settings": "设置",
+  "shortcuts.turns": "对话中的上一个 / 下一个回合",
+  "shortcuts.lists": "在列表、菜单和标签页中移动",
+  "shortcuts.escape": "关闭对话框、菜单或嵌套表单",
+  "shortcuts.this": "本列表",
   "update.ready": "Daedalus 的新版本已就绪。",
   "update.reload": "重新加载以更新",
   "update.later": "稍后",

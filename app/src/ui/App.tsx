@@ -15,6 +15,7 @@ import { FilePanel } from "./files/FilePanel.tsx";
 import { NewProjectDialog } from "./sidebar/NewProjectDialog.tsx";
 import { ArchivedDialog } from "./archive/ArchivedDialog.tsx";
 import { SearchDialog, searchOpen } from "./search/SearchDialog.tsx";
+import { ShortcutsDialog, shortcutsOpen } from "./ShortcutsDialog.tsx";
 import { lazyComponent } from "./lazy.tsx";
 import { openSettings, settingsSection } from "../state/settings_nav.ts";
 import { Onboarding } from "./onboarding/Onboarding.tsx";
@@ -41,6 +42,9 @@ export function App() {
       } else if (key === ",") {
         event.preventDefault();
         if (settingsSection.value === null) openSettings("providers");
+      } else if (key === "/") {
+        event.preventDefault();
+        shortcutsOpen.value = true;
       }
     };
     addEventListener("keydown", onKey);
@@ -70,6 +74,7 @@ export function App() {
         <NewProjectDialog />
         <SearchDialog />
         <ArchivedDialog />
+        <ShortcutsDialog />
         {settingsSection.value !== null && <SettingsDialog />}
       </div>
       <Onboarding />

@@ -1,3 +1,5 @@
+import { shortcutsOpen } from "../ShortcutsDialog.tsx";
+import { closeSettings } from "../../state/settings_nav.ts";
 import { type Locale, locale, LOCALES, setLocale, t } from "../../i18n/i18n.ts";
 import { ArchivedList } from "../archive/ArchivedList.tsx";
 import { logOut } from "../../session.ts";
@@ -30,6 +32,17 @@ export function GeneralSection() {
       <UserNameField />
       <h4>{t("archived.title")}</h4>
       <ArchivedList />
+      <h4>{t("shortcuts.title")}</h4>
+      <button
+        type="button"
+        class="show-shortcuts"
+        onClick={() => {
+          closeSettings();
+          shortcutsOpen.value = true;
+        }}
+      >
+        {t("shortcuts.title")} <kbd>Ctrl/Cmd+/</kbd>
+      </button>
       <h4>{t("settings.general.session")}</h4>
       <p class="muted" id="log-out-hint">{t("settings.general.logOutHint")}</p>
       <button
