@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { join } from "node:path";
-import { homePaths } from "@daedalus/storage";
+import { homePaths, readReferencedAttachmentPaths } from "@daedalus/storage";
+import { sweepAttachments } from "./attachments/sweep.ts";
 import { openRuntimeCore, type RuntimeCore, type RuntimeCoreOptions } from "./runtime_core.ts";
 import { loadOrCreateToken, TokenStore } from "./server/auth_token.ts";
 import { type RunningServer, startServer } from "./server/app.ts";
@@ -57,8 +57,19 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
   });
   let server: RunningServer;
   let token: string;
+  const paths = homePaths(options.home);
   try {
-    const authPath = homePaths(options.home).auth;
+    // Before anyone can upload: uploads nobody sent, and cut-off temp files, go.
+    const referenced = core.store.read((db) => readReferencedAttachmentPaths(db));
+    const swept = await sweepAttachments(paths.attachments, referenced);
+    const removed = swept.unsent.length + swept.temp.length;
+    if (removed > 0) console.error(`attachments: removed ${removed} stale upload(s)`);
+  } catch (error) {
+    // A sweep that fails costs only disk space; the runtime starts anyway.
+    console.error(`attachments: sweep failed: ${(error as Error).message}`);
+  }
+  try {
+    const authPath = paths.auth;
     token = await loadOrCreateToken(authPath);
     const tokens = await TokenStore.open(authPath, {
       onWarning: (message) => console.error(`auth: ${message}`),
@@ -71,8 +82,8 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
       tokens,
       serverVersion: RUNTIME_VERSION,
       staticRoot: options.staticRoot,
-      sessionsFile: homePaths(options.home).sessions,
-      attachmentsDir: join(homePaths(options.home).home, "attachments"),
+      sessionsFile: paths.sessions,
+      attachmentsDir: paths.attachments,
     });
   } catch (error) {
     await core.close();

@@ -43,6 +43,8 @@ export interface HomePaths {
   readonly processes: string;
   /** `skills/`: user skills. */
   readonly skills: string;
+  /** `attachments/`: uploaded attachments, content-addressed; created on first upload. */
+  readonly attachments: string;
   /** `logs/`: file logs, created only when file logging is on. */
   readonly logs: string;
 }
@@ -111,6 +113,7 @@ export function homePaths(home: string): HomePaths {
     artifacts: path.join(root, "artifacts"),
     processes: path.join(root, "processes"),
     skills: path.join(root, "skills"),
+    attachments: path.join(root, "attachments"),
     logs: path.join(root, "logs"),
   };
 }

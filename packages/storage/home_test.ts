@@ -110,6 +110,7 @@ Deno.test("homePaths lists every file and directory of the home", () => {
     artifacts: "/h/artifacts",
     processes: "/h/processes",
     skills: "/h/skills",
+    attachments: "/h/attachments",
     logs: "/h/logs",
   });
   assert.throws(() => homePaths("relative"), HomePathError);

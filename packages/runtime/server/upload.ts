@@ -109,6 +109,10 @@ async function store(dir: string, bytes: Uint8Array, found: Classified): Promise
   const created = await writePrivateFile(path, bytes, { overwrite: false });
   if (!created && !(await holds(path, sha256))) {
     await writePrivateFile(path, bytes, { overwrite: true });
+  } else if (!created) {
+    // Uploaded again: it is fresh for the sweep of unsent uploads (attachments/sweep.ts).
+    const now = new Date();
+    await Deno.utime(path, now, now);
   }
   // The same checks `turn.start` makes, so what is answered here is accepted there.
   const [attachment] = await inspectAttachments([{
