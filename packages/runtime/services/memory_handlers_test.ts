@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
+import { handlerCalls } from "./_test_handler_calls.ts";
 import {
   type MethodName,
   newId,
-  parseParams,
-  parseResult,
   type ResultOf,
   RPC_ERROR_CODES,
-  RpcError,
+  type RpcError,
 } from "@daedalus/protocol";
 import { MemoryStore } from "@daedalus/storage";
 import { createMemoryHandlers, type ResolveMemorySourceItem } from "./memory_handlers.ts";
@@ -28,20 +27,7 @@ async function withHandlers(
   const resolveItem: ResolveMemorySourceItem = (id) =>
     id === itemId ? { threadId, turnId, itemId, contentDigest: "sha256:abc" } : null;
   const handlers = createMemoryHandlers({ store, resolveItem });
-  const call = async <M extends MemoryMethod>(method: M, params: unknown) => {
-    const handler = handlers[method] as (p: unknown) => Promise<{ result: unknown }>;
-    const { result } = await handler(parseParams(method, params));
-    return parseResult(method, result);
-  };
-  const refuse = async (method: MemoryMethod, params: unknown) => {
-    try {
-      await call(method, params);
-    } catch (error) {
-      assert.ok(error instanceof RpcError, `${method} threw ${error}`);
-      return error;
-    }
-    assert.fail(`${method} should have been refused`);
-  };
+  const { call, refuse } = handlerCalls(handlers);
   try {
     await fn(call, refuse);
   } finally {

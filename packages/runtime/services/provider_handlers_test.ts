@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  type MethodName,
-  parseParams,
-  parseResult,
-  type ResultOf,
-  RpcError,
-} from "@daedalus/protocol";
+import { handlerCalls } from "./_test_handler_calls.ts";
+import type { MethodName, ResultOf, RpcError } from "@daedalus/protocol";
 import { readConfig } from "@daedalus/storage";
 import { ProviderError } from "../providers/provider.ts";
 import { type ProviderConnection, ProviderRegistry } from "../providers/registry.ts";
@@ -55,26 +50,7 @@ async function withHome(
     ...(options.discover ? { discover: options.discover } : {}),
   });
   const wire: string[] = [];
-  const call = async <M extends ProviderMethod>(method: M, params: unknown) => {
-    const handler = handlers[method] as (p: unknown) => Promise<{ result: unknown }>;
-    try {
-      const { result } = await handler(parseParams(method, params));
-      wire.push(JSON.stringify(result));
-      return parseResult(method, result);
-    } catch (error) {
-      if (error instanceof RpcError) wire.push(JSON.stringify(error.toJSON()));
-      throw error;
-    }
-  };
-  const refuse = async (method: ProviderMethod, params: unknown) => {
-    try {
-      await call(method, params);
-    } catch (error) {
-      assert.ok(error instanceof RpcError, `${method} threw ${error}`);
-      return error;
-    }
-    assert.fail(`${method} should have been refused`);
-  };
+  const { call, refuse } = handlerCalls(handlers, (json) => wire.push(json));
   try {
     await fn({ configPath, registry, protectedValues, made, call, refuse, wire });
     for (const text of wire) {

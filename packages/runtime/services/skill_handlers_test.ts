@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import { handlerCalls } from "./_test_handler_calls.ts";
 import { join } from "node:path";
-import { parseParams, parseResult, type ResultOf, RpcError } from "@daedalus/protocol";
+import type { ResultOf, RpcError } from "@daedalus/protocol";
 import { readConfig } from "@daedalus/storage";
 import { createSkillHandlers, type SkillMethod } from "./skill_handlers.ts";
 
@@ -18,20 +19,7 @@ async function withHome(fn: (home: Home) => Promise<void>, configText?: string) 
   await Deno.mkdir(skillsRoot);
   if (configText !== undefined) await Deno.writeTextFile(configPath, configText);
   const handlers = createSkillHandlers({ skillsRoot, configPath });
-  const call = async <M extends SkillMethod>(method: M, params: unknown) => {
-    const handler = handlers[method] as (p: unknown) => Promise<{ result: unknown }>;
-    const { result } = await handler(parseParams(method, params));
-    return parseResult(method, result);
-  };
-  const refuse = async (method: SkillMethod, params: unknown) => {
-    try {
-      await call(method, params);
-    } catch (error) {
-      assert.ok(error instanceof RpcError, `${method} threw ${error}`);
-      return error;
-    }
-    assert.fail(`${method} should have been refused`);
-  };
+  const { call, refuse } = handlerCalls(handlers);
   try {
     await fn({ skillsRoot, configPath, call, refuse });
   } finally {
