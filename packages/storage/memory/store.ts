@@ -189,35 +189,15 @@ export class MemoryStore {
    */
   correct(input: CorrectMemoryInput, context: MemoryCallContext = {}): MemoryMutationResult {
     const content = checkContent(input.content);
-    const fingerprint = sha256(JSON.stringify([
-      input.memoryId,
-      input.expectedRevision,
-      input.source?.itemId ?? null,
-      input.source?.sourceKind ?? null,
-    ]));
     const connection = this.database.connection;
-    return this.database.transaction(() => {
-      const replay = this.#replay(input.clientRequestId, "memory.correct", fingerprint);
-      if (replay) return replay;
-      const revision = this.#nextRevision(input.memoryId, input.expectedRevision);
-      const source = resolveSource(input.source, context);
-      const at = this.#timestamp();
+    return this.#revise("memory.correct", input, context, (revision, source, at) => {
       this.#insertRevision(input.memoryId, revision, "correct", content, source, at);
       statement(
         connection,
         "UPDATE memory_records SET current_revision = ?, updated_at = ? WHERE id = ?",
       ).run(revision, at, input.memoryId);
-      this.#receipt(
-        input.clientRequestId,
-        "memory.correct",
-        fingerprint,
-        input.memoryId,
-        revision,
-        at,
-      );
       deleteFtsRow(connection, input.memoryId);
       insertFtsRow(connection, input.memoryId, content);
-      return { memoryId: input.memoryId, resultingRevision: revision, created: false };
     });
   }
 
@@ -232,19 +212,8 @@ export class MemoryStore {
    *   `memory_revision_conflict`, `memory_idempotency_conflict`, `memory_source_unavailable`
    */
   forget(input: ForgetMemoryInput, context: MemoryCallContext = {}): MemoryMutationResult {
-    const fingerprint = sha256(JSON.stringify([
-      input.memoryId,
-      input.expectedRevision,
-      input.source?.itemId ?? null,
-      input.source?.sourceKind ?? null,
-    ]));
     const connection = this.database.connection;
-    return this.database.transaction(() => {
-      const replay = this.#replay(input.clientRequestId, "memory.forget", fingerprint);
-      if (replay) return replay;
-      const revision = this.#nextRevision(input.memoryId, input.expectedRevision);
-      const source = { ...resolveSource(input.source, context), digest: null };
-      const at = this.#timestamp();
+    return this.#revise("memory.forget", input, context, (revision, resolved, at) => {
       statement(
         connection,
         `UPDATE memory_revisions SET content = NULL, content_digest = NULL,
@@ -252,21 +221,43 @@ export class MemoryStore {
          WHERE memory_id = ? AND operation IN ('create', 'correct')
            AND content_redacted_at IS NULL`,
       ).run(at, input.memoryId);
+      // A tombstone keeps where the forget came from, not a digest of gone content.
+      const source = { ...resolved, digest: null };
       this.#insertRevision(input.memoryId, revision, "forget", null, source, at);
       statement(
         connection,
         `UPDATE memory_records SET current_revision = ?, state = 'forgotten',
            updated_at = ?, forgotten_at = ? WHERE id = ?`,
       ).run(revision, at, at, input.memoryId);
-      this.#receipt(
-        input.clientRequestId,
-        "memory.forget",
-        fingerprint,
-        input.memoryId,
-        revision,
-        at,
-      );
       deleteFtsRow(connection, input.memoryId);
+    });
+  }
+
+  /**
+   * The shared shape of a correct or forget: idempotent on clientRequestId (a replay
+   * answers the first result), checked against the expected revision, one transaction
+   * with its receipt.
+   */
+  #revise(
+    method: "memory.correct" | "memory.forget",
+    input: ForgetMemoryInput,
+    context: MemoryCallContext,
+    write: (revision: number, source: SourceColumns, at: string) => void,
+  ): MemoryMutationResult {
+    const fingerprint = sha256(JSON.stringify([
+      input.memoryId,
+      input.expectedRevision,
+      input.source?.itemId ?? null,
+      input.source?.sourceKind ?? null,
+    ]));
+    return this.database.transaction(() => {
+      const replay = this.#replay(input.clientRequestId, method, fingerprint);
+      if (replay) return replay;
+      const revision = this.#nextRevision(input.memoryId, input.expectedRevision);
+      const source = resolveSource(input.source, context);
+      const at = this.#timestamp();
+      write(revision, source, at);
+      this.#receipt(input.clientRequestId, method, fingerprint, input.memoryId, revision, at);
       return { memoryId: input.memoryId, resultingRevision: revision, created: false };
     });
   }
