@@ -16,6 +16,7 @@
  */
 import { join, resolve } from "node:path";
 import { sha256 } from "./identity.ts";
+import { readAtMost } from "../files/read_at_most.ts";
 
 /**
  * Most bytes one instruction file contributes (seed: "每个文件最多读取 64 KiB"). Belongs in
@@ -152,18 +153,6 @@ async function readInstructionFile(path: string): Promise<ReadResult> {
     fileBytes: Math.max(info.size, bytes.byteLength),
     truncated,
   };
-}
-
-async function readAtMost(path: string, limit: number): Promise<Uint8Array> {
-  using file = await Deno.open(path, { read: true });
-  const buffer = new Uint8Array(limit);
-  let length = 0;
-  while (length < limit) {
-    const count = await file.read(buffer.subarray(length));
-    if (count === null) break;
-    length += count;
-  }
-  return buffer.subarray(0, length);
 }
 
 /** The last character boundary at or before `limit`, so no character is cut in half. */

@@ -30,6 +30,7 @@ import {
   SKILL_MD_MAX_BYTES,
   SKILL_NAME_PATTERN,
 } from "./limits.ts";
+import { readAtMost } from "../files/read_at_most.ts";
 
 /** The file every skill folder holds. */
 export const SKILL_FILE_NAME = "SKILL.md";
@@ -260,18 +261,6 @@ async function readSkillText(location: string): Promise<string> {
       cause: error,
     });
   }
-}
-
-async function readAtMost(path: string, limit: number): Promise<Uint8Array> {
-  using file = await Deno.open(path, { read: true });
-  const buffer = new Uint8Array(limit);
-  let length = 0;
-  while (length < limit) {
-    const count = await file.read(buffer.subarray(length));
-    if (count === null) break;
-    length += count;
-  }
-  return buffer.subarray(0, length);
 }
 
 function frontmatterData(text: string): Record<string, unknown> {
