@@ -8,6 +8,7 @@ import { openRuntimeCore, type RuntimeCoreOptions } from "../runtime_core.ts";
 import { createScriptedProvider, type Script } from "../providers/scripted.ts";
 import { messageText } from "../providers/provider.ts";
 import type { LoopTool } from "./tools.ts";
+import { dispatchOn } from "../_test_dispatch.ts";
 
 const bigTool: LoopTool = {
   name: "dump",
@@ -33,15 +34,7 @@ async function runOnce(script: Script, options: Partial<RuntimeCoreOptions>, con
   const events: JournalEvent[] = [];
   core.hub.subscribe((event) => events.push(event));
   try {
-    const call = async (method: string, params: unknown) => {
-      const outcome = await core.dispatcher.dispatch(method, params, {
-        id: "t",
-        transport: "http",
-      });
-      outcome.afterResponse?.();
-      // deno-lint-ignore no-explicit-any
-      return outcome.result as any;
-    };
+    const call = dispatchOn(core);
     const { thread } = await call("thread.create", { title: "long" });
     const { runId } = await call("turn.start", {
       threadId: thread.id,

@@ -4,6 +4,7 @@ import { gateBatches } from "./tool_calls.ts";
 import { openRuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider } from "../providers/scripted.ts";
 import type { LoopTool } from "./tools.ts";
+import { dispatchOn } from "../_test_dispatch.ts";
 
 Deno.test("the gate batches consecutive read-only calls and isolates mutating ones", () => {
   const r = { tool: { mutating: false } };
@@ -62,15 +63,7 @@ Deno.test("read-only tools overlap, a mutating tool runs alone, facts commit wit
   const events: JournalEvent[] = [];
   core.hub.subscribe((e) => events.push(e));
   try {
-    const dispatch = async (method: string, params: unknown) => {
-      const outcome = await core.dispatcher.dispatch(method, params, {
-        id: "t",
-        transport: "http",
-      });
-      outcome.afterResponse?.();
-      // deno-lint-ignore no-explicit-any
-      return outcome.result as any;
-    };
+    const dispatch = dispatchOn(core);
     const { thread } = await dispatch("thread.create", { title: "g" });
     const { runId } = await dispatch("turn.start", {
       threadId: thread.id,

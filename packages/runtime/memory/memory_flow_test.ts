@@ -7,6 +7,7 @@ import type { JournalEvent } from "@daedalus/protocol";
 import { openRuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider } from "../providers/scripted.ts";
 import { messageText, type ProviderRequest } from "../providers/provider.ts";
+import { dispatchOn } from "../_test_dispatch.ts";
 
 Deno.test("a memory saved by the tool is recalled into a later run's input; forget removes it", async () => {
   const home = await Deno.makeTempDir({ prefix: "daedalus-memflow-" });
@@ -50,12 +51,7 @@ Deno.test("a memory saved by the tool is recalled into a later run's input; forg
   });
   const events: JournalEvent[] = [];
   core.hub.subscribe((e) => events.push(e));
-  const call = async (method: string, params: unknown) => {
-    const outcome = await core.dispatcher.dispatch(method, params, { id: "t", transport: "http" });
-    outcome.afterResponse?.();
-    // deno-lint-ignore no-explicit-any
-    return outcome.result as any;
-  };
+  const call = dispatchOn(core);
   const runTurn = async (threadId: string, content: string) => {
     const { runId } = await call("turn.start", {
       threadId,
@@ -147,15 +143,7 @@ Deno.test("after a completed run, background refinement extracts a memory with a
     })],
   });
   try {
-    const call = async (method: string, params: unknown) => {
-      const outcome = await core.dispatcher.dispatch(method, params, {
-        id: "t",
-        transport: "http",
-      });
-      outcome.afterResponse?.();
-      // deno-lint-ignore no-explicit-any
-      return outcome.result as any;
-    };
+    const call = dispatchOn(core);
     const { thread } = await call("thread.create", { title: "cat" });
     await call("turn.start", {
       threadId: thread.id,

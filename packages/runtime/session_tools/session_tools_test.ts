@@ -4,6 +4,7 @@ import { activateRun, startTurn } from "@daedalus/storage";
 import { openRuntimeCore, type RuntimeCoreOptions } from "../runtime_core.ts";
 import { createScriptedProvider, type Script } from "../providers/scripted.ts";
 import { messageText, type ProviderRequest } from "../providers/provider.ts";
+import { dispatchOn } from "../_test_dispatch.ts";
 
 const MODEL = { providerId: "scripted", modelId: "scripted-model" };
 
@@ -32,12 +33,7 @@ async function withCore(
   });
   const events: JournalEvent[] = [];
   core.hub.subscribe((e) => events.push(e));
-  const call = async (method: string, params: unknown) => {
-    const outcome = await core.dispatcher.dispatch(method, params, { id: "t", transport: "http" });
-    outcome.afterResponse?.();
-    // deno-lint-ignore no-explicit-any
-    return outcome.result as any;
-  };
+  const call = dispatchOn(core);
   const settled = async (runId: string) => {
     for (let i = 0; i < 3000; i++) {
       const e = events.find((x) => x.type === "run.settled" && x.runId === runId);

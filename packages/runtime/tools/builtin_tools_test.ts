@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import type { JournalEvent } from "@daedalus/protocol";
 import { openRuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider, type ScriptedResponse } from "../providers/scripted.ts";
+import { dispatchOn } from "../_test_dispatch.ts";
 
 type Call = { name: string; arguments: Record<string, unknown> };
 
@@ -27,12 +28,7 @@ async function turnWithCalls(
   });
   const events: JournalEvent[] = [];
   core.hub.subscribe((e) => events.push(e));
-  const call = async (method: string, params: unknown) => {
-    const outcome = await core.dispatcher.dispatch(method, params, { id: "t", transport: "http" });
-    outcome.afterResponse?.();
-    // deno-lint-ignore no-explicit-any
-    return outcome.result as any;
-  };
+  const call = dispatchOn(core);
   const { thread } = await call("thread.create", { title: "tools" });
   const { runId } = await call("turn.start", {
     threadId: thread.id,
