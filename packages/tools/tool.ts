@@ -8,26 +8,17 @@
  * @module
  */
 import type { z } from "zod";
-import type { ExecutionPolicy, ProcessRecord, ToolId } from "@daedalus/protocol";
+import type { EventPayload, ExecutionPolicy, ProcessRecord, ToolId } from "@daedalus/protocol";
 
 /** How dangerous a tool is; the permission sandbox decides by it. */
 export type ToolRisk = "read" | "write" | "process" | "session";
 
-/** A file change captured by write/edit, committed with the tool result. */
-export interface FileChangeFact {
-  /** The tool_call item that made the change. */
-  toolCallItemId: string;
-  /** The path as the tool resolved it. */
-  path: string;
-  /** write or edit. */
-  operation: "write" | "edit";
-  /** Lines added. */
-  additions: number;
-  /** Lines removed. */
-  deletions: number;
-  /** Before/after captures and the diff. */
-  [detail: string]: unknown;
-}
+/**
+ * A file change captured by write/edit, committed with the tool result: the
+ * `file.change_recorded` payload (the protocol owns the shape; before/after captures and
+ * the diff ride in its loose part).
+ */
+export type FileChangeFact = EventPayload<"file.change_recorded">;
 
 /** Facts a tool call produced, committed in the transaction that settles it. */
 export interface ToolFacts {

@@ -4,7 +4,13 @@
  *
  * @module
  */
-import type { JournalEvent, ModelCallPurpose, ProcessRecord, TokenUsage } from "@daedalus/protocol";
+import type {
+  EventPayload,
+  JournalEvent,
+  ModelCallPurpose,
+  ProcessRecord,
+  TokenUsage,
+} from "@daedalus/protocol";
 import type { Committed, StateStore, WriteContext } from "./store.ts";
 import { readRunScope, type RunScope } from "./run_writes.ts";
 
@@ -120,21 +126,11 @@ export function recordProcess(store: StateStore, process: ProcessRecord): Commit
   });
 }
 
-/** A recorded write or edit, as the file tools capture it. */
-export interface FileChangeFact {
-  /** The tool_call item that made the change. */
-  toolCallItemId: string;
-  /** The file, as the tool resolved it. */
-  path: string;
-  /** write or edit. */
-  operation: "write" | "edit";
-  /** Lines added. */
-  additions: number;
-  /** Lines removed. */
-  deletions: number;
-  /** The immutable before/after captures and diff (shape owned by the file tools). */
-  [detail: string]: unknown;
-}
+/**
+ * A recorded write or edit, as the file tools capture it: the `file.change_recorded`
+ * payload (the protocol owns the shape; the captures and diff ride in its loose part).
+ */
+export type FileChangeFact = EventPayload<"file.change_recorded">;
 
 /**
  * Appends a `file.change_recorded` event. Call it inside the transaction that
