@@ -6,8 +6,15 @@
  * Everything here cleans up through `await using` (a try/finally underneath): processes
  * are killed and awaited, temp directories removed, even when a test fails.
  *
+ * Every runtime a test spawns runs with exactly the flags `deno task start` uses
+ * ({@linkcode RUNTIME_FLAGS}), never `-A`: a feature that works only under `-A` does not
+ * work. {@linkcode assertShippedFlags} proves it from the child's own command line.
+ *
  * @module
  */
+import { RUNTIME_FLAGS } from "../../scripts/runtime_flags.ts";
+
+export { RUNTIME_FLAGS };
 
 /** The repository root. */
 export const REPO_ROOT: string = new URL("../../", import.meta.url).pathname;
@@ -94,7 +101,7 @@ export interface ReadyLine {
   pid: number;
 }
 
-/** A child `deno run -A <script> …` with its output collected. */
+/** A child `deno run <RUNTIME_FLAGS> <script> …` with its output collected. */
 export class ChildProcess implements AsyncDisposable {
   readonly process: Deno.ChildProcess;
   readonly #stdout: OutputBuffer;
@@ -111,7 +118,7 @@ export class ChildProcess implements AsyncDisposable {
    */
   constructor(script: string, args: string[], env: Record<string, string>) {
     this.process = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", script, ...args],
+      args: ["run", ...RUNTIME_FLAGS, script, ...args],
       cwd: REPO_ROOT,
       env,
       clearEnv: true,
@@ -238,12 +245,39 @@ export interface ServerProcess extends AsyncDisposable {
  * @returns the running server; dispose kills it (SIGKILL) unless it exited
  * @throws {Error} with the output when it does not become ready
  */
-export async function startFixture(
+export function startFixture(
   home: TempHome,
   extraEnv: Record<string, string> = {},
   port = 0,
 ): Promise<ServerProcess> {
-  const child = new ChildProcess(FIXTURE_PATH, ["--port", String(port)], home.env(extraEnv));
+  return startServer(FIXTURE_PATH, ["--port", String(port)], home, extraEnv);
+}
+
+/**
+ * Starts the real `daedalus serve` (packages/runtime/main.ts, no scripted model) on a home,
+ * as `deno task start` runs it, and waits for its ready line.
+ *
+ * @param home the temp home
+ * @param extraEnv more environment variables
+ * @param port the port (default 0: any free one)
+ * @returns the running server; dispose kills it (SIGKILL) unless it exited
+ * @throws {Error} with the output when it does not become ready
+ */
+export function startShippedRuntime(
+  home: TempHome,
+  extraEnv: Record<string, string> = {},
+  port = 0,
+): Promise<ServerProcess> {
+  return startServer(MAIN_PATH, ["serve", "--port", String(port)], home, extraEnv);
+}
+
+async function startServer(
+  script: string,
+  args: string[],
+  home: TempHome,
+  extraEnv: Record<string, string>,
+): Promise<ServerProcess> {
+  const child = new ChildProcess(script, args, home.env(extraEnv));
   let ready: ReadyLine;
   try {
     const line = await child.firstStdoutLine();
@@ -252,6 +286,7 @@ export async function startFixture(
     } catch (error) {
       throw new Error(`the first stdout line is not JSON\n${child.describe()}`, { cause: error });
     }
+    await assertShippedFlags(child.process.pid);
   } catch (error) {
     await child[Symbol.asyncDispose]();
     throw error;
@@ -294,4 +329,28 @@ export async function runDaedalus(
   await using child = new ChildProcess(MAIN_PATH, args, env);
   const status = await child.exit(timeoutMs);
   return { status, stdout: child.stdout, stderr: child.stderr };
+}
+
+/**
+ * Checks, from `/proc/<pid>/cmdline`, that a spawned runtime got exactly the shipped
+ * permission flags: every argument between `run` and the script is one of
+ * {@linkcode RUNTIME_FLAGS}, and all of them are there.
+ *
+ * @param pid the child's process id
+ * @throws {Error} naming the flags when they differ
+ */
+export async function assertShippedFlags(pid: number): Promise<void> {
+  const raw = await Deno.readTextFile(`/proc/${pid}/cmdline`);
+  const argv = raw.split("\0").filter((arg) => arg !== "");
+  const run = argv.indexOf("run");
+  const script = argv.findIndex((arg, index) => index > run && !arg.startsWith("-"));
+  const flags = argv.slice(run + 1, script);
+  const same = flags.length === RUNTIME_FLAGS.length &&
+    RUNTIME_FLAGS.every((flag) => flags.includes(flag));
+  if (run < 0 || script < 0 || !same) {
+    throw new Error(
+      `a spawned runtime must run with the shipped flags ${RUNTIME_FLAGS.join(" ")}; ` +
+        `it got: ${argv.join(" ")}`,
+    );
+  }
 }

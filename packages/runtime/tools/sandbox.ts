@@ -126,7 +126,7 @@ export class ToolSandboxes {
           env: false,
           ffi: false,
           sys: false,
-          import: true,
+          import: false,
         },
       },
     });

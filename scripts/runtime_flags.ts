@@ -1,0 +1,35 @@
+/**
+ * The one definition of the Deno permission flags the runtime ships with. `deno task start`
+ * and `deno task dev` splice them in (`deno run $(deno run scripts/runtime_flags.ts) …`),
+ * every end-to-end and browser test spawns the runtime with exactly these, and the compiled
+ * executable bakes in the same list. Run as a script, it prints them space-separated.
+ *
+ * Why each one (the README's table says the same for users):
+ * - `--allow-read`, `--allow-write`: the home, the workspaces and the built app. The tools
+ *   confine each Run to its workspace themselves (resolved paths, checked handles), and the
+ *   narrowed modes add a Worker whose Deno permissions cover only the workspace.
+ * - `--allow-env`: `DAEDALUS_*`, `HOME`/`USERPROFILE`, and `LOG_TOKENS`/`LOG_STREAM` read by
+ *   npm:yaml.
+ * - `--allow-net`: outbound HTTPS to whatever provider or tool server the user configures
+ *   (any host, loopback on any port). Where the runtime listens is decided by its own
+ *   `--host`/`--port` handling (loopback unless `--host` says otherwise), not by this flag.
+ * - `--allow-run`: the commands a `full_access` Run starts (`/bin/sh`, `script` for PTYs,
+ *   `ps` for custody).
+ * - `--unstable-worker-options`: the permission sandbox's Worker with narrowed permissions.
+ *
+ * Never `-A`, never `--allow-ffi`, `--allow-sys` or `--allow-import`.
+ *
+ * @module
+ */
+
+/** The runtime's permission flags, in the order the tasks pass them. */
+export const RUNTIME_FLAGS: readonly string[] = Object.freeze([
+  "--unstable-worker-options",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-net",
+  "--allow-run",
+]);
+
+if (import.meta.main) console.log(RUNTIME_FLAGS.join(" "));

@@ -1,0 +1,175 @@
+/**
+ * The shipped permissions are the tested permissions: one definition of the runtime's
+ * Deno flags (scripts/runtime_flags.ts) used by `deno task start`/`dev` and by every
+ * spawned test runtime, flags that reach any provider host, and a real `daedalus serve`
+ * started with them completing a tool turn against a model server reached as `localhost`.
+ */
+import assert from "node:assert/strict";
+import { createHttpClient } from "@daedalus/client";
+import {
+  assertShippedFlags,
+  makeTempHome,
+  REPO_ROOT,
+  RUNTIME_FLAGS,
+  startShippedRuntime,
+} from "./_harness.ts";
+import { openClient } from "./_clients.ts";
+
+Deno.test("deno task start and dev splice in the one flag list, and it prints exactly that", async () => {
+  const config = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}deno.json`)) as {
+    tasks: Record<string, string>;
+  };
+  for (const task of ["start", "dev"]) {
+    const serve = (config.tasks[task] ?? "").split("&&").at(-1)?.trim() ?? "";
+    assert.match(
+      serve,
+      /^deno run (--watch )?\$\(deno run scripts\/runtime_flags\.ts\) packages\/runtime\/main\.ts serve$/,
+      `${task} must run the runtime with the shipped flags only`,
+    );
+  }
+  const printed = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "scripts/runtime_flags.ts"],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+  }).output();
+  assert.equal(new TextDecoder().decode(printed.stdout).trim(), RUNTIME_FLAGS.join(" "));
+  for (const flag of RUNTIME_FLAGS) {
+    assert.doesNotMatch(flag, /^-A$|--allow-all|--allow-ffi|--allow-sys|--allow-import/);
+  }
+});
+
+Deno.test("the flags let the runtime reach any provider host, and no more than the README says", async () => {
+  const probe = await Deno.makeTempFile({ suffix: ".ts" });
+  try {
+    await Deno.writeTextFile(
+      probe,
+      `const q = (d) => Deno.permissions.querySync(d).state;
+console.log(JSON.stringify({
+  deepseek: q({ name: "net", host: "api.deepseek.com:443" }),
+  anyHost: q({ name: "net", host: "models.example.org:8443" }),
+  localhost: q({ name: "net", host: "localhost:11434" }),
+  loopback: q({ name: "net", host: "127.0.0.1:1" }),
+  ffi: q({ name: "ffi" }),
+  sys: q({ name: "sys", kind: "hostname" }),
+  import: q({ name: "import", host: "example.org" }),
+}));`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", ...RUNTIME_FLAGS, probe],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const states = JSON.parse(new TextDecoder().decode(out.stdout));
+    assert.deepEqual(
+      { deepseek: states.deepseek, anyHost: states.anyHost, localhost: states.localhost },
+      { deepseek: "granted", anyHost: "granted", localhost: "granted" },
+    );
+    assert.equal(states.loopback, "granted");
+    assert.notEqual(states.ffi, "granted", "--allow-ffi must never be shipped");
+    assert.notEqual(states.sys, "granted");
+  } finally {
+    await Deno.remove(probe);
+  }
+});
+
+Deno.test("assertShippedFlags refuses a runtime spawned with -A", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--eval", "await new Promise((ok) => setTimeout(ok, 20_000))"],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    await assert.rejects(assertShippedFlags(child.pid), /must run with the shipped flags/);
+  } finally {
+    child.kill("SIGKILL");
+    await child.status;
+  }
+});
+
+/** A model server that answers a `list` tool call, then a text; tool-less calls get a title. */
+function startToolModel(): { port: number; requests: unknown[]; close: () => Promise<void> } {
+  const requests: unknown[] = [];
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${
+      JSON.stringify({
+        id: "c",
+        object: "chat.completion.chunk",
+        created: 1,
+        model: "tool-model",
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      })
+    }\n\n`;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const body = await req.json();
+    requests.push(body);
+    const sse = (frames: string[]) =>
+      new Response(frames.join("") + "data: [DONE]\n\n", {
+        headers: { "content-type": "text/event-stream" },
+      });
+    if (!body.tools?.length) return sse([chunk({ content: "A title" }), chunk({}, "stop")]);
+    const toolDone = body.messages.at(-1)?.role === "tool";
+    if (toolDone) return sse([chunk({ content: "Listed the workspace." }), chunk({}, "stop")]);
+    return sse([
+      chunk({
+        tool_calls: [{
+          index: 0,
+          id: "call_1",
+          type: "function",
+          function: { name: "list", arguments: '{"path":"."}' },
+        }],
+      }),
+      chunk({}, "tool_calls"),
+    ]);
+  });
+  return {
+    port: (server.addr as Deno.NetAddr).port,
+    requests,
+    close: () => server.shutdown(),
+  };
+}
+
+Deno.test("the shipped runtime completes a tool turn against a provider reached as localhost", async () => {
+  await using home = await makeTempHome();
+  const model = startToolModel();
+  try {
+    await using server = await startShippedRuntime(home);
+    const token = await server.token();
+    const http = createHttpClient({ url: server.url, token });
+    await http.call("provider.configure", {
+      kind: "custom",
+      providerId: "local",
+      displayName: "Local",
+      baseUrl: `http://localhost:${model.port}/v1`,
+      models: [{ id: "tool-model", displayName: "Tool model", contextWindow: 65536 }],
+    });
+    const workspace = `${home.workspacesRoot}/project`;
+    await Deno.mkdir(workspace);
+    await Deno.writeTextFile(`${workspace}/notes.txt`, "hello\n");
+    await using recording = await openClient(server.url, token);
+    const { thread } = await recording.client.call("thread.create", {
+      title: "shipped",
+      workspace: { rootUri: workspace },
+    });
+    const { runId } = await recording.client.call("turn.start", {
+      threadId: thread.id,
+      content: "list the files",
+      providerId: "local",
+      modelId: "tool-model",
+    });
+    const settled = await recording.waitForEvent(
+      "the run to settle",
+      (event) => event.type === "run.settled" && event.runId === runId,
+    );
+    assert.deepEqual(
+      { status: settled.payload.status, reasonCode: settled.payload.reasonCode },
+      { status: "completed", reasonCode: null },
+    );
+    const result = recording.events.find((event) =>
+      event.type === "item.completed" && event.runId === runId &&
+      (event.payload as { item: { kind: string } }).item.kind === "tool_result"
+    );
+    assert.match(JSON.stringify(result?.payload), /notes\.txt/);
+  } finally {
+    await model.close();
+  }
+});
