@@ -122,7 +122,10 @@ Deno.test("process manager folds large output and keeps head, marker and newest 
   withManager(async ({ manager, spec }) => {
     const command = "printf START; head -c 2000000 /dev/zero | tr '\\0' x; printf END";
     const record = await manager.start(spec(command));
-    await manager.wait(record.processId, 10_000);
+    // 2 MB through `tr` can take a while on a loaded 2-core machine: wait long, and say so
+    // when it did not finish rather than failing on an empty tail.
+    const waited = await manager.wait(record.processId, 60_000);
+    assert.equal(waited.timedOut, false, "the 2 MB command did not finish within 60 s");
     const head = await manager.read(record.processId, 0, 5);
     assert.equal(head.output, "START");
     const total = 2_000_008;
