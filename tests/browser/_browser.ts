@@ -22,6 +22,7 @@ import {
   startFixture,
   type TempHome,
 } from "../e2e/_harness.ts";
+import { freshLoginUrl } from "../e2e/_login.ts";
 
 /** Debian's Chromium. */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -234,14 +235,15 @@ async function retrying(attempt: (n: number) => Promise<void>): Promise<void> {
 }
 
 /**
- * Opens the login URL and waits until the app is connected: the connection banner is
- * gone (the app renders none while connected) and the sidebar's thread list loaded.
+ * Opens a fresh login URL (a new one-time code each try, as `daedalus login` mints it)
+ * and waits until the app is connected: the connection banner is gone (the app renders
+ * none while connected) and the sidebar's thread list loaded.
  *
  * @param run the browser run
  */
 export async function logIn(run: BrowserRun): Promise<void> {
   await retrying(async () => {
-    await run.page.goto(`${run.server.url}#token=${run.token}`);
+    await run.page.goto(await freshLoginUrl(run.server));
     await waitConnected(run.page);
   });
 }
