@@ -13,7 +13,13 @@
  *
  * @module
  */
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  type BrowserContext,
+  chromium,
+  type Frame,
+  type JSHandle,
+  type Page,
+} from "playwright-core";
 import { createHttpClient } from "@daedalus/client";
 import {
   makeTempHome,
@@ -48,7 +54,7 @@ if (!hasChromium) {
 }
 
 /** The flags that make Debian's Chromium quiet and headless in a container. */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS: readonly string[] = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -60,6 +66,55 @@ const CHROMIUM_ARGS = [
 ];
 
 let built: Promise<void> | null = null;
+
+/** How often the CSP-safe `waitForFunction` looks again. */
+const WAIT_POLL_MS = 25;
+
+let waitsPatched = false;
+
+/**
+ * Makes `waitForFunction` work under the app's Content-Security-Policy. Playwright polls
+ * its predicate with `globalThis.eval` in the page, which `script-src 'self'` (rightly)
+ * forbids once the first, DevTools-run check has passed; every browser test would then
+ * fail on its first wait that has to wait. This polls `frame.evaluate` instead: each call
+ * runs over the DevTools protocol, which the page's CSP does not govern. It replaces the
+ * method on Playwright's Frame prototype (so `page.waitForFunction` and every frame of
+ * every page get it) and keeps its contract: the first truthy value's handle, the
+ * predicate's own errors, a timeout error naming what was awaited.
+ *
+ * @param frame any frame, to reach the prototype
+ */
+function patchWaitForFunction(frame: Frame): void {
+  if (waitsPatched) return;
+  waitsPatched = true;
+  const prototype = Object.getPrototypeOf(frame) as Frame;
+  prototype.waitForFunction = async function <R, Arg>(
+    this: Frame,
+    pageFunction: string | ((arg: Arg) => R),
+    arg?: Arg,
+    options: { timeout?: number; polling?: number | "raf" } = {},
+  ): Promise<JSHandle<R>> {
+    const timeout = options.timeout ?? PAGE_WAIT_MS;
+    const interval = typeof options.polling === "number" ? options.polling : WAIT_POLL_MS;
+    const deadline = Date.now() + timeout;
+    // deno-lint-ignore no-explicit-any
+    const evaluate = (how: "evaluate" | "evaluateHandle") => (this[how] as any)(pageFunction, arg);
+    while (true) {
+      try {
+        if (await evaluate("evaluate")) return await evaluate("evaluateHandle");
+      } catch (error) {
+        // A navigation replaced the document under the check: look at the new one.
+        if (!/Execution context was destroyed|navigat/i.test(String(error))) throw error;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `waitForFunction: Timeout ${timeout}ms exceeded waiting for ${String(pageFunction)}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, interval));
+    }
+  } as Frame["waitForFunction"];
+}
 
 /** Builds `app/dist` once per test process when it is missing (`scripts/build_app.ts`). */
 export function ensureAppBuilt(): Promise<void> {
@@ -107,6 +162,8 @@ export interface BrowserRun {
   token: string;
   /** The persistent browser context. */
   context: BrowserContext;
+  /** Its profile directory (removed after the test; a test may close the context to read it). */
+  profileDir: string;
   /** Its first page (English locale). */
   page: Page;
   /** Uncaught page errors so far, for failure messages. */
@@ -166,7 +223,7 @@ export async function withBrowser(
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS],
       locale: "en-US",
       viewport,
     });
@@ -179,6 +236,7 @@ export async function withBrowser(
       );
     }
     const page = context.pages()[0] ?? await context.newPage();
+    patchWaitForFunction(page.mainFrame());
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(String(error)));
     try {
@@ -186,6 +244,7 @@ export async function withBrowser(
         server,
         token,
         context,
+        profileDir: profile,
         page,
         pageErrors,
         crashAndRestart: async () => {
