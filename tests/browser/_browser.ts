@@ -169,6 +169,11 @@ export interface BrowserRun {
   /** Uncaught page errors so far, for failure messages. */
   pageErrors: string[];
   /**
+   * Content-Security-Policy violations Chromium reported on `page`'s console so far. The
+   * run fails when any is left at the end: the app must work under its own CSP.
+   */
+  cspViolations: string[];
+  /**
    * Kills the server (SIGKILL, a crash) and starts it again on the same home and port;
    * `server` is the new one afterwards.
    */
@@ -239,6 +244,10 @@ export async function withBrowser(
     patchWaitForFunction(page.mainFrame());
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(String(error)));
+    const cspViolations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
     try {
       const run: BrowserRun = {
         server,
@@ -247,6 +256,7 @@ export async function withBrowser(
         profileDir: profile,
         page,
         pageErrors,
+        cspViolations,
         crashAndRestart: async () => {
           run.server.child.kill("SIGKILL");
           await run.server.child.exit();
@@ -256,6 +266,9 @@ export async function withBrowser(
         },
       };
       await body(run);
+      if (cspViolations.length > 0) {
+        throw new Error(`the app broke its own CSP:\n${cspViolations.join("\n")}`);
+      }
     } catch (error) {
       // The rendered app and the page's errors make a failed wait readable.
       const html = await page.evaluate<string>(
