@@ -49,8 +49,9 @@ export default defineConfig({
         clientsClaim: true,
         skipWaiting: false,
         navigateFallback: "/index.html",
-        // the runtime's own endpoints are never the shell
-        navigateFallbackDenylist: [/^\/(rpc|ws|auth|health)(\/|$)/],
+        // The runtime's own endpoints are never the shell: a navigation to an attachment
+        // or an auth route must reach the runtime (and its refusal), not the cached app.
+        navigateFallbackDenylist: [/^\/(rpc|ws|auth|health|upload|attachments)(\/|$)/],
       },
     }),
   ],

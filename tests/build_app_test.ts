@@ -26,5 +26,18 @@ Deno.test("the app build writes the PWA and nothing on stdout", async () => {
   const manifest = JSON.parse(await Deno.readTextFile(new URL("manifest.webmanifest", dist)));
   assert.equal(manifest.display, "standalone");
   assert.equal(manifest.start_url, "/");
+  // The runtime serves the page with script-src/style-src 'self': nothing inline may run.
+  const html = await Deno.readTextFile(new URL("index.html", dist));
+  assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>/i, "an inline <script> in index.html");
+  assert.doesNotMatch(
+    html,
+    /<style|\sstyle=|\son[a-z]+=/i,
+    "inline style or handler in index.html",
+  );
+  const sw = await Deno.readTextFile(new URL("sw.js", dist));
+  const denylist = /denylist:\[([^\]]*)\]/.exec(sw)?.[1] ?? "";
+  for (const route of ["attachments", "rpc", "ws", "auth"]) {
+    assert.ok(denylist.includes(route), `the navigation fallback serves /${route}: ${denylist}`);
+  }
   await Deno.remove(out, { recursive: true });
 });

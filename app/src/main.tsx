@@ -1,6 +1,6 @@
 /**
  * The entry point: registers the service worker, establishes the session (trading a
- * login URL's token for the cookie), then renders either the app or the "no session"
+ * login URL's one-time code for the cookie), then renders either the app or the "no session"
  * screen.
  *
  * @module

@@ -6,10 +6,10 @@
 
 /**
  * The runtime's base URL as a URL ending in `/`, with query and fragment dropped
- * (the login URL carries the token in its fragment, which must never be sent on).
+ * (a login URL carries a one-time code in its fragment, which must never be sent on).
  * `ws:`/`wss:` bases are accepted as their `http:`/`https:` equivalents.
  *
- * @param base e.g. `http://127.0.0.1:7420` or `http://127.0.0.1:7420/#token=…`
+ * @param base e.g. `http://127.0.0.1:7420` or `http://127.0.0.1:7420/#code=…`
  * @returns the normalized base
  * @throws {TypeError} when `base` is not an absolute http(s) or ws(s) URL
  */

@@ -1,5 +1,5 @@
 /**
- * The `daedalus` command: `serve`, `token [--rotate]`, `version`, and
+ * The `daedalus` command: `serve`, `login`, `token [--rotate]`, `version`, and
  * `storage check|backup --output FILE|repair-projections`. Machine-readable results
  * go to stdout, everything else to stderr.
  *
@@ -14,9 +14,11 @@ import {
 } from "@daedalus/storage";
 import { RUNTIME_VERSION } from "./version.ts";
 import { serve } from "./cli/serve.ts";
+import { login } from "./cli/login.ts";
 import { loadOrCreateToken, rotateToken } from "./server/auth_token.ts";
 
-const USAGE = "usage: daedalus [serve [--host H] [--port P] | token [--rotate] | version | " +
+const USAGE = "usage: daedalus [serve [--host H] [--port P] | login [--host H] [--port P] | " +
+  "token [--rotate] | version | " +
   "storage check | storage backup --output FILE | storage repair-projections] [--home DIR]";
 
 /**
@@ -39,6 +41,7 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   if (command === "serve") return await startup(() => serve(flags));
+  if (command === "login") return await startup(() => login(flags, Deno.env.toObject()));
   if (command === "token") return await startup(() => token(flags));
   if (command !== "storage") return usage(`unknown command "${command}"`);
   const home = flags.get("home") ?? resolveHome();

@@ -10,6 +10,7 @@ import { sweepAttachments } from "./attachments/sweep.ts";
 import { openRuntimeCore, type RuntimeCore, type RuntimeCoreOptions } from "./runtime_core.ts";
 import { loadOrCreateToken, TokenStore } from "./server/auth_token.ts";
 import { type RunningServer, startServer } from "./server/app.ts";
+import { loginUrlFor } from "./server/login_codes.ts";
 import { RUNTIME_VERSION } from "./version.ts";
 import { SHUTDOWN_WORKER_WAIT_MS } from "./limits.ts";
 
@@ -29,10 +30,16 @@ export interface Runtime {
   readonly url: string;
   /** The bound port. */
   readonly port: number;
-  /** The access token (for the login URL and for tests; never logged). */
+  /** The access token (for programs and tests; never logged, never in a login URL). */
   readonly token: string;
   /** The core. */
   readonly core: RuntimeCore;
+  /**
+   * Mints a one-time login code and returns the URL that carries it.
+   *
+   * @returns e.g. `http://127.0.0.1:7420/#code=…`
+   */
+  loginUrl(): Promise<string>;
   /** Resolves once a shutdown has been requested (signal or `runtime.shutdown`). */
   readonly shutdownRequested: Promise<void>;
   /** Stops accepting work, cancels Runs, closes connections and databases. */
@@ -90,8 +97,10 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
     throw error;
   }
   let stopped: Promise<void> | undefined;
+  const url = server.url.endsWith("/") ? server.url : `${server.url}/`;
   return {
-    url: server.url.endsWith("/") ? server.url : `${server.url}/`,
+    url,
+    loginUrl: async () => loginUrlFor(url, (await server.app.mintLoginCode()).code),
     port: server.port,
     token,
     core,

@@ -13,7 +13,13 @@
  *
  * @module
  */
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  type BrowserContext,
+  chromium,
+  type Frame,
+  type JSHandle,
+  type Page,
+} from "playwright-core";
 import { createHttpClient } from "@daedalus/client";
 import {
   makeTempHome,
@@ -22,6 +28,7 @@ import {
   startFixture,
   type TempHome,
 } from "../e2e/_harness.ts";
+import { freshLoginUrl } from "../e2e/_login.ts";
 
 /** Debian's Chromium. */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -47,7 +54,7 @@ if (!hasChromium) {
 }
 
 /** The flags that make Debian's Chromium quiet and headless in a container. */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS: readonly string[] = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -59,6 +66,55 @@ const CHROMIUM_ARGS = [
 ];
 
 let built: Promise<void> | null = null;
+
+/** How often the CSP-safe `waitForFunction` looks again. */
+const WAIT_POLL_MS = 25;
+
+let waitsPatched = false;
+
+/**
+ * Makes `waitForFunction` work under the app's Content-Security-Policy. Playwright polls
+ * its predicate with `globalThis.eval` in the page, which `script-src 'self'` (rightly)
+ * forbids once the first, DevTools-run check has passed; every browser test would then
+ * fail on its first wait that has to wait. This polls `frame.evaluate` instead: each call
+ * runs over the DevTools protocol, which the page's CSP does not govern. It replaces the
+ * method on Playwright's Frame prototype (so `page.waitForFunction` and every frame of
+ * every page get it) and keeps its contract: the first truthy value's handle, the
+ * predicate's own errors, a timeout error naming what was awaited.
+ *
+ * @param frame any frame, to reach the prototype
+ */
+function patchWaitForFunction(frame: Frame): void {
+  if (waitsPatched) return;
+  waitsPatched = true;
+  const prototype = Object.getPrototypeOf(frame) as Frame;
+  prototype.waitForFunction = async function <R, Arg>(
+    this: Frame,
+    pageFunction: string | ((arg: Arg) => R),
+    arg?: Arg,
+    options: { timeout?: number; polling?: number | "raf" } = {},
+  ): Promise<JSHandle<R>> {
+    const timeout = options.timeout ?? PAGE_WAIT_MS;
+    const interval = typeof options.polling === "number" ? options.polling : WAIT_POLL_MS;
+    const deadline = Date.now() + timeout;
+    // deno-lint-ignore no-explicit-any
+    const evaluate = (how: "evaluate" | "evaluateHandle") => (this[how] as any)(pageFunction, arg);
+    while (true) {
+      try {
+        if (await evaluate("evaluate")) return await evaluate("evaluateHandle");
+      } catch (error) {
+        // A navigation replaced the document under the check: look at the new one.
+        if (!/Execution context was destroyed|navigat/i.test(String(error))) throw error;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `waitForFunction: Timeout ${timeout}ms exceeded waiting for ${String(pageFunction)}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, interval));
+    }
+  } as Frame["waitForFunction"];
+}
 
 /** Builds `app/dist` once per test process when it is missing (`scripts/build_app.ts`). */
 export function ensureAppBuilt(): Promise<void> {
@@ -106,10 +162,17 @@ export interface BrowserRun {
   token: string;
   /** The persistent browser context. */
   context: BrowserContext;
+  /** Its profile directory (removed after the test; a test may close the context to read it). */
+  profileDir: string;
   /** Its first page (English locale). */
   page: Page;
   /** Uncaught page errors so far, for failure messages. */
   pageErrors: string[];
+  /**
+   * Content-Security-Policy violations Chromium reported on `page`'s console so far. The
+   * run fails when any is left at the end: the app must work under its own CSP.
+   */
+  cspViolations: string[];
   /**
    * Kills the server (SIGKILL, a crash) and starts it again on the same home and port;
    * `server` is the new one afterwards.
@@ -165,7 +228,7 @@ export async function withBrowser(
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS],
       locale: "en-US",
       viewport,
     });
@@ -178,15 +241,22 @@ export async function withBrowser(
       );
     }
     const page = context.pages()[0] ?? await context.newPage();
+    patchWaitForFunction(page.mainFrame());
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(String(error)));
+    const cspViolations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
     try {
       const run: BrowserRun = {
         server,
         token,
         context,
+        profileDir: profile,
         page,
         pageErrors,
+        cspViolations,
         crashAndRestart: async () => {
           run.server.child.kill("SIGKILL");
           await run.server.child.exit();
@@ -196,6 +266,9 @@ export async function withBrowser(
         },
       };
       await body(run);
+      if (cspViolations.length > 0) {
+        throw new Error(`the app broke its own CSP:\n${cspViolations.join("\n")}`);
+      }
     } catch (error) {
       // The rendered app and the page's errors make a failed wait readable.
       const html = await page.evaluate<string>(
@@ -234,14 +307,15 @@ async function retrying(attempt: (n: number) => Promise<void>): Promise<void> {
 }
 
 /**
- * Opens the login URL and waits until the app is connected: the connection banner is
- * gone (the app renders none while connected) and the sidebar's thread list loaded.
+ * Opens a fresh login URL (a new one-time code each try, as `daedalus login` mints it)
+ * and waits until the app is connected: the connection banner is gone (the app renders
+ * none while connected) and the sidebar's thread list loaded.
  *
  * @param run the browser run
  */
 export async function logIn(run: BrowserRun): Promise<void> {
   await retrying(async () => {
-    await run.page.goto(`${run.server.url}#token=${run.token}`);
+    await run.page.goto(await freshLoginUrl(run.server));
     await waitConnected(run.page);
   });
 }

@@ -24,7 +24,7 @@ Deno.test({
       const { page, context, token } = run;
       await logIn(run);
       assert.ok(!page.url().includes(token), `the token is still in ${page.url()}`);
-      assert.ok(!page.url().includes("token="), `the fragment is still in ${page.url()}`);
+      assert.ok(!page.url().includes("code="), `the login code is still in ${page.url()}`);
       const cookies = await context.cookies(run.server.url);
       assert.ok(cookies.length > 0, "no session cookie was set");
 

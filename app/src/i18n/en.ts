@@ -16,8 +16,9 @@ export const en = {
   "app.title": "Daedalus",
   "session.title": "Sign in to Daedalus",
   "session.body":
-    "This page needs a session with the runtime. Start it with `daedalus serve` (or `deno task start`) and open the login URL it prints — it looks like http://127.0.0.1:7420/#token=… — in this browser.",
-  "session.invalid": "That login link was not accepted. It may be old: print a fresh one.",
+    "This page needs a session with the runtime. Start it with `deno task start` (or `daedalus serve`) and open the login URL it prints — it looks like http://127.0.0.1:7420/#code=… — in this browser. A login URL works once, for five minutes: for a fresh one, run `deno task login` (or `daedalus login`) while the runtime is running.",
+  "session.invalid":
+    "That login link was not accepted: it was already used or has expired. Run `deno task login` to print a fresh one.",
   "session.retry": "I have opened the login URL — try again",
   "connection.starting": "Connecting to the runtime…",
   "connection.connected": "Connected",

@@ -86,5 +86,5 @@ export const settingsEn = {
   "settings.general.session": "This browser",
   "settings.general.logOut": "Sign out",
   "settings.general.logOutHint":
-    "Ends this browser's session. Open the login URL from `daedalus serve` to sign in again.",
+    "Ends this browser's session. To sign in again, open a fresh login URL from `deno task login`.",
 } as const;

@@ -87,5 +87,5 @@ export const settingsZhCN: Record<keyof typeof settingsEn, string> = {
   "settings.general.session": "此浏览器",
   "settings.general.logOut": "退出登录",
   "settings.general.logOutHint":
-    "结束此浏览器的会话。再次登录请打开 `daedalus serve` 输出的登录地址。",
+    "结束此浏览器的会话。再次登录请打开 `deno task login` 输出的新登录地址。",
 };

@@ -17,8 +17,9 @@ export const zhCN: Record<MessageKey, string> = {
   "app.title": "Daedalus",
   "session.title": "登录 Daedalus",
   "session.body":
-    "此页面需要与运行时建立会话。请用 `daedalus serve`（或 `deno task start`）启动它，然后在此浏览器中打开它打印的登录地址——形如 http://127.0.0.1:7420/#token=…。",
-  "session.invalid": "该登录链接未被接受，可能已过期：请重新生成一个。",
+    "此页面需要与运行时建立会话。请用 `deno task start`（或 `daedalus serve`）启动它，然后在此浏览器中打开它打印的登录地址——形如 http://127.0.0.1:7420/#code=…。登录地址只能使用一次，五分钟内有效：运行时运行期间，执行 `deno task login`（或 `daedalus login`）即可获得新的登录地址。",
+  "session.invalid":
+    "该登录链接未被接受：它已被使用或已过期。请运行 `deno task login` 获取新的登录地址。",
   "session.retry": "我已打开登录地址——重试",
   "connection.starting": "正在连接运行时…",
   "connection.connected": "已连接",

@@ -1,6 +1,6 @@
 import { t } from "../i18n/i18n.ts";
 
-/** Shown without a session: how to get the login URL from `daedalus serve`. */
+/** Shown without a session: how to get a login URL (`deno task start`, `deno task login`). */
 export function NoSession(props: { rejected: boolean }) {
   return (
     <main class="no-session">

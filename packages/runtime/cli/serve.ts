@@ -7,6 +7,7 @@
  */
 import { startRuntime } from "../runtime.ts";
 import { readServeOptions } from "./serve_options.ts";
+import { LOGIN_CODE_TTL_MS } from "../server/limits.ts";
 import type { LoopTool } from "../loop/tools.ts";
 import type { Provider } from "../providers/provider.ts";
 
@@ -66,7 +67,12 @@ export async function serve(
     home: options.home,
     pid: Deno.pid,
   }));
-  console.error(`Daedalus is running. Open ${runtime.url}#token=${runtime.token}`);
+  // A one-time code, never the token: browsers keep the URLs they open.
+  console.error(`Daedalus is running. Open ${await runtime.loginUrl()}`);
+  console.error(
+    `That login URL works once, for ${LOGIN_CODE_TTL_MS / 60_000} minutes; ` +
+      "`daedalus login` (deno task login) prints a fresh one.",
+  );
   await runtime.shutdownRequested;
   await runtime.shutdown();
   Deno.removeSignalListener("SIGINT", stop);

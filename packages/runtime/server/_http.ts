@@ -9,6 +9,7 @@
 /** The stable codes of transport-level refusals. */
 export type TransportErrorCode =
   | "unauthorized"
+  | "login_code_invalid"
   | "origin_not_allowed"
   | "host_not_allowed"
   | "payload_too_large"

@@ -1,13 +1,15 @@
 /**
  * Serves the built PWA from a directory: files by path, `index.html` for `/` and for
  * any extension-less path the app routes itself. Paths are resolved inside the root
- * (after following links), so `..` and symlinks cannot leave it.
+ * (after following links), so `..` and symlinks cannot leave it. Every file goes out with
+ * the security headers of `security_headers.ts` (CSP, no framing, no referrer).
  *
  * @module
  */
 import type { Handler } from "hono";
 import { extname, join, resolve, sep } from "node:path";
 import { transportError } from "./_http.ts";
+import { appSecurityHeaders } from "./security_headers.ts";
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",
@@ -50,7 +52,8 @@ export function staticFilesHandler(root: string): Handler {
       "content-type": type,
       "content-length": String(file.size),
       "cache-control": cacheControl(file.path, type),
-      "x-content-type-options": "nosniff",
+      // The Host guard ran first, so this header names this server.
+      ...appSecurityHeaders(c.req.header("host") ?? ""),
     };
     if (c.req.method === "HEAD") {
       file.handle.close(); // a HEAD body is never read, so the stream would never close it

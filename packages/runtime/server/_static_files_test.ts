@@ -37,3 +37,38 @@ Deno.test("static files: hashed assets cache forever; the page, worker and manif
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("static files: every file carries the CSP, no-framing, no-referrer and COOP headers", async () => {
+  const root = await Deno.makeTempDir({ prefix: "daedalus-static-" });
+  await Deno.mkdir(`${root}/assets`);
+  await Deno.writeTextFile(`${root}/index.html`, "<!doctype html><title>D</title>");
+  await Deno.writeTextFile(`${root}/sw.js`, "self.x = 1;");
+  await Deno.writeTextFile(`${root}/assets/index-abc123.js`, "export {};");
+  const app = new Hono();
+  app.get("*", staticFilesHandler(root));
+  try {
+    for (const path of ["/", "/threads/x", "/sw.js", "/assets/index-abc123.js"]) {
+      const response = await app.request(`http://127.0.0.1:7420${path}`, {
+        headers: { host: "127.0.0.1:7420" },
+      });
+      await response.body?.cancel();
+      const csp = response.headers.get("content-security-policy") ?? "";
+      const directives = new Map(
+        csp.split(";").map((part) => part.trim().split(/\s+/)).map(([name, ...v]) => [name, v]),
+      );
+      assert.deepEqual(directives.get("default-src"), ["'self'"], `${path}: ${csp}`);
+      assert.deepEqual(directives.get("script-src"), ["'self'"], path);
+      assert.deepEqual(directives.get("connect-src"), ["'self'", "ws://127.0.0.1:7420"], path);
+      assert.deepEqual(directives.get("object-src"), ["'none'"], path);
+      assert.deepEqual(directives.get("base-uri"), ["'none'"], path);
+      assert.deepEqual(directives.get("frame-ancestors"), ["'none'"], path);
+      assert.ok(!csp.includes("unsafe-"), `${path}: nothing unsafe is allowed`);
+      assert.equal(response.headers.get("x-frame-options"), "DENY", path);
+      assert.equal(response.headers.get("referrer-policy"), "no-referrer", path);
+      assert.equal(response.headers.get("cross-origin-opener-policy"), "same-origin", path);
+      assert.equal(response.headers.get("x-content-type-options"), "nosniff", path);
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

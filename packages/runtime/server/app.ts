@@ -1,7 +1,8 @@
 /**
  * The runtime's HTTP surface, assembled: the Host guard on every request, `GET
  * /health`, the session routes, `POST /rpc`, `GET /ws`, (optionally) `POST /upload` and
- * `GET /attachments/<image>`, and the PWA's files; and {@linkcode startServer}, which serves it on `Deno.serve`.
+ * `GET /attachments/<image>`, `POST /auth/login-code`, and the PWA's files (with the
+ * browser security headers); and {@linkcode startServer}, which serves it on `Deno.serve`.
  *
  * @example
  * ```ts ignore
@@ -22,6 +23,8 @@ import { Hono } from "hono";
 import type { Dispatcher, EventSource } from "./dispatcher.ts";
 import type { TokenStore } from "./auth_token.ts";
 import { requireAuth, type ServerEnv, sessionRoutes, SessionStore } from "./auth.ts";
+import { LoginCodeStore, type MintedLoginCode } from "./login_codes.ts";
+import { loginCodeRoute } from "./login_code_route.ts";
 import { allowedHostHeaders, type BoundAddress, formatHostHeader, hostGuard } from "./guards.ts";
 import { httpRpcHandler } from "./http_rpc.ts";
 import { ConnectionRegistry, webSocketHandler, WS_CLOSE_CODES } from "./ws_connection.ts";
@@ -66,6 +69,15 @@ export interface ServerApp {
   readonly connections: ConnectionRegistry;
   /** The browser sessions. */
   readonly sessions: SessionStore;
+  /** The unredeemed one-time login codes. */
+  readonly loginCodes: LoginCodeStore;
+  /**
+   * Mints a one-time login code under the current token.
+   *
+   * @returns the code and its expiry
+   * @throws {Error} while `auth.json` is missing or invalid (no token, no code)
+   */
+  mintLoginCode(): Promise<MintedLoginCode>;
   /**
    * Answers one request.
    *
@@ -91,10 +103,12 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     maxCount: limits.sessionsMaxCount,
     file: options.sessionsFile,
   });
+  const loginCodes = new LoginCodeStore();
   const connections = new ConnectionRegistry();
   const revoked = (reason: string) => [WS_CLOSE_CODES.credentialsRevoked, reason] as const;
   const stopWatching = tokens.onRotation((generation) => {
     sessions.dropOtherGenerations(generation);
+    loginCodes.dropOtherGenerations(generation);
     connections.closeWhere(
       (connection) => connection.auth.generation !== generation,
       ...revoked("token rotated; sign in again"),
@@ -109,6 +123,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     sessionRoutes({
       tokens,
       sessions,
+      loginCodes,
       maxBodyBytes: limits.authBodyMaxBytes,
       onLogout: (sessionKey) =>
         connections.closeWhere(
@@ -117,6 +132,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
         ),
     }),
   );
+  hono.route("/", loginCodeRoute({ tokens, sessions, loginCodes }));
   hono.post(
     "/rpc",
     requireAuth({ tokens, sessions }),
@@ -165,6 +181,14 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     hono,
     connections,
     sessions,
+    loginCodes,
+    mintLoginCode: async () => {
+      const generation = await tokens.currentGeneration();
+      if (generation === null) {
+        throw new Error("No usable access token: auth.json is missing or invalid");
+      }
+      return loginCodes.mint(generation);
+    },
     fetch: (request) => hono.fetch(request),
     dispose: stopWatching,
   };

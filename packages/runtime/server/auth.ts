@@ -1,7 +1,8 @@
 /**
  * Who may call the server. Programs send `Authorization: Bearer <token>`; a browser
- * trades the token once (`POST /auth/session`) for an HttpOnly, SameSite=Strict
- * session cookie, and may offer it on a WebSocket as the `bearer.<token>` subprotocol.
+ * trades a one-time login code (see `login_codes.ts`) or the token (`POST /auth/session`)
+ * for an HttpOnly, SameSite=Strict session cookie, and a program may offer the token on a
+ * WebSocket as the `bearer.<token>` subprotocol.
  * Cookie-authenticated requests must be same-origin; any request that sends a foreign
  * `Origin` is refused whatever it carries.
  *
@@ -14,6 +15,7 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { createHash } from "node:crypto";
 import type { TokenStore } from "./auth_token.ts";
+import type { LoginCodeStore } from "./login_codes.ts";
 import { checkOrigin } from "./guards.ts";
 import { readSessionFile, SessionFileWriter } from "./session_file.ts";
 import { jsonResponse, readBodyWithin, transportError } from "./_http.ts";
@@ -225,6 +227,8 @@ export interface SessionRoutesOptions {
   tokens: TokenStore;
   /** The browser sessions. */
   sessions: SessionStore;
+  /** The one-time login codes a body `{"code": …}` may spend. */
+  loginCodes: LoginCodeStore;
   /** Largest accepted body; default {@linkcode AUTH_BODY_MAX_BYTES}. */
   maxBodyBytes?: number;
   /** Told the key of a session that logged out (to close its WebSockets). */
@@ -232,9 +236,10 @@ export interface SessionRoutesOptions {
 }
 
 /**
- * `POST /auth/session` (trade the token, from the bearer header or a JSON body
- * `{"token": …}`, for the session cookie; 204) and `DELETE /auth/session` (log out;
- * 204). A foreign `Origin` is 403 on both.
+ * `POST /auth/session` (trade a one-time login code, JSON body `{"code": …}`, or the
+ * token, from the bearer header or a JSON body `{"token": …}`, for the session cookie;
+ * 204) and `DELETE /auth/session` (log out; 204). A foreign `Origin` is 403 on both; a
+ * code that is unknown, spent or expired is 401 `login_code_invalid`.
  *
  * @param options the token, the sessions, the body limit
  * @returns the routes, to mount at `/`
@@ -245,14 +250,17 @@ export function sessionRoutes(options: SessionRoutesOptions): Hono<ServerEnv> {
     if (checkOrigin(c.req.header("origin"), c.req.header("host")) === "foreign") {
       return originRefused();
     }
-    const token = await tokenForSession(c, options.maxBodyBytes ?? AUTH_BODY_MAX_BYTES);
-    if (token instanceof Response) return token;
-    const generation = token === null ? null : await options.tokens.verify(token);
+    const offered = await credentialForSession(c, options.maxBodyBytes ?? AUTH_BODY_MAX_BYTES);
+    if (offered instanceof Response) return offered;
+    if (offered?.kind === "code") {
+      const current = await options.tokens.currentGeneration();
+      const generation = options.loginCodes.redeem(offered.code, current);
+      if (generation === null) return loginCodeRefused();
+      return sessionOpened(options.sessions.create(generation));
+    }
+    const generation = offered === null ? null : await options.tokens.verify(offered.token);
     if (generation === null) return unauthorized();
-    const sessionId = options.sessions.create(generation);
-    return jsonResponse(204, null, {
-      "set-cookie": `${SESSION_COOKIE_NAME}=${sessionId}; Path=/; HttpOnly; SameSite=Strict`,
-    });
+    return sessionOpened(options.sessions.create(generation));
   });
   routes.delete("/auth/session", (c) => {
     const origin = checkOrigin(c.req.header("origin"), c.req.header("host"));
@@ -321,13 +329,21 @@ async function acceptCredential(
   return sessionKey === null ? null : { credential: "cookie", generation, sessionKey };
 }
 
-/** The token for `POST /auth/session`: the bearer header, else `{"token"}` in the body. */
-async function tokenForSession(
+type SessionCredential = { kind: "token"; token: string } | { kind: "code"; code: string };
+
+/**
+ * What `POST /auth/session` was offered: the bearer header, else `{"code"}` or
+ * `{"token"}` in the body.
+ */
+async function credentialForSession(
   c: Context<ServerEnv>,
   maxBodyBytes: number,
-): Promise<string | null | Response> {
+): Promise<SessionCredential | null | Response> {
   const authorization = c.req.header("authorization");
-  if (authorization !== undefined) return bearerToken(authorization);
+  if (authorization !== undefined) {
+    const token = bearerToken(authorization);
+    return token === null ? null : { kind: "token", token };
+  }
   const body = await readBodyWithin(c.req.raw, maxBodyBytes);
   if (body === "too_large") {
     return transportError(413, "payload_too_large", "Request body is too large");
@@ -337,10 +353,33 @@ async function tokenForSession(
     value = JSON.parse(new TextDecoder().decode(body));
   } catch {
     // The parser's message may quote the body, which may hold a token: never echo it.
-    return transportError(400, "invalid_request", 'Expected a JSON body {"token": "..."}');
+    return transportError(
+      400,
+      "invalid_request",
+      'Expected a JSON body {"code": "..."} or {"token": "..."}',
+    );
   }
-  if (typeof value !== "object" || value === null || !("token" in value)) return null;
-  return typeof value.token === "string" ? value.token : null;
+  if (typeof value !== "object" || value === null) return null;
+  if ("code" in value) {
+    return { kind: "code", code: typeof value.code === "string" ? value.code : "" };
+  }
+  if (!("token" in value)) return null;
+  return typeof value.token === "string" ? { kind: "token", token: value.token } : null;
+}
+
+function sessionOpened(sessionId: string): Response {
+  return jsonResponse(204, null, {
+    "set-cookie": `${SESSION_COOKIE_NAME}=${sessionId}; Path=/; HttpOnly; SameSite=Strict`,
+  });
+}
+
+function loginCodeRefused(): Response {
+  return transportError(
+    401,
+    "login_code_invalid",
+    "This login code is unknown, already used or expired; print a fresh login URL with " +
+      "`daedalus login`",
+  );
 }
 
 function bearerToken(authorization: string): string | null {

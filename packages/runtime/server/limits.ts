@@ -36,6 +36,18 @@ export const UPLOAD_BODY_MAX_BYTES: number = ATTACHMENT_MAX_BYTES;
 /** Most live browser sessions; the oldest is dropped beyond it so memory stays bounded. */
 export const SESSIONS_MAX_COUNT = 256;
 
+/**
+ * How long a login URL's one-time code works: long enough to copy it from a terminal into a
+ * browser, short enough that one left in a browser's history is dead.
+ */
+export const LOGIN_CODE_TTL_MS = 5 * 60_000;
+
+/** Most unredeemed login codes kept; the oldest is dropped beyond it so memory stays bounded. */
+export const LOGIN_CODES_MAX_COUNT = 32;
+
+/** How long `daedalus login` waits for the runtime to mint a code; a live local runtime answers at once. */
+export const LOGIN_REQUEST_TIMEOUT_MS = 5_000;
+
 /** How often `auth.json` may be stat-ed to notice a rotation by another process. */
 export const TOKEN_RECHECK_INTERVAL_MS = 250;
 
