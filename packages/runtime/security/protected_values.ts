@@ -43,7 +43,7 @@ export const REDACTED_MARKER = "[redacted]";
 const TOKEN_CHAR = /[\p{L}\p{N}\p{M}_-]/u;
 
 /** A half-open range of UTF-16 offsets `[start, end)`. */
-type Span = [start: number, end: number];
+export type Span = [start: number, end: number];
 
 /**
  * The protected values of a runtime: every configured credential plus those registered
@@ -53,6 +53,11 @@ export class ProtectedValues {
   readonly #values = new Set<string>();
   readonly #windows = new Set<string>();
   readonly #shortValues = new Set<string>();
+  /** Every beginning (1 to 7 code points) of a window: text that may still grow into one. */
+  readonly #windowHeads = new Set<string>();
+  /** Every beginning of a short value, the whole value included (its end is not known yet). */
+  readonly #shortHeads = new Set<string>();
+  #longestHeadChars = 0;
 
   /**
    * Collects the credentials of a config.
@@ -88,14 +93,21 @@ export class ProtectedValues {
     this.#values.add(value);
     if (chars.length < PROTECTED_WINDOW_CHARS) {
       this.#shortValues.add(value);
+      for (let length = 1; length <= chars.length; length++) {
+        this.#shortHeads.add(chars.slice(0, length).join(""));
+      }
+      this.#longestHeadChars = Math.max(this.#longestHeadChars, chars.length);
       return;
     }
     for (let index = 0; index + PROTECTED_WINDOW_CHARS <= chars.length; index++) {
       this.#windows.add(chars.slice(index, index + PROTECTED_WINDOW_CHARS).join(""));
+      for (let length = 1; length < PROTECTED_WINDOW_CHARS; length++) {
+        this.#windowHeads.add(chars.slice(index, index + length).join(""));
+      }
     }
+    this.#longestHeadChars = Math.max(this.#longestHeadChars, PROTECTED_WINDOW_CHARS - 1);
   }
 
-  /** How many distinct values are protected. */
   /**
    * The protected values themselves (to hand to a sandboxed tool worker).
    *
@@ -105,6 +117,7 @@ export class ProtectedValues {
     return [...this.#values];
   }
 
+  /** How many distinct values are protected. */
   get size(): number {
     return this.#values.size;
   }
@@ -133,23 +146,54 @@ export class ProtectedValues {
    * @returns the text without protected values
    */
   redact(text: string): string {
-    const spans: Span[] = [...this.#windowMatches(text)];
-    for (const value of this.#shortValues) spans.push(...tokenMatches(text, value));
+    const spans = this.matchSpans(text);
     if (spans.length === 0) return text;
-    spans.sort((a, b) => a[0] - b[0]);
     let output = "";
     let cursor = 0;
-    let [start, end] = spans[0];
-    for (const [nextStart, nextEnd] of spans.slice(1)) {
-      if (nextStart <= end) {
-        end = Math.max(end, nextEnd);
-        continue;
-      }
+    for (const [start, end] of spans) {
       output += text.slice(cursor, start) + REDACTED_MARKER;
       cursor = end;
-      [start, end] = [nextStart, nextEnd];
     }
-    return output + text.slice(cursor, start) + REDACTED_MARKER + text.slice(end);
+    return output + text.slice(cursor);
+  }
+
+  /**
+   * Where the protected values (and embedded pieces) are in a text, as {@linkcode redact}
+   * replaces them: sorted, overlapping and adjacent matches merged into one span.
+   *
+   * @param text any text
+   * @returns the spans, as UTF-16 offsets
+   */
+  matchSpans(text: string): Span[] {
+    const spans: Span[] = [...this.#windowMatches(text)];
+    for (const value of this.#shortValues) spans.push(...tokenMatches(text, value));
+    spans.sort((a, b) => a[0] - b[0]);
+    const merged: Span[] = [];
+    for (const [start, end] of spans) {
+      const last = merged.at(-1);
+      if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+      else merged.push([start, end]);
+    }
+    return merged;
+  }
+
+  /**
+   * Where the end of a text stops being final: the start of its longest suffix that more
+   * text could turn into a match (the head of a window, or of a short value). A streamed
+   * text is safe to show up to here; the rest must wait for the next piece.
+   *
+   * @param text the text received so far
+   * @returns a UTF-16 offset; `text.length` when no suffix can grow into a match
+   */
+  pendingStart(text: string): number {
+    let pending = text.length;
+    let start = text.length;
+    for (let chars = 1; chars <= this.#longestHeadChars && start > 0; chars++) {
+      start -= codePointWidthBefore(text, start);
+      const suffix = text.slice(start);
+      if (this.#windowHeads.has(suffix) || this.#shortHeads.has(suffix)) pending = start;
+    }
+    return pending;
   }
 
   /**
@@ -237,6 +281,14 @@ function charBefore(text: string, index: number): number | undefined {
   if (!isLowSurrogate || index < 2) return unit;
   const previous = text.charCodeAt(index - 2);
   return previous >= 0xd800 && previous <= 0xdbff ? text.codePointAt(index - 2) : unit;
+}
+
+/** The UTF-16 width of the code point that ends at `offset` (which must be > 0). */
+export function codePointWidthBefore(text: string, offset: number): number {
+  const unit = text.charCodeAt(offset - 1);
+  if (unit < 0xdc00 || unit > 0xdfff || offset < 2) return 1;
+  const previous = text.charCodeAt(offset - 2);
+  return previous >= 0xd800 && previous <= 0xdbff ? 2 : 1;
 }
 
 function codePointWidth(text: string, offset: number): number {
