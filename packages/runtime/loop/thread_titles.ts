@@ -96,8 +96,8 @@ export class ThreadTitler {
           content: `User: ${question.slice(0, 2000)}\n\nAssistant: ${answer.slice(0, 2000)}`,
         },
       ],
-    }, this.#controller.signal);
-    const title = cleanTitle(this.#deps.protectedValues?.redact(result.text) ?? result.text);
+    }, this.#controller.signal, this.#deps.protectedValues);
+    const title = cleanTitle(result.text);
     if (!title) return;
     const renamed = renameThread(store, scope.threadId, title, "auto");
     this.#deps.publish(renamed.events);

@@ -239,6 +239,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     ...createMemoryHandlers({
       store: deps.memoryStore,
       resolveItem: (itemId) => store.read((db) => readItemSource(db, itemId)),
+      protectedValues: deps.protectedValues,
     }),
     ...createSkillHandlers({
       skillsRoot: deps.skillsRoot,
