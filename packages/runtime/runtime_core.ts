@@ -81,6 +81,8 @@ export interface RuntimeCoreOptions {
   subagentMaxDepth?: number;
   /** Background memory refinement after completed Runs. Default true. */
   memoryRefinement?: boolean;
+  /** Secrets protected from the start besides the config's (the access token). */
+  protectedSecrets?: readonly string[];
 }
 
 /** An open runtime core. */
@@ -93,6 +95,8 @@ export interface RuntimeCore {
   readonly scheduler: Scheduler;
   /** The RPC dispatcher. */
   readonly dispatcher: Dispatcher;
+  /** Every credential the runtime protects; register secrets issued later here. */
+  readonly protectedValues: ProtectedValues;
   /** Runs recovered at start: interrupted ones settled, queued ones re-enqueued. */
   readonly recovered: { interrupted: string[]; requeued: string[] };
   /** Cancels Runs, waits for workers (bounded), closes the database, releases the lock. */
@@ -158,6 +162,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   });
   const registry = new ProviderRegistry(config, { extraProviders: options.providers ?? [] });
   const protectedValues = ProtectedValues.fromConfig(config);
+  for (const secret of options.protectedSecrets ?? []) protectedValues.register(secret);
   const sandboxes = new ToolSandboxes(paths.artifacts, () => protectedValues.values());
   const providerOf = (id: string) => registry.provider(id);
   const tools = new Map((options.tools ?? []).map((t) => [t.name, t]));
@@ -264,6 +269,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     hub: eventHub,
     scheduler,
     dispatcher: createDispatcher(handlers),
+    protectedValues,
     recovered,
     close: () =>
       closed ??= (async () => {

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { startRuntime } from "../runtime.ts";
+import { type Runtime, startRuntime } from "../runtime.ts";
+import { installLogRedaction } from "../security/log_redaction.ts";
 import { readServeOptions } from "./serve_options.ts";
 import type { LoopTool } from "../loop/tools.ts";
 import type { Provider } from "../providers/provider.ts";
@@ -44,7 +45,10 @@ export async function serve(
   }
   const builtApp = new URL("../../../app/dist", import.meta.url).pathname;
   const staticRoot = extras.staticRoot ?? (await isDirectory(builtApp) ? builtApp : undefined);
-  const runtime = await startRuntime({
+  // Every log line of the runtime is redacted (a credential in an error message).
+  let started: Runtime | undefined;
+  const logs = installLogRedaction(() => started?.core.protectedValues);
+  const runtime = started = await startRuntime({
     home: options.home,
     workspacesRoot: options.workspacesRoot,
     workers: options.workers,
@@ -66,12 +70,13 @@ export async function serve(
     home: options.home,
     pid: Deno.pid,
   }));
-  console.error(`Daedalus is running. Open ${runtime.url}#token=${runtime.token}`);
+  logs.printVerbatim(`Daedalus is running. Open ${runtime.url}#token=${runtime.token}`);
   await runtime.shutdownRequested;
   await runtime.shutdown();
   Deno.removeSignalListener("SIGINT", stop);
   if (Deno.build.os !== "windows") Deno.removeSignalListener("SIGTERM", stop);
   console.error("Daedalus stopped.");
+  logs.uninstall();
   return 0;
 }
 
