@@ -34,6 +34,7 @@ import type { LoopTool } from "./loop/tools.ts";
 import type { Provider } from "./providers/provider.ts";
 import { ProviderRegistry } from "./providers/registry.ts";
 import { ProtectedValues } from "./security/protected_values.ts";
+import { outputMask } from "./security/output_mask.ts";
 import { createProviderHandlers } from "./services/provider_handlers.ts";
 import { createHandlers, localDate } from "./services/services.ts";
 import { createDispatcher } from "./services/dispatcher.ts";
@@ -146,8 +147,12 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     await lock.release();
     throw error;
   }
+  // Filled once the config is read; the process manager starts before it.
+  const protectedValues = new ProtectedValues();
+  for (const secret of options.protectedSecrets ?? []) protectedValues.register(secret);
   const manager = new ProcessManager({
     processesRoot: paths.processes,
+    maskOutput: outputMask(() => protectedValues.values()),
     onRecord: (record) => {
       try {
         publish(recordProcess(store, record).events);
@@ -161,8 +166,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     return defaultConfig();
   });
   const registry = new ProviderRegistry(config, { extraProviders: options.providers ?? [] });
-  const protectedValues = ProtectedValues.fromConfig(config);
-  for (const secret of options.protectedSecrets ?? []) protectedValues.register(secret);
+  protectedValues.update(config);
   const sandboxes = new ToolSandboxes(paths.artifacts, () => protectedValues.values());
   const providerOf = (id: string) => registry.provider(id);
   const tools = new Map((options.tools ?? []).map((t) => [t.name, t]));
@@ -268,7 +272,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     store,
     hub: eventHub,
     scheduler,
-    dispatcher: createDispatcher(handlers),
+    dispatcher: createDispatcher(handlers, protectedValues),
     protectedValues,
     recovered,
     close: () =>

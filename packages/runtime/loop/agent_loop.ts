@@ -285,11 +285,13 @@ async function streamStep(
     })).id;
   // A configured credential echoed by the model never reaches the journal, even split
   // over deltas: the stream is redacted as a whole, so the completed item is too.
-  const text = redactedStream(deps, (delta) =>
-    commit(appendItemDelta(deps.store, ensureItem(), delta))
+  const text = redactedStream(
+    deps,
+    (delta) => commit(appendItemDelta(deps.store, ensureItem(), delta)),
   );
-  const reasoning = redactedStream(deps, (delta) =>
-    commit(appendItemDelta(deps.store, ensureItem(), delta, "reasoning"))
+  const reasoning = redactedStream(
+    deps,
+    (delta) => commit(appendItemDelta(deps.store, ensureItem(), delta, "reasoning")),
   );
   const flush = () => {
     reasoning.flush();

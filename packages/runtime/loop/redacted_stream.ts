@@ -33,7 +33,10 @@ export interface RedactedStream {
  * @param write persists one (redacted) piece
  * @returns the stream
  */
-export function redactedStream(deps: LoopRedaction, write: (delta: string) => void): RedactedStream {
+export function redactedStream(
+  deps: LoopRedaction,
+  write: (delta: string) => void,
+): RedactedStream {
   const coalescer = new DeltaCoalescer(write);
   const values = deps.protectedValues;
   if (!values) return coalescer;

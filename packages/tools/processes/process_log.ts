@@ -9,7 +9,11 @@
  *
  * @module
  */
-import { PROCESS_LOG_WINDOW_BYTES, PROCESS_PAGE_MAX_BYTES } from "./limits.ts";
+import {
+  PROCESS_LOG_WINDOW_BYTES,
+  PROCESS_MASK_CONTEXT_BYTES,
+  PROCESS_PAGE_MAX_BYTES,
+} from "./limits.ts";
 import { ProcessError } from "./process_error.ts";
 
 const SAFE_ID = (prefix: string) => new RegExp(`^${prefix}_[0-9a-f]{32}$`);
@@ -105,6 +109,9 @@ export class ProcessLog {
   #queue: Promise<unknown> = Promise.resolve();
   #window: number;
   #closed = false;
+  #maskOutput: ((bytes: Uint8Array) => Uint8Array | null) | null = null;
+  /** File offset up to which output was masked. */
+  #maskedUpTo = 0;
 
   private constructor(
     paths: ProcessLogPaths,
@@ -131,6 +138,7 @@ export class ProcessLog {
     threadId: string;
     processId: string;
     windowBytes?: number;
+    maskOutput?: (bytes: Uint8Array) => Uint8Array | null;
   }): Promise<ProcessLog> {
     const paths = processLogPaths(options.root, options.threadId, options.processId);
     await Deno.mkdir(paths.dir, { recursive: true });
@@ -146,6 +154,7 @@ export class ProcessLog {
     }
     const log = new ProcessLog(paths, file, meta, options.windowBytes ?? PROCESS_LOG_WINDOW_BYTES);
     log.#size = (await file.stat()).size;
+    log.#maskOutput = options.maskOutput ?? null;
     return log;
   }
 
@@ -245,8 +254,35 @@ export class ProcessLog {
 
   async #syncNow(): Promise<number> {
     this.#size = (await this.#file.stat()).size;
-    if (this.#size > this.#window) await this.#fold();
+    await this.#maskNew();
+    if (this.#size > this.#window) {
+      await this.#fold();
+      // The fold moved the tail (and may have taken the child's newest bytes with it).
+      this.#maskedUpTo = Math.min(this.#maskedUpTo, this.#layout.tailFileOffset);
+      this.#size = (await this.#file.stat()).size;
+      await this.#maskNew();
+    }
     return this.totalBytes;
+  }
+
+  /**
+   * Masks credentials in the bytes that arrived since the last look, with some bytes
+   * before them so a credential written across two looks is seen whole. The masked text
+   * has the same length, so cursors and the fold layout stay valid.
+   */
+  async #maskNew(): Promise<void> {
+    if (this.#maskOutput === null || this.#size <= this.#maskedUpTo) return;
+    const from = Math.max(0, this.#maskedUpTo - PROCESS_MASK_CONTEXT_BYTES);
+    const bytes = await this.#readAt(from, this.#size - from);
+    const masked = this.#maskOutput(bytes);
+    if (masked !== null && masked.length === bytes.length) {
+      let first = 0;
+      while (first < bytes.length && bytes[first] === masked[first]) first++;
+      let last = bytes.length;
+      while (last > first && bytes[last - 1] === masked[last - 1]) last--;
+      if (first < last) await this.#writeAt(from + first, masked.subarray(first, last));
+    }
+    this.#maskedUpTo = from + bytes.length;
   }
 
   async #fold(): Promise<void> {
