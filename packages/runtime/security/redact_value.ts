@@ -9,7 +9,8 @@
  * A copy of a JSON-like value with every string and key redacted; the value itself when
  * nothing changed (so clean values keep their identity).
  *
- * @param value any JSON-like value (cycles are cut, non-plain objects kept as they are)
+ * @param value any JSON-like value (a cycle's back reference becomes `"[circular]"`;
+ *   instances of classes are kept as they are)
  * @param redact the text redactor
  * @returns the redacted value
  * @example
@@ -23,7 +24,9 @@ export function redactValue<T>(value: T, redact: (text: string) => string): T {
 
 function walk(value: unknown, redact: (text: string) => string, seen: Set<object>): unknown {
   if (typeof value === "string") return redact(value);
-  if (typeof value !== "object" || value === null || seen.has(value)) return value;
+  if (typeof value !== "object" || value === null) return value;
+  // A cycle is not JSON; its back reference would carry the unredacted original.
+  if (seen.has(value)) return "[circular]";
   seen.add(value);
   try {
     if (Array.isArray(value)) {
