@@ -35,6 +35,7 @@ import type { Provider } from "./providers/provider.ts";
 import { ProviderRegistry } from "./providers/registry.ts";
 import { ProtectedValues } from "./security/protected_values.ts";
 import { outputMask } from "./security/output_mask.ts";
+import { redactValue } from "./security/redact_value.ts";
 import { createProviderHandlers } from "./services/provider_handlers.ts";
 import { createHandlers, localDate } from "./services/services.ts";
 import { createDispatcher } from "./services/dispatcher.ts";
@@ -155,7 +156,10 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     maskOutput: outputMask(() => protectedValues.values()),
     onRecord: (record) => {
       try {
-        publish(recordProcess(store, record).events);
+        // A command line the model wrote may quote a credential (its arguments are redacted
+        // before the call; this also covers records re-adopted from an older runtime).
+        const clean = redactValue(record, (text) => protectedValues.redact(text));
+        publish(recordProcess(store, clean).events);
       } catch (error) {
         console.error(`process ${record.processId}: cannot record: ${(error as Error).message}`);
       }

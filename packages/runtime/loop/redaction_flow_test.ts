@@ -128,11 +128,14 @@ Deno.test("tool names, arguments, results, details and errors lose the key", asy
       JSON.stringify(data),
     );
     const results = items.filter((item) => item.kind === "tool_result").map((item) => item.content);
-    assert.deepEqual(results.sort(), [
-      `Tool failed: cannot use ${REDACTED_MARKER}`,
-      `Unknown tool "leaky_${REDACTED_MARKER}"`,
-      `found ${REDACTED_MARKER}`,
-    ].sort());
+    assert.deepEqual(
+      results.sort(),
+      [
+        `Tool failed: cannot use ${REDACTED_MARKER}`,
+        `Unknown tool "leaky_${REDACTED_MARKER}"`,
+        `found ${REDACTED_MARKER}`,
+      ].sort(),
+    );
   });
 });
 

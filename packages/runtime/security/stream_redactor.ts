@@ -2,7 +2,7 @@
  * Redaction of a text that arrives in pieces (a model's streamed answer or reasoning).
  * Redacting each piece alone misses a credential split over two pieces; this redactor
  * keeps back the end of the text while it could still be the start of a protected value
- * (at most {@linkcode PROTECTED_WINDOW_CHARS} − 1 code points, or one short value) and
+ * (at most `PROTECTED_WINDOW_CHARS` − 1 code points, or one short value) and
  * releases it once the next piece (or {@linkcode StreamRedactor.flush}) decides it.
  *
  * What it releases, joined, is exactly `redact(whole text)`: a match that runs on across
@@ -18,12 +18,7 @@
  *
  * @module
  */
-import {
-  codePointWidthBefore,
-  PROTECTED_WINDOW_CHARS,
-  REDACTED_MARKER,
-  type Span,
-} from "./protected_values.ts";
+import { codePointWidthBefore, REDACTED_MARKER, type Span } from "./protected_values.ts";
 
 /** What the redactor needs of {@linkcode ProtectedValues} (read afresh on every piece). */
 export interface StreamMatcher {
