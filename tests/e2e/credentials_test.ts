@@ -21,6 +21,7 @@ const SCENARIOS = [
   "tool-name",
   "command",
   "files",
+  "artifact",
   "error",
 ];
 
@@ -88,11 +89,18 @@ Deno.test("a canary key and the access token appear nowhere after every leak cha
     displayName: "Canary",
     baseUrl: `http://127.0.0.1:${model.port}/v1`,
     apiKey: key,
-    models: [{ id: "canary-model", displayName: "Canary model", contextWindow: 65536 }],
+    models: [{ id: "canary-model", displayName: "Canary model", contextWindow: 200000 }],
   });
   const workspace = `${home.workspacesRoot}/project`;
   await Deno.mkdir(workspace);
   await Deno.writeTextFile(`${workspace}/notes.txt`, "hello\n");
+  // 1000 matching lines of 200 characters: a grep result well over the 64 KiB artifact limit.
+  const bigLines = `a line of ordinary text ${"x".repeat(175)}\n`.repeat(1000);
+  await Deno.writeTextFile(`${workspace}/big-clean.txt`, bigLines);
+  await Deno.writeTextFile(
+    `${workspace}/big-secret.txt`,
+    `ordinary ${key}\nordinary ${token}\n${bigLines}`,
+  );
 
   const outcomes: Record<string, string> = {};
   for (const scenario of SCENARIOS) {
@@ -169,6 +177,11 @@ Deno.test("a canary key and the access token appear nowhere after every leak cha
       ),
   );
   await waitUntil(
+    "memory refinement to refuse candidates carrying a secret",
+    () => server.child.stderr.includes('"outcome":"protected_value"'),
+    () => server.child.describe(),
+  );
+  await waitUntil(
     "the failed title request to be logged",
     () => server.child.stderr.includes("thread title for run"),
     () => server.child.describe(),
@@ -207,6 +220,7 @@ Deno.test("a canary key and the access token appear nowhere after every leak cha
   }
   assert.ok(files.has(`${home.home}/state.db`), "state.db was read");
   assert.ok([...files.keys()].some((path) => path.includes("/processes/")), "a process log exists");
+  assert.ok([...files.keys()].some((path) => path.includes("/artifacts/")), "an artifact exists");
   const leaks = Object.entries(counts).filter(([, found]) => found.key + found.token > 0);
   assert.deepEqual(leaks, [], "a secret leaked");
   // The command really printed config.yaml, so the mask had something to hide.
