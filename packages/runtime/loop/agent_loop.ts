@@ -287,10 +287,12 @@ async function streamStep(
   // over deltas: the stream is redacted as a whole, so the completed item is too.
   const text = redactedStream(
     deps,
+    signal,
     (delta) => commit(appendItemDelta(deps.store, ensureItem(), delta)),
   );
   const reasoning = redactedStream(
     deps,
+    signal,
     (delta) => commit(appendItemDelta(deps.store, ensureItem(), delta, "reasoning")),
   );
   const flush = () => {

@@ -29,12 +29,18 @@ export interface RedactedStream {
 /**
  * A delta writer behind a stream redactor and a coalescer.
  *
+ * A cancelled stream drops what the redactor still holds back (fewer than 8 code points
+ * at the cut, which may be the start of a key): nothing is journaled after the cancel, as
+ * before redaction held anything back.
+ *
  * @param deps the protected values
+ * @param signal the Run's cancellation
  * @param write persists one (redacted) piece
  * @returns the stream
  */
 export function redactedStream(
   deps: LoopRedaction,
+  signal: AbortSignal,
   write: (delta: string) => void,
 ): RedactedStream {
   const coalescer = new DeltaCoalescer(write);
@@ -44,7 +50,8 @@ export function redactedStream(
   return {
     push: (text) => coalescer.push(redactor.push(text)),
     flush: () => {
-      coalescer.push(redactor.flush());
+      const held = redactor.flush();
+      if (!signal.aborted) coalescer.push(held);
       coalescer.flush();
     },
   };
