@@ -131,3 +131,36 @@ Deno.test("without protected values the stream passes through unchanged", () => 
   const released = stream(new ProtectedValues(), ["a", "b", "c"]);
   assert.deepEqual(released, ["a", "b", "c", ""]);
 });
+
+Deno.test("random texts of key pieces, split at random, match redact() of the whole", () => {
+  const short = "tok9";
+  const other = "0f0f1e1e2d2d3c3c";
+  const values = protect(KEY, short, other);
+  let seed = 12345;
+  const random = (below: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % below;
+  };
+  const parts = [
+    KEY,
+    KEY.slice(0, 9),
+    KEY.slice(5),
+    short,
+    other,
+    other.slice(3, 12),
+    " ",
+    "-",
+    "x",
+  ];
+  for (let round = 0; round < 500; round++) {
+    let text = "";
+    for (let count = random(8); count >= 0; count--) text += parts[random(parts.length)];
+    const pieces: string[] = [];
+    for (let at = 0; at < text.length;) {
+      const size = 1 + random(9);
+      pieces.push(text.slice(at, at + size));
+      at += size;
+    }
+    assert.equal(stream(values, pieces).join(""), values.redact(text), JSON.stringify(pieces));
+  }
+});
