@@ -81,28 +81,23 @@ export class ThreadTitler {
     const question = items.find((item) => item.role === "user")?.content ?? "";
     const answer = items.filter((item) => item.kind === "message" && item.role === "assistant")
       .map((item) => item.content).join("\n");
-    const result = await collectText(
-      provider,
-      {
-        modelId: String(config.modelId),
-        tools: [],
-        reasoningEffort: null,
-        messages: [
-          {
-            role: "system",
-            content: "Name this conversation: reply with a title of 2 to 6 words in the user's " +
-              "language, no quotes, no trailing punctuation, nothing else.",
-          },
-          {
-            role: "user",
-            content: `User: ${question.slice(0, 2000)}\n\nAssistant: ${answer.slice(0, 2000)}`,
-          },
-        ],
-      },
-      this.#controller.signal,
-      this.#deps.protectedValues,
-    );
-    const title = cleanTitle(result.text);
+    const result = await collectText(provider, {
+      modelId: String(config.modelId),
+      tools: [],
+      reasoningEffort: null,
+      messages: [
+        {
+          role: "system",
+          content: "Name this conversation: reply with a title of 2 to 6 words in the user's " +
+            "language, no quotes, no trailing punctuation, nothing else.",
+        },
+        {
+          role: "user",
+          content: `User: ${question.slice(0, 2000)}\n\nAssistant: ${answer.slice(0, 2000)}`,
+        },
+      ],
+    }, this.#controller.signal);
+    const title = cleanTitle(this.#deps.protectedValues?.redact(result.text) ?? result.text);
     if (!title) return;
     const renamed = renameThread(store, scope.threadId, title, "auto");
     this.#deps.publish(renamed.events);
