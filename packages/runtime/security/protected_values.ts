@@ -34,6 +34,19 @@ import type { DaedalusConfig } from "@daedalus/storage";
 /** Length in code points of the embedded pieces that count as a leak. */
 export const PROTECTED_WINDOW_CHARS = 8;
 
+/** The rolling hash of a window: Σ point × BASE^(7 − i), modulo 2^32. */
+const HASH_BASE = 0x01000193;
+const HASH_BASE_POW = Array.from({ length: PROTECTED_WINDOW_CHARS }).reduce<number>(
+  (power) => Math.imul(power, HASH_BASE),
+  1,
+);
+
+function windowHash(chars: readonly string[]): number {
+  let hash = 0;
+  for (const char of chars) hash = (Math.imul(hash, HASH_BASE) + char.codePointAt(0)!) >>> 0;
+  return hash;
+}
+
 /** Values shorter than this many code points are not protected (they are not credentials). */
 export const PROTECTED_VALUE_MIN_CHARS = 4;
 
@@ -52,6 +65,7 @@ export type Span = [start: number, end: number];
 export class ProtectedValues {
   readonly #values = new Set<string>();
   readonly #windows = new Set<string>();
+  readonly #windowHashes = new Set<number>();
   readonly #shortValues = new Set<string>();
   /** Every beginning (1 to 7 code points) of a window: text that may still grow into one. */
   readonly #windowHeads = new Set<string>();
@@ -100,7 +114,9 @@ export class ProtectedValues {
       return;
     }
     for (let index = 0; index + PROTECTED_WINDOW_CHARS <= chars.length; index++) {
-      this.#windows.add(chars.slice(index, index + PROTECTED_WINDOW_CHARS).join(""));
+      const window = chars.slice(index, index + PROTECTED_WINDOW_CHARS);
+      this.#windows.add(window.join(""));
+      this.#windowHashes.add(windowHash(window));
       for (let length = 1; length < PROTECTED_WINDOW_CHARS; length++) {
         this.#windowHeads.add(chars.slice(index, index + length).join(""));
       }
@@ -232,15 +248,24 @@ export class ProtectedValues {
   /** Spans of the text's 8-code-point windows that are pieces of a protected value. */
   *#windowMatches(text: string): Generator<Span> {
     if (this.#windows.size === 0) return;
-    // Start offsets of the last PROTECTED_WINDOW_CHARS code points, as a ring.
+    // The last PROTECTED_WINDOW_CHARS code points and their start offsets, as rings, and a
+    // rolling hash of them: a window is sliced and looked up only when its hash is known.
     const starts = new Array<number>(PROTECTED_WINDOW_CHARS).fill(0);
+    const points = new Array<number>(PROTECTED_WINDOW_CHARS).fill(0);
     let count = 0;
     let offset = 0;
+    let hash = 0;
     while (offset < text.length) {
-      starts[count % PROTECTED_WINDOW_CHARS] = offset;
+      const width = codePointWidth(text, offset);
+      const point = width === 2 ? text.codePointAt(offset)! : text.charCodeAt(offset);
+      const slot = count % PROTECTED_WINDOW_CHARS;
+      const leaving = count >= PROTECTED_WINDOW_CHARS ? Math.imul(points[slot], HASH_BASE_POW) : 0;
+      hash = (Math.imul(hash, HASH_BASE) + point - leaving) >>> 0;
+      starts[slot] = offset;
+      points[slot] = point;
       count++;
-      offset += codePointWidth(text, offset);
-      if (count < PROTECTED_WINDOW_CHARS) continue;
+      offset += width;
+      if (count < PROTECTED_WINDOW_CHARS || !this.#windowHashes.has(hash)) continue;
       const start = starts[count % PROTECTED_WINDOW_CHARS];
       if (this.#windows.has(text.slice(start, offset))) yield [start, offset];
     }

@@ -254,35 +254,42 @@ export class ProcessLog {
 
   async #syncNow(): Promise<number> {
     this.#size = (await this.#file.stat()).size;
-    await this.#maskNew();
-    if (this.#size > this.#window) {
-      await this.#fold();
-      // The fold moved the tail (and may have taken the child's newest bytes with it).
-      this.#maskedUpTo = Math.min(this.#maskedUpTo, this.#layout.tailFileOffset);
-      this.#size = (await this.#file.stat()).size;
-      await this.#maskNew();
+    if (this.#size <= this.#window) {
+      await this.#maskRange(this.#maskedUpTo, this.#size);
+      return this.totalBytes;
     }
+    // Only what the fold keeps is masked: the head (within the first window) and the
+    // newest window; a flood of output is never read whole.
+    const size = this.#size;
+    const newest = Math.max(this.#maskedUpTo, size - this.#window);
+    await this.#maskRange(this.#maskedUpTo, Math.min(newest, this.#window));
+    await this.#maskRange(newest, size);
+    const maskedLogical = this.#logical(size);
+    await this.#fold();
+    // The kept tail moved down, masked; the child may have appended after it meanwhile.
+    this.#maskedUpTo = this.#fileOffset(maskedLogical);
+    await this.#maskRange(this.#maskedUpTo, this.#size);
     return this.totalBytes;
   }
 
   /**
-   * Masks credentials in the bytes that arrived since the last look, with some bytes
-   * before them so a credential written across two looks is seen whole. The masked text
-   * has the same length, so cursors and the fold layout stay valid.
+   * Masks credentials in file bytes `[from, to)`, with some bytes before them so a
+   * credential written across two looks is seen whole; then `[0, to)` counts as masked.
+   * The masked text has the same length, so cursors and the fold layout stay valid.
    */
-  async #maskNew(): Promise<void> {
-    if (this.#maskOutput === null || this.#size <= this.#maskedUpTo) return;
-    const from = Math.max(0, this.#maskedUpTo - PROCESS_MASK_CONTEXT_BYTES);
-    const bytes = await this.#readAt(from, this.#size - from);
+  async #maskRange(from: number, to: number): Promise<void> {
+    if (this.#maskOutput === null || to <= from) return;
+    const start = Math.max(0, from - PROCESS_MASK_CONTEXT_BYTES);
+    const bytes = await this.#readAt(start, to - start);
     const masked = this.#maskOutput(bytes);
     if (masked !== null && masked.length === bytes.length) {
       let first = 0;
       while (first < bytes.length && bytes[first] === masked[first]) first++;
       let last = bytes.length;
       while (last > first && bytes[last - 1] === masked[last - 1]) last--;
-      if (first < last) await this.#writeAt(from + first, masked.subarray(first, last));
+      if (first < last) await this.#writeAt(start + first, masked.subarray(first, last));
     }
-    this.#maskedUpTo = from + bytes.length;
+    this.#maskedUpTo = Math.max(this.#maskedUpTo, to);
   }
 
   async #fold(): Promise<void> {

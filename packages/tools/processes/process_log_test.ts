@@ -157,3 +157,41 @@ Deno.test("output masking rewrites credentials in place, also split over two loo
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("output masking covers the kept head and tail when a flood is folded", async () => {
+  const root = await Deno.makeTempDir();
+  const plain = "SECRET-0123456789";
+  const masked: number[] = [];
+  const maskOutput = (bytes: Uint8Array) => {
+    masked.push(bytes.length);
+    const text = new TextDecoder("windows-1252").decode(bytes);
+    if (!text.includes(plain)) return null;
+    return new TextEncoder().encode(text.replaceAll(plain, "#".repeat(plain.length)));
+  };
+  const windowBytes = 4096;
+  const log = await ProcessLog.open({
+    root,
+    threadId: THREAD,
+    processId: PROCESS,
+    windowBytes,
+    maskOutput,
+  });
+  try {
+    const file = await Deno.open(log.paths.log, { append: true });
+    const filler = "x".repeat(99) + "\n";
+    await file.write(
+      new TextEncoder().encode(`head ${plain}\n${filler.repeat(2000)}tail ${plain}\n`),
+    );
+    file.close();
+    await log.sync();
+    const onDisk = await Deno.readTextFile(log.paths.log);
+    assert.ok(onDisk.includes("bytes omitted"), "the flood was folded");
+    assert.ok(!onDisk.includes(plain), "no secret is left in the kept head or tail");
+    assert.ok(onDisk.startsWith(`head ${"#".repeat(plain.length)}`));
+    assert.ok(onDisk.endsWith(`tail ${"#".repeat(plain.length)}\n`));
+    assert.ok(Math.max(...masked) <= 2 * windowBytes + 1024, "a flood is never read whole");
+  } finally {
+    await log.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
