@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import type { JournalEvent } from "@daedalus/client";
 import { makeTempHome, startShippedRuntime } from "./_harness.ts";
 import { openClient, replayAll, waitUntil } from "./_clients.ts";
-import { startCanaryModel } from "../fixtures/canary_model.ts";
+import { type CanarySecrets, startCanaryModel } from "../fixtures/canary_model.ts";
 
 const SCENARIOS = [
   "text",
@@ -50,6 +50,17 @@ function rpcRecorder(url: string, token: string) {
   return { bodies, send, call };
 }
 
+/** Trades the token for a session cookie; its value, or null when the route refuses. */
+async function openSession(url: string, token: string): Promise<string | null> {
+  const response = await fetch(`${url}auth/session`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+  });
+  await response.body?.cancel();
+  const cookie = /daedalus_session=([0-9a-f]{64})/.exec(response.headers.get("set-cookie") ?? "");
+  return response.status === 204 && cookie ? cookie[1] : null;
+}
+
 /** Occurrences of `needle` in `haystack`. */
 function count(haystack: string, needle: string): number {
   let found = 0;
@@ -75,11 +86,15 @@ async function filesUnder(root: string): Promise<Map<string, string>> {
 Deno.test("a canary key and the access token appear nowhere after every leak channel was tried", async () => {
   await using home = await makeTempHome();
   const key = `sk-canary-${crypto.randomUUID().replaceAll("-", "")}`;
-  const secrets: { key: string; token?: string; home: string } = { key, home: home.home };
+  const secrets: CanarySecrets = { key, home: home.home };
   await using model = startCanaryModel(secrets);
   await using server = await startShippedRuntime(home);
   const token = await server.token();
   secrets.token = token;
+  // A browser session, as the app gets one: its id is a secret the runtime issued.
+  const session = await openSession(server.url, token);
+  if (session) secrets.extra = [session];
+  else console.log("POST /auth/session does not trade the token: session id not checked");
   const rpc = rpcRecorder(server.url, token);
   await using recording = await openClient(server.url, token);
 
@@ -200,9 +215,13 @@ Deno.test("a canary key and the access token appear nowhere after every leak cha
     "\n",
   );
 
-  const counts: Record<string, { key: number; token: number }> = {};
+  const counts: Record<string, { key: number; token: number; session: number }> = {};
   const note = (where: string, text: string, checkToken = true) =>
-    counts[where] = { key: count(text, key), token: checkToken ? count(text, token) : 0 };
+    counts[where] = {
+      key: count(text, key),
+      token: checkToken ? count(text, token) : 0,
+      session: session ? count(text, session) : 0,
+    };
   for (const [path, text] of files) {
     const name = path.slice(home.home.length + 1);
     if (name === "config.yaml") continue;
@@ -214,14 +233,16 @@ Deno.test("a canary key and the access token appear nowhere after every leak cha
   console.log(`run outcomes: ${JSON.stringify(outcomes)}`);
   console.log(`files checked under the home: ${files.size - 1}`);
   console.log(`login line carries the token: ${count(loginLines.join("\n"), token)} time(s)`);
-  console.log("occurrences (key, token):");
+  console.log("occurrences (key, token, session id):");
   for (const [where, found] of Object.entries(counts)) {
-    console.log(`  ${where}: ${found.key}, ${found.token}`);
+    console.log(`  ${where}: ${found.key}, ${found.token}, ${found.session}`);
   }
   assert.ok(files.has(`${home.home}/state.db`), "state.db was read");
   assert.ok([...files.keys()].some((path) => path.includes("/processes/")), "a process log exists");
   assert.ok([...files.keys()].some((path) => path.includes("/artifacts/")), "an artifact exists");
-  const leaks = Object.entries(counts).filter(([, found]) => found.key + found.token > 0);
+  const leaks = Object.entries(counts).filter(([, found]) =>
+    found.key + found.token + found.session > 0
+  );
   assert.deepEqual(leaks, [], "a secret leaked");
   // The command really printed config.yaml, so the mask had something to hide.
   const processLogs = [...files].filter(([path]) => path.endsWith(".log"));
