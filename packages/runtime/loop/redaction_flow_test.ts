@@ -147,3 +147,22 @@ Deno.test("an RPC refusal that quotes the request quotes no key", async () => {
     });
   });
 });
+
+Deno.test("turn.start refuses a key in any field, naming the field", async () => {
+  await withCore([], async (_events, call) => {
+    const { thread } = await call("thread.create", { title: "t" }) as { thread: { id: string } };
+    const base = { threadId: thread.id, providerId: "scripted", modelId: "scripted-model" };
+    for (
+      const [params, field] of [
+        [{ ...base, content: `use ${KEY}` }, "content"],
+        [{ ...base, content: "hi", clientRequestId: `r-${KEY}` }, "clientRequestId"],
+      ] as const
+    ) {
+      await assert.rejects(call("turn.start", params), (error: Error & { data?: unknown }) => {
+        assert.deepEqual(error.data, { field, reasonCode: "protected_value" });
+        assert.ok(!error.message.includes(KEY));
+        return true;
+      });
+    }
+  });
+});
