@@ -85,6 +85,11 @@ export interface RuntimeCoreOptions {
   memoryRefinement?: boolean;
   /** Secrets protected from the start besides the config's (the access token). */
   protectedSecrets?: readonly string[];
+  /**
+   * The set to fill and use (so a caller can redact its logs from the first line); a new
+   * one by default.
+   */
+  protectedValues?: ProtectedValues;
 }
 
 /** An open runtime core. */
@@ -149,7 +154,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     throw error;
   }
   // Filled once the config is read; the process manager starts before it.
-  const protectedValues = new ProtectedValues();
+  const protectedValues = options.protectedValues ?? new ProtectedValues();
   for (const secret of options.protectedSecrets ?? []) protectedValues.register(secret);
   const manager = new ProcessManager({
     processesRoot: paths.processes,

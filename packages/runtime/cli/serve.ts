@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { type Runtime, startRuntime } from "../runtime.ts";
+import { startRuntime } from "../runtime.ts";
 import { installLogRedaction } from "../security/log_redaction.ts";
+import { ProtectedValues } from "../security/protected_values.ts";
 import { readServeOptions } from "./serve_options.ts";
 import type { LoopTool } from "../loop/tools.ts";
 import type { Provider } from "../providers/provider.ts";
@@ -46,9 +47,9 @@ export async function serve(
   const builtApp = new URL("../../../app/dist", import.meta.url).pathname;
   const staticRoot = extras.staticRoot ?? (await isDirectory(builtApp) ? builtApp : undefined);
   // Every log line of the runtime is redacted (a credential in an error message).
-  let started: Runtime | undefined;
-  const logs = installLogRedaction(() => started?.core.protectedValues);
-  const runtime = started = await startRuntime({
+  const protectedValues = new ProtectedValues();
+  const logs = installLogRedaction(() => protectedValues);
+  const runtime = await startRuntime({
     home: options.home,
     workspacesRoot: options.workspacesRoot,
     workers: options.workers,
@@ -59,6 +60,7 @@ export async function serve(
     memoryRefinement: Deno.env.get("DAEDALUS_MEMORY_REFINEMENT") !== "0",
     ...extras,
     staticRoot,
+    protectedValues,
   });
   const stop = () => void runtime.shutdown();
   Deno.addSignalListener("SIGINT", stop);
