@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { homePaths, readReferencedAttachmentPaths } from "@daedalus/storage";
+import { ensureHome, homePaths, readReferencedAttachmentPaths } from "@daedalus/storage";
 import { sweepAttachments } from "./attachments/sweep.ts";
 import { openRuntimeCore, type RuntimeCore, type RuntimeCoreOptions } from "./runtime_core.ts";
 import { loadOrCreateToken, TokenStore } from "./server/auth_token.ts";
@@ -58,13 +58,18 @@ export interface Runtime {
 export async function startRuntime(options: StartRuntimeOptions): Promise<Runtime> {
   let requestShutdown = () => {};
   const shutdownRequested = new Promise<void>((resolve) => requestShutdown = resolve);
+  const paths = homePaths(options.home);
+  // The access token is a protected value before any Run (a recovered one) can start.
+  await ensureHome(paths);
+  const startToken = await loadOrCreateToken(paths.auth);
   const core = await openRuntimeCore({
     ...options,
+    protectedSecrets: [...options.protectedSecrets ?? [], startToken],
     onShutdownRequested: () => requestShutdown(),
   });
+  const protect = (secret: string) => core.protectedValues.register(secret);
   let server: RunningServer;
   let token: string;
-  const paths = homePaths(options.home);
   try {
     // Before anyone can upload: uploads nobody sent, and cut-off temp files, go.
     const referenced = core.store.read((db) => readReferencedAttachmentPaths(db));
@@ -80,6 +85,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
     token = await loadOrCreateToken(authPath);
     const tokens = await TokenStore.open(authPath, {
       onWarning: (message) => console.error(`auth: ${message}`),
+      onSecretIssued: protect,
     });
     server = await startServer({
       hostname: options.host ?? "127.0.0.1",
@@ -91,6 +97,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
       staticRoot: options.staticRoot,
       sessionsFile: paths.sessions,
       attachmentsDir: paths.attachments,
+      onSecretIssued: protect,
     });
   } catch (error) {
     await core.close();

@@ -34,6 +34,8 @@ import type { LoopTool } from "./loop/tools.ts";
 import type { Provider } from "./providers/provider.ts";
 import { ProviderRegistry } from "./providers/registry.ts";
 import { ProtectedValues } from "./security/protected_values.ts";
+import { outputMask } from "./security/output_mask.ts";
+import { redactValue } from "./security/redact_value.ts";
 import { createProviderHandlers } from "./services/provider_handlers.ts";
 import { createHandlers, localDate } from "./services/services.ts";
 import { createDispatcher } from "./services/dispatcher.ts";
@@ -81,6 +83,13 @@ export interface RuntimeCoreOptions {
   subagentMaxDepth?: number;
   /** Background memory refinement after completed Runs. Default true. */
   memoryRefinement?: boolean;
+  /** Secrets protected from the start besides the config's (the access token). */
+  protectedSecrets?: readonly string[];
+  /**
+   * The set to fill and use (so a caller can redact its logs from the first line); a new
+   * one by default.
+   */
+  protectedValues?: ProtectedValues;
 }
 
 /** An open runtime core. */
@@ -93,6 +102,8 @@ export interface RuntimeCore {
   readonly scheduler: Scheduler;
   /** The RPC dispatcher. */
   readonly dispatcher: Dispatcher;
+  /** Every credential the runtime protects; register secrets issued later here. */
+  readonly protectedValues: ProtectedValues;
   /** Runs recovered at start: interrupted ones settled, queued ones re-enqueued. */
   readonly recovered: { interrupted: string[]; requeued: string[] };
   /** Cancels Runs, waits for workers (bounded), closes the database, releases the lock. */
@@ -142,11 +153,18 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     await lock.release();
     throw error;
   }
+  // Filled once the config is read; the process manager starts before it.
+  const protectedValues = options.protectedValues ?? new ProtectedValues();
+  for (const secret of options.protectedSecrets ?? []) protectedValues.register(secret);
   const manager = new ProcessManager({
     processesRoot: paths.processes,
+    maskOutput: outputMask(() => protectedValues.values()),
     onRecord: (record) => {
       try {
-        publish(recordProcess(store, record).events);
+        // A command line the model wrote may quote a credential (its arguments are redacted
+        // before the call; this also covers records re-adopted from an older runtime).
+        const clean = redactValue(record, (text) => protectedValues.redact(text));
+        publish(recordProcess(store, clean).events);
       } catch (error) {
         console.error(`process ${record.processId}: cannot record: ${(error as Error).message}`);
       }
@@ -157,7 +175,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     return defaultConfig();
   });
   const registry = new ProviderRegistry(config, { extraProviders: options.providers ?? [] });
-  const protectedValues = ProtectedValues.fromConfig(config);
+  protectedValues.update(config);
   const sandboxes = new ToolSandboxes(paths.artifacts, () => protectedValues.values());
   const providerOf = (id: string) => registry.provider(id);
   const tools = new Map((options.tools ?? []).map((t) => [t.name, t]));
@@ -263,7 +281,8 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     store,
     hub: eventHub,
     scheduler,
-    dispatcher: createDispatcher(handlers),
+    dispatcher: createDispatcher(handlers, protectedValues),
+    protectedValues,
     recovered,
     close: () =>
       closed ??= (async () => {

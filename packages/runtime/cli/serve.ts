@@ -6,6 +6,8 @@
  * @module
  */
 import { startRuntime } from "../runtime.ts";
+import { installLogRedaction } from "../security/log_redaction.ts";
+import { ProtectedValues } from "../security/protected_values.ts";
 import { readServeOptions } from "./serve_options.ts";
 import { LOGIN_CODE_TTL_MS } from "../server/limits.ts";
 import type { LoopTool } from "../loop/tools.ts";
@@ -45,6 +47,9 @@ export async function serve(
   }
   const builtApp = new URL("../../../app/dist", import.meta.url).pathname;
   const staticRoot = extras.staticRoot ?? (await isDirectory(builtApp) ? builtApp : undefined);
+  // Every log line of the runtime is redacted (a credential in an error message).
+  const protectedValues = new ProtectedValues();
+  const logs = installLogRedaction(() => protectedValues);
   const runtime = await startRuntime({
     home: options.home,
     workspacesRoot: options.workspacesRoot,
@@ -56,6 +61,7 @@ export async function serve(
     memoryRefinement: Deno.env.get("DAEDALUS_MEMORY_REFINEMENT") !== "0",
     ...extras,
     staticRoot,
+    protectedValues,
   });
   const stop = () => void runtime.shutdown();
   Deno.addSignalListener("SIGINT", stop);
@@ -78,6 +84,7 @@ export async function serve(
   Deno.removeSignalListener("SIGINT", stop);
   if (Deno.build.os !== "windows") Deno.removeSignalListener("SIGTERM", stop);
   console.error("Daedalus stopped.");
+  logs.uninstall();
   return 0;
 }
 

@@ -21,8 +21,9 @@ import {
   type StateStore,
 } from "@daedalus/storage";
 import { type Provider, ProviderError, type ProviderRequest } from "../providers/provider.ts";
-import { DeltaCoalescer } from "./delta_coalescer.ts";
+import { redactedStream, redactFinish, redactToolCall } from "./redacted_stream.ts";
 import type { LoopTool } from "./tools.ts";
+import type { StreamMatcher } from "../security/stream_redactor.ts";
 import { RunContext } from "./run_context.ts";
 import { checkCompletion } from "./completion_check.ts";
 import { runToolCalls } from "./tool_calls.ts";
@@ -45,8 +46,8 @@ export interface AgentLoopDeps {
    * (throws when one vanished or was disabled); absent, `provider` alone decides.
    */
   resolveModel?: (providerId: string, modelId: string) => { provider: Provider };
-  /** Configured credentials; streamed text is redacted before it is journaled. */
-  protectedValues?: { redact(text: string): string };
+  /** Configured credentials; streamed text and tool calls are redacted before journaling. */
+  protectedValues?: StreamMatcher & { redact(text: string): string };
   /** The tools by name. */
   tools: ReadonlyMap<string, LoopTool>;
   /** The local calendar date for usage (`YYYY-MM-DD`). */
@@ -282,13 +283,17 @@ async function streamStep(
       role: "assistant",
       status: "streaming",
     })).id;
-  // A configured credential echoed by the model never reaches the journal.
-  const redact = (piece: string) => deps.protectedValues?.redact(piece) ?? piece;
-  const text = new DeltaCoalescer((delta) =>
-    commit(appendItemDelta(deps.store, ensureItem(), redact(delta)))
+  // A configured credential echoed by the model never reaches the journal, even split
+  // over deltas: the stream is redacted as a whole, so the completed item is too.
+  const text = redactedStream(
+    deps,
+    signal,
+    (delta) => commit(appendItemDelta(deps.store, ensureItem(), delta)),
   );
-  const reasoning = new DeltaCoalescer((delta) =>
-    commit(appendItemDelta(deps.store, ensureItem(), redact(delta), "reasoning"))
+  const reasoning = redactedStream(
+    deps,
+    signal,
+    (delta) => commit(appendItemDelta(deps.store, ensureItem(), delta, "reasoning")),
   );
   const flush = () => {
     reasoning.flush();
@@ -302,9 +307,9 @@ async function streamStep(
       if (signal.aborted) break;
       if (event.type === "text_delta") text.push(event.text);
       else if (event.type === "reasoning_delta") reasoning.push(event.text);
-      else if (event.type === "tool_call") toolCalls.push(event);
+      else if (event.type === "tool_call") toolCalls.push(redactToolCall(deps, event));
       else if (event.type === "usage") usage = event.usage;
-      else if (event.type === "finish") finish = event;
+      else if (event.type === "finish") finish = redactFinish(deps, event);
     }
   } catch (error) {
     flush();

@@ -25,6 +25,8 @@ export interface CollectedText {
  * @param provider the provider
  * @param request a tool-less request
  * @param signal cancellation
+ * @param protectedValues when given, the text and ids come back redacted (whole, so a key
+ *   split over deltas is caught)
  * @returns the text and the call's metadata
  * @throws {ProviderError} as the provider does
  */
@@ -32,6 +34,7 @@ export async function collectText(
   provider: Provider,
   request: ProviderRequest,
   signal: AbortSignal,
+  protectedValues?: { redact(text: string): string },
 ): Promise<CollectedText> {
   const out: CollectedText = { text: "", usage: null, responseModelId: null, requestId: null };
   for await (const event of provider.stream(request, signal)) {
@@ -42,5 +45,12 @@ export async function collectText(
       out.requestId = event.requestId;
     }
   }
-  return out;
+  if (!protectedValues) return out;
+  const redact = (text: string | null) => text === null ? null : protectedValues.redact(text);
+  return {
+    ...out,
+    text: protectedValues.redact(out.text),
+    responseModelId: redact(out.responseModelId),
+    requestId: redact(out.requestId),
+  };
 }

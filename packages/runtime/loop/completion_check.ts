@@ -23,6 +23,8 @@ export interface CompletionCheckDeps {
   store: StateStore;
   /** The local date for usage. */
   today: () => string;
+  /** Configured credentials: the model's answer is redacted before it is kept. */
+  protectedValues?: { redact(text: string): string };
 }
 
 /**
@@ -68,6 +70,7 @@ export async function checkCompletion(
       provider,
       { modelId: context.modelId, messages, tools: [], reasoningEffort: null },
       signal,
+      deps.protectedValues,
     );
     commit(recordModelResponse(deps.store, runId, {
       callOrdinal,

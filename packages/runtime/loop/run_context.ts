@@ -36,6 +36,8 @@ export interface RunContextDeps {
   publish: (events: readonly JournalEvent[]) => void;
   /** The local date for usage. */
   today: () => string;
+  /** Configured credentials: the model's answer is redacted before it is kept. */
+  protectedValues?: { redact(text: string): string };
 }
 
 /** The Run's frozen facts the context depends on. */
@@ -206,7 +208,12 @@ export class RunContext {
       },
     }));
     try {
-      const result = await collectText(this.#provider, request, signal);
+      const result = await collectText(
+        this.#provider,
+        request,
+        signal,
+        this.#deps.protectedValues,
+      );
       this.#commit(recordModelResponse(this.#deps.store, this.#facts.runId, {
         callOrdinal,
         outcome: "completed",

@@ -16,6 +16,7 @@ import {
 import type { JournalEvent } from "@daedalus/protocol";
 import type { LoopTool, LoopToolResult } from "./tools.ts";
 import type { ToolCallRequest } from "./agent_loop.ts";
+import { redactValue } from "../security/redact_value.ts";
 
 /** What the tool runner needs. */
 export interface ToolRunnerDeps {
@@ -25,6 +26,8 @@ export interface ToolRunnerDeps {
   tools: ReadonlyMap<string, LoopTool>;
   /** Publishes committed events. */
   publish?: (events: readonly JournalEvent[]) => void;
+  /** Configured credentials: results, errors and facts are redacted before journaling. */
+  protectedValues?: { redact(text: string): string };
 }
 
 /**
@@ -61,7 +64,10 @@ export async function runToolCalls(
   for (const batch of gateBatches(started)) {
     if (signal.aborted) return;
     await Promise.all(batch.map(async ({ call, args, item, tool }) => {
-      const result = await execute(tool, call, args, { threadId, runId, itemId: item.id, signal });
+      const result = redactResult(
+        deps,
+        await execute(tool, call, args, { threadId, runId, itemId: item.id, signal }),
+      );
       if (signal.aborted) return;
       const status = result.isError ? "failed" : "completed";
       commit(settleToolCall(
@@ -89,6 +95,16 @@ export async function runToolCalls(
       ));
     }));
   }
+}
+
+/**
+ * Every tool's result (file reads, grep, process output, errors) is redacted here, the
+ * one place all of them pass, whatever wrapper the tool has of its own.
+ */
+function redactResult(deps: ToolRunnerDeps, result: LoopToolResult): LoopToolResult {
+  const values = deps.protectedValues;
+  if (!values) return result;
+  return redactValue(result, (text) => values.redact(text));
 }
 
 /** Consecutive read-only calls share a batch; a mutating (or unknown) call is alone. */

@@ -34,6 +34,19 @@ import type { DaedalusConfig } from "@daedalus/storage";
 /** Length in code points of the embedded pieces that count as a leak. */
 export const PROTECTED_WINDOW_CHARS = 8;
 
+/** The rolling hash of a window: Σ point × BASE^(7 − i), modulo 2^32. */
+const HASH_BASE = 0x01000193;
+const HASH_BASE_POW = Array.from({ length: PROTECTED_WINDOW_CHARS }).reduce<number>(
+  (power) => Math.imul(power, HASH_BASE),
+  1,
+);
+
+function windowHash(chars: readonly string[]): number {
+  let hash = 0;
+  for (const char of chars) hash = (Math.imul(hash, HASH_BASE) + char.codePointAt(0)!) >>> 0;
+  return hash;
+}
+
 /** Values shorter than this many code points are not protected (they are not credentials). */
 export const PROTECTED_VALUE_MIN_CHARS = 4;
 
@@ -43,7 +56,7 @@ export const REDACTED_MARKER = "[redacted]";
 const TOKEN_CHAR = /[\p{L}\p{N}\p{M}_-]/u;
 
 /** A half-open range of UTF-16 offsets `[start, end)`. */
-type Span = [start: number, end: number];
+export type Span = [start: number, end: number];
 
 /**
  * The protected values of a runtime: every configured credential plus those registered
@@ -52,7 +65,13 @@ type Span = [start: number, end: number];
 export class ProtectedValues {
   readonly #values = new Set<string>();
   readonly #windows = new Set<string>();
+  readonly #windowHashes = new Set<number>();
   readonly #shortValues = new Set<string>();
+  /** Every beginning (1 to 7 code points) of a window: text that may still grow into one. */
+  readonly #windowHeads = new Set<string>();
+  /** Every beginning of a short value, the whole value included (its end is not known yet). */
+  readonly #shortHeads = new Set<string>();
+  #longestHeadChars = 0;
 
   /**
    * Collects the credentials of a config.
@@ -88,14 +107,23 @@ export class ProtectedValues {
     this.#values.add(value);
     if (chars.length < PROTECTED_WINDOW_CHARS) {
       this.#shortValues.add(value);
+      for (let length = 1; length <= chars.length; length++) {
+        this.#shortHeads.add(chars.slice(0, length).join(""));
+      }
+      this.#longestHeadChars = Math.max(this.#longestHeadChars, chars.length);
       return;
     }
     for (let index = 0; index + PROTECTED_WINDOW_CHARS <= chars.length; index++) {
-      this.#windows.add(chars.slice(index, index + PROTECTED_WINDOW_CHARS).join(""));
+      const window = chars.slice(index, index + PROTECTED_WINDOW_CHARS);
+      this.#windows.add(window.join(""));
+      this.#windowHashes.add(windowHash(window));
+      for (let length = 1; length < PROTECTED_WINDOW_CHARS; length++) {
+        this.#windowHeads.add(chars.slice(index, index + length).join(""));
+      }
     }
+    this.#longestHeadChars = Math.max(this.#longestHeadChars, PROTECTED_WINDOW_CHARS - 1);
   }
 
-  /** How many distinct values are protected. */
   /**
    * The protected values themselves (to hand to a sandboxed tool worker).
    *
@@ -105,6 +133,7 @@ export class ProtectedValues {
     return [...this.#values];
   }
 
+  /** How many distinct values are protected. */
   get size(): number {
     return this.#values.size;
   }
@@ -133,23 +162,54 @@ export class ProtectedValues {
    * @returns the text without protected values
    */
   redact(text: string): string {
-    const spans: Span[] = [...this.#windowMatches(text)];
-    for (const value of this.#shortValues) spans.push(...tokenMatches(text, value));
+    const spans = this.matchSpans(text);
     if (spans.length === 0) return text;
-    spans.sort((a, b) => a[0] - b[0]);
     let output = "";
     let cursor = 0;
-    let [start, end] = spans[0];
-    for (const [nextStart, nextEnd] of spans.slice(1)) {
-      if (nextStart <= end) {
-        end = Math.max(end, nextEnd);
-        continue;
-      }
+    for (const [start, end] of spans) {
       output += text.slice(cursor, start) + REDACTED_MARKER;
       cursor = end;
-      [start, end] = [nextStart, nextEnd];
     }
-    return output + text.slice(cursor, start) + REDACTED_MARKER + text.slice(end);
+    return output + text.slice(cursor);
+  }
+
+  /**
+   * Where the protected values (and embedded pieces) are in a text, as {@linkcode redact}
+   * replaces them: sorted, overlapping and adjacent matches merged into one span.
+   *
+   * @param text any text
+   * @returns the spans, as UTF-16 offsets
+   */
+  matchSpans(text: string): Span[] {
+    const spans: Span[] = [...this.#windowMatches(text)];
+    for (const value of this.#shortValues) spans.push(...tokenMatches(text, value));
+    spans.sort((a, b) => a[0] - b[0]);
+    const merged: Span[] = [];
+    for (const [start, end] of spans) {
+      const last = merged.at(-1);
+      if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+      else merged.push([start, end]);
+    }
+    return merged;
+  }
+
+  /**
+   * Where the end of a text stops being final: the start of its longest suffix that more
+   * text could turn into a match (the head of a window, or of a short value). A streamed
+   * text is safe to show up to here; the rest must wait for the next piece.
+   *
+   * @param text the text received so far
+   * @returns a UTF-16 offset; `text.length` when no suffix can grow into a match
+   */
+  pendingStart(text: string): number {
+    let pending = text.length;
+    let start = text.length;
+    for (let chars = 1; chars <= this.#longestHeadChars && start > 0; chars++) {
+      start -= codePointWidthBefore(text, start);
+      const suffix = text.slice(start);
+      if (this.#windowHeads.has(suffix) || this.#shortHeads.has(suffix)) pending = start;
+    }
+    return pending;
   }
 
   /**
@@ -188,15 +248,24 @@ export class ProtectedValues {
   /** Spans of the text's 8-code-point windows that are pieces of a protected value. */
   *#windowMatches(text: string): Generator<Span> {
     if (this.#windows.size === 0) return;
-    // Start offsets of the last PROTECTED_WINDOW_CHARS code points, as a ring.
+    // The last PROTECTED_WINDOW_CHARS code points and their start offsets, as rings, and a
+    // rolling hash of them: a window is sliced and looked up only when its hash is known.
     const starts = new Array<number>(PROTECTED_WINDOW_CHARS).fill(0);
+    const points = new Array<number>(PROTECTED_WINDOW_CHARS).fill(0);
     let count = 0;
     let offset = 0;
+    let hash = 0;
     while (offset < text.length) {
-      starts[count % PROTECTED_WINDOW_CHARS] = offset;
+      const width = codePointWidth(text, offset);
+      const point = width === 2 ? text.codePointAt(offset)! : text.charCodeAt(offset);
+      const slot = count % PROTECTED_WINDOW_CHARS;
+      const leaving = count >= PROTECTED_WINDOW_CHARS ? Math.imul(points[slot], HASH_BASE_POW) : 0;
+      hash = (Math.imul(hash, HASH_BASE) + point - leaving) >>> 0;
+      starts[slot] = offset;
+      points[slot] = point;
       count++;
-      offset += codePointWidth(text, offset);
-      if (count < PROTECTED_WINDOW_CHARS) continue;
+      offset += width;
+      if (count < PROTECTED_WINDOW_CHARS || !this.#windowHashes.has(hash)) continue;
       const start = starts[count % PROTECTED_WINDOW_CHARS];
       if (this.#windows.has(text.slice(start, offset))) yield [start, offset];
     }
@@ -237,6 +306,14 @@ function charBefore(text: string, index: number): number | undefined {
   if (!isLowSurrogate || index < 2) return unit;
   const previous = text.charCodeAt(index - 2);
   return previous >= 0xd800 && previous <= 0xdbff ? text.codePointAt(index - 2) : unit;
+}
+
+/** The UTF-16 width of the code point that ends at `offset` (which must be > 0). */
+export function codePointWidthBefore(text: string, offset: number): number {
+  const unit = text.charCodeAt(offset - 1);
+  if (unit < 0xdc00 || unit > 0xdfff || offset < 2) return 1;
+  const previous = text.charCodeAt(offset - 2);
+  return previous >= 0xd800 && previous <= 0xdbff ? 2 : 1;
 }
 
 function codePointWidth(text: string, offset: number): number {

@@ -59,6 +59,8 @@ export interface ServerAppOptions {
   sessionsFile?: string;
   /** Where `POST /upload` stores attachments (`<home>/attachments`); no upload route without. */
   attachmentsDir?: string;
+  /** Told every secret the server issues (session ids), so the runtime can protect it. */
+  onSecretIssued?: (secret: string) => void;
 }
 
 /** The assembled app. */
@@ -102,6 +104,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const sessions = new SessionStore({
     maxCount: limits.sessionsMaxCount,
     file: options.sessionsFile,
+    onSecretIssued: options.onSecretIssued,
   });
   const loginCodes = new LoginCodeStore();
   const connections = new ConnectionRegistry();

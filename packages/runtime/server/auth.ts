@@ -53,6 +53,8 @@ export interface SessionStoreOptions {
   file?: string;
   /** Told when the file is ignored or cannot be written. */
   onWarning?: (message: string) => void;
+  /** Told each new session id (the cookie value, a secret) as it is issued. */
+  onSecretIssued?: (secret: string) => void;
 }
 
 /**
@@ -65,6 +67,7 @@ export class SessionStore {
   readonly #sessions = new Map<string, string>();
   readonly #maxCount: number;
   readonly #writer: SessionFileWriter | null;
+  readonly #onSecretIssued: (secret: string) => void;
 
   /**
    * Makes the store, loading `options.file` when given.
@@ -73,6 +76,7 @@ export class SessionStore {
    */
   constructor(options: SessionStoreOptions = {}) {
     this.#maxCount = options.maxCount ?? SESSIONS_MAX_COUNT;
+    this.#onSecretIssued = options.onSecretIssued ?? (() => {});
     const onWarning = options.onWarning ?? ((message) => console.error(`auth: ${message}`));
     this.#writer = options.file ? new SessionFileWriter(options.file, onWarning) : null;
     if (options.file) {
@@ -101,6 +105,7 @@ export class SessionStore {
    */
   create(generation: string): string {
     const id = randomHex(32);
+    this.#onSecretIssued(id);
     this.#sessions.set(sessionKeyOf(id), generation);
     this.#evictOverflow();
     this.#save();

@@ -137,6 +137,8 @@ export interface TokenStoreOptions {
   recheckIntervalMs?: number;
   /** Told when the file turns missing or invalid (the store then refuses every token). */
   onWarning?: (error: AuthFileError) => void;
+  /** Told each token the store takes (at open and after every rotation), to protect it. */
+  onSecretIssued?: (secret: string) => void;
 }
 
 interface TokenState {
@@ -159,6 +161,7 @@ export class TokenStore {
   readonly #authPath: string;
   readonly #recheckIntervalMs: number;
   readonly #onWarning: (error: AuthFileError) => void;
+  readonly #onSecretIssued: (secret: string) => void;
   readonly #hmacKey: Uint8Array = crypto.getRandomValues(new Uint8Array(32));
   readonly #listeners = new Set<(generation: string | null) => void>();
   #state: TokenState | null = null;
@@ -170,6 +173,7 @@ export class TokenStore {
     this.#authPath = authPath;
     this.#recheckIntervalMs = options.recheckIntervalMs ?? TOKEN_RECHECK_INTERVAL_MS;
     this.#onWarning = options.onWarning ?? ((error) => console.error(`warning: ${error.message}`));
+    this.#onSecretIssued = options.onSecretIssued ?? (() => {});
   }
 
   /**
@@ -277,6 +281,7 @@ export class TokenStore {
       return;
     }
     this.#stamp = stamp;
+    this.#onSecretIssued(file.token);
     const digest = this.#digest(file.token);
     if (this.#state && timingSafeEqual(digest, this.#state.digest)) return;
     this.#setState({ digest, generation: generationOf(file.token) });

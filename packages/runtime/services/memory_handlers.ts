@@ -73,6 +73,11 @@ export interface MemoryHandlerOptions {
   store: MemoryHandlerStore;
   /** Resolves cited Items from state.db. */
   resolveItem: ResolveMemorySourceItem;
+  /**
+   * Refuses text carrying a configured credential (the same -32602 `protected_value`
+   * error turn.start gives), so memory.db never holds one.
+   */
+  protectedValues?: { assertSafe(value: unknown, field: string): void };
 }
 
 /** The methods served here. */
@@ -97,11 +102,14 @@ const PARAMS_REASONS = new Set<string>(["invalid_params", "invalid_cursor"]);
  * @param options the store and the Item resolver
  * @returns a handler per method
  * @throws {RpcError} from each handler: -32020 with a memory reason code, or -32602
- *   `invalid_params` / `invalid_cursor`; anything else is rethrown unchanged
+ *   `invalid_params` / `invalid_cursor` / `protected_value`; anything else is rethrown
+ *   unchanged
  */
 export function createMemoryHandlers(options: MemoryHandlerOptions): MemoryHandlers {
-  const { store, resolveItem } = options;
+  const { store, resolveItem, protectedValues } = options;
   const context = { resolveItem };
+  // Every field is checked from the root, so data.field names it as turn.start does.
+  const refuseCredentials = (params: object) => protectedValues?.assertSafe(params, "");
   const run = <M extends MemoryMethod>(method: M, work: () => unknown) => {
     try {
       return Promise.resolve({ result: parseResult(method, work()) });
@@ -110,9 +118,21 @@ export function createMemoryHandlers(options: MemoryHandlerOptions): MemoryHandl
     }
   };
   return {
-    "memory.create": (params) => run("memory.create", () => store.create(params, context)),
-    "memory.correct": (params) => run("memory.correct", () => store.correct(params, context)),
-    "memory.forget": (params) => run("memory.forget", () => store.forget(params, context)),
+    "memory.create": (params) =>
+      run("memory.create", () => {
+        refuseCredentials(params);
+        return store.create(params, context);
+      }),
+    "memory.correct": (params) =>
+      run("memory.correct", () => {
+        refuseCredentials(params);
+        return store.correct(params, context);
+      }),
+    "memory.forget": (params) =>
+      run("memory.forget", () => {
+        refuseCredentials(params);
+        return store.forget(params, context);
+      }),
     "memory.list": (params) => run("memory.list", () => store.list(params)),
     "memory.get": ({ memoryId }) =>
       run("memory.get", () => ({ memory: store.get(memoryId, context) })),

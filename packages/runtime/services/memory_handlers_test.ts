@@ -9,6 +9,7 @@ import {
 } from "@daedalus/protocol";
 import { MemoryStore } from "@daedalus/storage";
 import { createMemoryHandlers, type ResolveMemorySourceItem } from "./memory_handlers.ts";
+import { ProtectedValues } from "../security/protected_values.ts";
 
 type MemoryMethod = Extract<MethodName, `memory.${string}`>;
 
@@ -20,16 +21,18 @@ async function withHandlers(
   fn: (
     call: <M extends MemoryMethod>(method: M, params: unknown) => Promise<ResultOf<M>>,
     refuse: (method: MemoryMethod, params: unknown) => Promise<RpcError>,
+    dbPath: string,
   ) => Promise<void>,
+  protectedValues?: ProtectedValues,
 ) {
   const dir = await Deno.makeTempDir({ prefix: "daedalus-memory-handlers-" });
   const store = MemoryStore.open(`${dir}/memory.db`);
   const resolveItem: ResolveMemorySourceItem = (id) =>
     id === itemId ? { threadId, turnId, itemId, contentDigest: "sha256:abc" } : null;
-  const handlers = createMemoryHandlers({ store, resolveItem });
+  const handlers = createMemoryHandlers({ store, resolveItem, protectedValues });
   const { call, refuse } = handlerCalls(handlers);
   try {
-    await fn(call, refuse);
+    await fn(call, refuse, `${dir}/memory.db`);
   } finally {
     store.close();
     await Deno.remove(dir, { recursive: true });
@@ -126,4 +129,39 @@ Deno.test("refusals are -32020 with the memory reason code", async () => {
     assert.equal(cursor.code, RPC_ERROR_CODES.invalidParams);
     assert.equal(cursor.data.reasonCode, "invalid_cursor");
   });
+});
+
+Deno.test("memory.create and memory.correct refuse a credential as turn.start does", async () => {
+  const key = "sk-canary-5f3e2d1c0b9a8877";
+  const protectedValues = new ProtectedValues();
+  protectedValues.register(key);
+  await withHandlers(async (call, refuse, dbPath) => {
+    const create = (content: string, clientRequestId: string) => ({
+      kind: "preference",
+      scope: { type: "global", key: null },
+      content,
+      clientRequestId,
+      source: { type: "session_item", itemId },
+    });
+    const refusedCreate = await refuse("memory.create", create(`my key is ${key}`, "req-a"));
+    assert.equal(refusedCreate.code, RPC_ERROR_CODES.invalidParams);
+    assert.equal(refusedCreate.reasonCode, "protected_value");
+    assert.equal((refusedCreate.data as { field?: string }).field, "content");
+    assert.ok(!refusedCreate.message.includes(key));
+    const { memoryId } = await call("memory.create", create("plain words", "req-b"));
+    const refusedCorrect = await refuse("memory.correct", {
+      memoryId,
+      expectedRevision: 1,
+      content: `half ${key.slice(4, 16)} of it`,
+      clientRequestId: "req-c",
+    });
+    assert.equal(refusedCorrect.reasonCode, "protected_value");
+    const memory = (await call("memory.get", { memoryId })).memory;
+    assert.equal(memory.revision, 1, "the refused correction left the memory unchanged");
+    for (const file of [dbPath, `${dbPath}-wal`]) {
+      const bytes = await Deno.readFile(file).catch(() => new Uint8Array());
+      const text = new TextDecoder("latin1").decode(bytes);
+      assert.ok(!text.includes(key.slice(4, 16)), `${file} holds a piece of the key`);
+    }
+  }, protectedValues);
 });

@@ -164,7 +164,8 @@ export function createHandlers(deps: ServiceDeps): Handlers {
           "The runtime is shutting down; start the turn again once it is back",
         );
       }
-      deps.protectedValues.assertSafe(params.content, "content");
+      // Every field, not only the text: a clientRequestId is stored too.
+      deps.protectedValues.assertSafe(params, "");
       const selection = deps.registry.resolveModel(params.providerId, params.modelId);
       const effort = params.reasoningEffort;
       const allowed = selection.model.reasoningEfforts;
@@ -214,7 +215,8 @@ export function createHandlers(deps: ServiceDeps): Handlers {
           { field: "expectedRunId" },
         );
       }
-      deps.protectedValues.assertSafe(params.content, "content");
+      // Every field, not only the text: a clientRequestId is stored too.
+      deps.protectedValues.assertSafe(params, "");
       const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = steerRun(store, params.runId, params.content, {
         clientRequestId: params.clientRequestId,
@@ -239,6 +241,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     ...createMemoryHandlers({
       store: deps.memoryStore,
       resolveItem: (itemId) => store.read((db) => readItemSource(db, itemId)),
+      protectedValues: deps.protectedValues,
     }),
     ...createSkillHandlers({
       skillsRoot: deps.skillsRoot,

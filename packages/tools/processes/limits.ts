@@ -30,3 +30,6 @@ export const SUPERVISE_BACKOFF_MAX_MS = 30_000;
 export const SUPERVISE_MAX_RESTARTS = 10;
 /** The window in which supervise restarts are counted. */
 export const SUPERVISE_WINDOW_MS = 600_000;
+
+/** Bytes before new output re-read when masking it: a credential split over two looks. */
+export const PROCESS_MASK_CONTEXT_BYTES = 512;

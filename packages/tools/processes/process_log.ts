@@ -9,7 +9,11 @@
  *
  * @module
  */
-import { PROCESS_LOG_WINDOW_BYTES, PROCESS_PAGE_MAX_BYTES } from "./limits.ts";
+import {
+  PROCESS_LOG_WINDOW_BYTES,
+  PROCESS_MASK_CONTEXT_BYTES,
+  PROCESS_PAGE_MAX_BYTES,
+} from "./limits.ts";
 import { ProcessError } from "./process_error.ts";
 
 const SAFE_ID = (prefix: string) => new RegExp(`^${prefix}_[0-9a-f]{32}$`);
@@ -105,6 +109,9 @@ export class ProcessLog {
   #queue: Promise<unknown> = Promise.resolve();
   #window: number;
   #closed = false;
+  #maskOutput: ((bytes: Uint8Array) => Uint8Array | null) | null = null;
+  /** File offset up to which output was masked. */
+  #maskedUpTo = 0;
 
   private constructor(
     paths: ProcessLogPaths,
@@ -131,6 +138,7 @@ export class ProcessLog {
     threadId: string;
     processId: string;
     windowBytes?: number;
+    maskOutput?: (bytes: Uint8Array) => Uint8Array | null;
   }): Promise<ProcessLog> {
     const paths = processLogPaths(options.root, options.threadId, options.processId);
     await Deno.mkdir(paths.dir, { recursive: true });
@@ -146,6 +154,7 @@ export class ProcessLog {
     }
     const log = new ProcessLog(paths, file, meta, options.windowBytes ?? PROCESS_LOG_WINDOW_BYTES);
     log.#size = (await file.stat()).size;
+    log.#maskOutput = options.maskOutput ?? null;
     return log;
   }
 
@@ -245,8 +254,42 @@ export class ProcessLog {
 
   async #syncNow(): Promise<number> {
     this.#size = (await this.#file.stat()).size;
-    if (this.#size > this.#window) await this.#fold();
+    if (this.#size <= this.#window) {
+      await this.#maskRange(this.#maskedUpTo, this.#size);
+      return this.totalBytes;
+    }
+    // Only what the fold keeps is masked: the head (within the first window) and the
+    // newest window; a flood of output is never read whole.
+    const size = this.#size;
+    const newest = Math.max(this.#maskedUpTo, size - this.#window);
+    await this.#maskRange(this.#maskedUpTo, Math.min(newest, this.#window));
+    await this.#maskRange(newest, size);
+    const maskedLogical = this.#logical(size);
+    await this.#fold();
+    // The kept tail moved down, masked; the child may have appended after it meanwhile.
+    this.#maskedUpTo = this.#fileOffset(maskedLogical);
+    await this.#maskRange(this.#maskedUpTo, this.#size);
     return this.totalBytes;
+  }
+
+  /**
+   * Masks credentials in file bytes `[from, to)`, with some bytes before them so a
+   * credential written across two looks is seen whole; then `[0, to)` counts as masked.
+   * The masked text has the same length, so cursors and the fold layout stay valid.
+   */
+  async #maskRange(from: number, to: number): Promise<void> {
+    if (this.#maskOutput === null || to <= from) return;
+    const start = Math.max(0, from - PROCESS_MASK_CONTEXT_BYTES);
+    const bytes = await this.#readAt(start, to - start);
+    const masked = this.#maskOutput(bytes);
+    if (masked !== null && masked.length === bytes.length) {
+      let first = 0;
+      while (first < bytes.length && bytes[first] === masked[first]) first++;
+      let last = bytes.length;
+      while (last > first && bytes[last - 1] === masked[last - 1]) last--;
+      if (first < last) await this.#writeAt(start + first, masked.subarray(first, last));
+    }
+    this.#maskedUpTo = Math.max(this.#maskedUpTo, to);
   }
 
   async #fold(): Promise<void> {

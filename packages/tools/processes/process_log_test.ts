@@ -128,3 +128,70 @@ Deno.test("process log folds output a child appended to the file itself", () =>
     assert.deepEqual((await log.readPage(0, 7)).output, "[start]");
     assert.deepEqual((await Deno.stat(log.paths.log)).size <= PROCESS_LOG_WINDOW_BYTES, true);
   }));
+
+Deno.test("output masking rewrites credentials in place, also split over two looks", async () => {
+  const root = await Deno.makeTempDir();
+  const secret = new TextEncoder().encode("SECRET-0123456789");
+  // A masker like the runtime's: every occurrence becomes the same number of `#`.
+  const maskOutput = (bytes: Uint8Array) => {
+    const text = new TextDecoder("windows-1252").decode(bytes);
+    const plain = new TextDecoder().decode(secret);
+    if (!text.includes(plain)) return null;
+    return new TextEncoder().encode(text.replaceAll(plain, "#".repeat(plain.length)));
+  };
+  const log = await ProcessLog.open({ root, threadId: THREAD, processId: PROCESS, maskOutput });
+  try {
+    const file = await Deno.open(log.paths.log, { append: true });
+    // The child writes to its log itself; the runtime sees it on its next look.
+    await file.write(new TextEncoder().encode("key: SECRET-0123"));
+    assert.equal(await log.sync(), 16);
+    await file.write(new TextEncoder().encode("456789 end\n"));
+    file.close();
+    const total = await log.sync();
+    const onDisk = await Deno.readTextFile(log.paths.log);
+    assert.equal(onDisk, `key: ${"#".repeat(secret.length)} end\n`);
+    assert.equal(total, onDisk.length, "masking keeps the length, so cursors hold");
+    assert.equal((await log.readPage(0)).output, onDisk);
+  } finally {
+    await log.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("output masking covers the kept head and tail when a flood is folded", async () => {
+  const root = await Deno.makeTempDir();
+  const plain = "SECRET-0123456789";
+  const masked: number[] = [];
+  const maskOutput = (bytes: Uint8Array) => {
+    masked.push(bytes.length);
+    const text = new TextDecoder("windows-1252").decode(bytes);
+    if (!text.includes(plain)) return null;
+    return new TextEncoder().encode(text.replaceAll(plain, "#".repeat(plain.length)));
+  };
+  const windowBytes = 4096;
+  const log = await ProcessLog.open({
+    root,
+    threadId: THREAD,
+    processId: PROCESS,
+    windowBytes,
+    maskOutput,
+  });
+  try {
+    const file = await Deno.open(log.paths.log, { append: true });
+    const filler = "x".repeat(99) + "\n";
+    await file.write(
+      new TextEncoder().encode(`head ${plain}\n${filler.repeat(2000)}tail ${plain}\n`),
+    );
+    file.close();
+    await log.sync();
+    const onDisk = await Deno.readTextFile(log.paths.log);
+    assert.ok(onDisk.includes("bytes omitted"), "the flood was folded");
+    assert.ok(!onDisk.includes(plain), "no secret is left in the kept head or tail");
+    assert.ok(onDisk.startsWith(`head ${"#".repeat(plain.length)}`));
+    assert.ok(onDisk.endsWith(`tail ${"#".repeat(plain.length)}\n`));
+    assert.ok(Math.max(...masked) <= 2 * windowBytes + 1024, "a flood is never read whole");
+  } finally {
+    await log.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -26,6 +26,11 @@ export interface ProcessManagerOptions {
   sourceEnv?: Record<string, string>;
   /** Receives every record change. */
   onRecord?: (record: ProcessRecord) => void;
+  /**
+   * Masks credentials in new output before it stays in the log (same length, so cursors
+   * hold): returns the masked copy, or null when nothing was found.
+   */
+  maskOutput?: (bytes: Uint8Array) => Uint8Array | null;
   /** First supervise backoff (tests shrink it). */
   superviseBackoffMs?: number;
   /** SIGTERM grace before SIGKILL. */
@@ -83,7 +88,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Owns every managed process of one runtime. */
 export class ProcessManager {
-  #options: Required<Omit<ProcessManagerOptions, "onRecord">> & ProcessManagerOptions;
+  #options:
+    & Required<Omit<ProcessManagerOptions, "onRecord" | "maskOutput">>
+    & ProcessManagerOptions;
   #processes = new Map<string, Managed>();
   #closed = false;
 
@@ -126,6 +133,7 @@ export class ProcessManager {
       root: this.#options.processesRoot,
       threadId: options.threadId,
       processId,
+      maskOutput: this.#options.maskOutput,
     });
     const record: ProcessRecord = {
       processId,
@@ -297,6 +305,7 @@ export class ProcessManager {
         root: this.#options.processesRoot,
         threadId: previous.threadId,
         processId: previous.processId,
+        maskOutput: this.#options.maskOutput,
       });
       const custody = log.meta.custody as { pid?: number; startedAtMs?: number } | undefined;
       const record: ProcessRecord = { ...previous, outputBytes: await log.sync() };

@@ -162,7 +162,8 @@ async function* streamOnce(
       headers,
       body,
     });
-    const requestId = response.headers.get("x-request-id");
+    // A response header is the provider's text: a proxy may echo the key in it.
+    const requestId = redactedHeader(config.redactor, response.headers.get("x-request-id"));
     if (!response.ok) {
       const { text } = await exchange.readText(response, ERROR_BODY_MAX_BYTES);
       throw errorFromResponse(response.status, response.headers, text);
@@ -192,6 +193,10 @@ async function* streamOnce(
   } finally {
     exchange.close();
   }
+}
+
+function redactedHeader(redactor: SecretRedactor, value: string | null): string | null {
+  return value === null ? null : redactor.redact(value);
 }
 
 function isJson(response: Response): boolean {

@@ -96,3 +96,46 @@ Deno.test("a JSON error body with status 200 is classified, not parsed as a stre
       error instanceof Error && "category" in error && error.category === "rate_limit",
   );
 });
+
+Deno.test("a response header carrying the key is redacted where it is read", async () => {
+  const apiKey = "sk-canary-00112233445566778899";
+  const answer = (status: number, body: BodyInit) =>
+    Promise.resolve(
+      new Response(body, {
+        status,
+        headers: {
+          "content-type": status === 200 ? "text/event-stream" : "application/json",
+          "x-request-id": `req-${apiKey}`,
+        },
+      }),
+    );
+  const provider = (status: number, body: () => BodyInit) =>
+    createOpenAICompatibleProvider({
+      id: "p",
+      baseUrl: "http://x",
+      models: ["m"],
+      apiKey,
+      retry: { requestRetries: 0, streamRetries: 0 },
+      fetch: () => answer(status, body()),
+    });
+  const events: ProviderEvent[] = [];
+  const ok = provider(200, () =>
+    sse([
+      textChunk("ok"),
+      'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n',
+    ]));
+  for await (const event of ok.stream(request, new AbortController().signal)) events.push(event);
+  const finish = events.find((event) => event.type === "finish");
+  assert.deepEqual(finish, { type: "finish", responseModelId: "m", requestId: "req-[redacted]" });
+  const failing = provider(400, () => JSON.stringify({ error: { message: `bad key ${apiKey}` } }));
+  await assert.rejects(
+    async () => {
+      for await (const _ of failing.stream(request, new AbortController().signal)) { /* none */ }
+    },
+    (error: { message: string; requestId?: string }) => {
+      assert.equal(error.requestId, "req-[redacted]");
+      assert.ok(!error.message.includes(apiKey), error.message);
+      return true;
+    },
+  );
+});

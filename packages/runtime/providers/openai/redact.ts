@@ -57,8 +57,9 @@ export class SecretRedactor {
   }
 
   /**
-   * A copy of a provider error that carries no credential: the message is redacted, and
-   * the cause is kept only when it shows none (otherwise replaced by a redacted copy).
+   * A copy of a provider error that carries no credential: the message and the request id
+   * (a response header) are redacted, and the cause is kept only when it shows none
+   * (otherwise replaced by a redacted copy).
    *
    * @param error a classified failure
    * @returns the same error when it is clean, else a clean copy
@@ -66,11 +67,14 @@ export class SecretRedactor {
   redactError(error: ProviderError): ProviderError {
     const message = this.redact(error.message);
     const cause = this.#cleanCause(error.cause);
-    if (message === error.message && cause === error.cause) return error;
+    const requestId = error.requestId === undefined ? undefined : this.redact(error.requestId);
+    if (message === error.message && cause === error.cause && requestId === error.requestId) {
+      return error;
+    }
     return new ProviderError(error.category, message, {
       retryable: error.retryable,
       status: error.status,
-      requestId: error.requestId,
+      requestId,
       retryAfterSec: error.retryAfterSec,
       cause,
     });
