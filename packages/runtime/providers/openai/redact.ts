@@ -65,13 +65,20 @@ export class SecretRedactor {
    */
   redactError(error: ProviderError): ProviderError {
     const message = this.redact(error.message);
+    const providerMessage = error.providerMessage === undefined
+      ? undefined
+      : this.redact(error.providerMessage);
     const cause = this.#cleanCause(error.cause);
-    if (message === error.message && cause === error.cause) return error;
+    if (
+      message === error.message && cause === error.cause &&
+      providerMessage === error.providerMessage
+    ) return error;
     return new ProviderError(error.category, message, {
       retryable: error.retryable,
       status: error.status,
       requestId: error.requestId,
       retryAfterSec: error.retryAfterSec,
+      providerMessage,
       cause,
     });
   }
