@@ -133,7 +133,10 @@ export class ChatStreamDecoder {
       // A complete message's calls carry no index; their order is their index.
       tool_calls: calls.map((call, index) => isRecord(call) ? { index, ...call } : call),
     };
-    const chunk = { ...completion, choices: [{ index: 0, delta, finish_reason: choice.finish_reason }] };
+    const chunk = {
+      ...completion,
+      choices: [{ index: 0, delta, finish_reason: choice.finish_reason }],
+    };
     return [...this.accept(JSON.stringify(chunk), requestId), ...this.complete(requestId, true)];
   }
 
