@@ -120,7 +120,7 @@ Deno.test("tool calls are kept only with their results, paired in order", () => 
   assert.deepEqual(assistant.toolCalls?.map((c) => c.id), ["c1", "c2"]);
 });
 
-Deno.test("each step's reasoning rides with its tool calls; a step without reasoning gets \"\"", () => {
+Deno.test('each step\'s reasoning rides with its tool calls; a step without reasoning gets ""', () => {
   const call = (id: string, args: unknown) =>
     item("tool_call", "assistant", "", { callId: id, toolId: "read", arguments: args });
   const c1 = call("c1", { path: "a" });

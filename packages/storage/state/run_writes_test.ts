@@ -442,7 +442,10 @@ Deno.test("settleRun keeps a failed run's error message on the event, the row an
   });
   const changed = events.find((e) => e.type === "run.state_changed");
   assert.equal((changed?.payload as { run: { errorMessage?: string } }).run.errorMessage, said);
-  assert.equal(readRow(store, "SELECT error_message FROM runs WHERE id = ?", runId).error_message, said);
+  assert.equal(
+    readRow(store, "SELECT error_message FROM runs WHERE id = ?", runId).error_message,
+    said,
+  );
   assert.equal(store.read((db) => readRunSummary(db, runId)).errorMessage, said);
 
   const long = await runningRun(fixture);

@@ -38,7 +38,11 @@ Deno.test("run outcome: a failed run shows the provider's stored message next to
   });
   inLocale("zh-CN", () => {
     const zh = RunOutcome({
-      run: { status: "failed", reasonCode: "provider_authentication", errorMessage: "Incorrect API key" },
+      run: {
+        status: "failed",
+        reasonCode: "provider_authentication",
+        errorMessage: "Incorrect API key",
+      },
     });
     assert.match(text(zh), /详情：.*Incorrect API key/);
   });

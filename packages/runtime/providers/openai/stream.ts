@@ -64,6 +64,8 @@ export class ChatStreamDecoder {
     if ("error" in chunk && chunk.error !== null && chunk.error !== undefined) {
       throw errorFromStreamFrame(chunk.error, requestId ?? stringOr(chunk.id, null));
     }
+    // vLLM's streamed ErrorResponse is the error object itself: {"object":"error","message",…}.
+    if (chunk.object === "error") throw errorFromStreamFrame(chunk, requestId);
     this.#model = stringOr(chunk.model, null) || this.#model;
     this.#chunkId ??= stringOr(chunk.id, null) || null;
     if (isRecord(chunk.usage)) this.#usage = toTokenUsage(chunk.usage);

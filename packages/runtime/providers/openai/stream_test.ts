@@ -244,3 +244,21 @@ Deno.test("a whole chat.completion is decoded like a stream: reasoning, <think>,
     isCategory("protocol"),
   );
 });
+
+Deno.test("vLLM's top-level error object mid-stream is an error, with its message", () => {
+  const decoder = new ChatStreamDecoder();
+  decoder.accept(chunk({ content: "par" }));
+  assert.throws(
+    () =>
+      decoder.accept(JSON.stringify({
+        object: "error",
+        message: "Engine loop has died",
+        type: "InternalServerError",
+        param: null,
+        code: 500,
+      })),
+    (error: unknown) =>
+      error instanceof ProviderError && error.category === "server" &&
+      error.providerMessage === "Engine loop has died",
+  );
+});

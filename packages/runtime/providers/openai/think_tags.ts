@@ -40,6 +40,8 @@ export class ThinkTagSplitter {
   #held = "";
   /** After the block, the whitespace that separates it from the answer is dropped. */
   #trimAnswerStart = false;
+  /** So is the line break after the opening tag. */
+  #trimReasoningStart = true;
 
   /**
    * Splits the next piece.
@@ -71,11 +73,11 @@ export class ThinkTagSplitter {
       const close = pending.indexOf(CLOSE);
       if (close === -1) {
         const keep = partialTagSuffix(pending, CLOSE);
-        out.reasoning = pending.slice(0, pending.length - keep);
+        out.reasoning = this.#reasoning(pending.slice(0, pending.length - keep));
         this.#held = pending.slice(pending.length - keep);
         return out;
       }
-      out.reasoning = pending.slice(0, close);
+      out.reasoning = this.#reasoning(pending.slice(0, close));
       this.#held = "";
       this.#state = "answer";
       this.#trimAnswerStart = true;
@@ -94,8 +96,15 @@ export class ThinkTagSplitter {
   end(): SplitContent {
     const held = this.#held;
     this.#held = "";
-    if (this.#state === "thinking") return { reasoning: held, text: "" };
+    if (this.#state === "thinking") return { reasoning: this.#reasoning(held), text: "" };
     return { reasoning: "", text: held };
+  }
+
+  #reasoning(text: string): string {
+    if (!this.#trimReasoningStart) return text;
+    const trimmed = text.trimStart();
+    if (trimmed !== "") this.#trimReasoningStart = false;
+    return trimmed;
   }
 
   #answer(text: string): string {

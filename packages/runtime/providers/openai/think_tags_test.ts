@@ -14,7 +14,7 @@ function split(pieces: string[]): { reasoning: string; text: string } {
 
 Deno.test("a leading <think> block becomes reasoning, however the tags are cut", () => {
   const whole = "<think>\nThe user greets.\n</think>\n\nHello!";
-  const expected = { reasoning: "\nThe user greets.\n", text: "Hello!" };
+  const expected = { reasoning: "The user greets.\n", text: "Hello!" };
   assert.deepEqual(split([whole]), expected);
   for (let cut = 1; cut < whole.length; cut++) {
     assert.deepEqual(split([whole.slice(0, cut), whole.slice(cut)]), expected, `cut at ${cut}`);
