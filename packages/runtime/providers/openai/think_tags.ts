@@ -6,9 +6,11 @@
  * reasoning and the answer starts after it. Only a block at the very start (after
  * whitespace) counts: a `<think>` later in an answer is the answer's own text.
  *
- * Not handled: templates that put the opening `<think>` into the prompt, so that the
- * model streams only the closing tag; without the opening tag nothing marks the
- * start as reasoning until it is too late to take it back.
+ * Not handled in the stream: templates that put the opening `<think>` into the prompt,
+ * so that the model streams only the closing tag; without the opening tag nothing marks
+ * the start as reasoning until it is too late to take it back (run such models with
+ * the server's reasoning parser). Text collected whole, such as a title, drops it:
+ * {@linkcode stripThinkBlock}.
  *
  * @module
  */
@@ -117,7 +119,9 @@ export class ThinkTagSplitter {
 
 /**
  * An answer without a leading `<think>` block (for text collected whole, such as a
- * thread title, from a provider that did not split it).
+ * thread title, from a provider that did not split it). Text collected whole can also
+ * lose a block whose opening tag was in the prompt (templates that end the prompt with
+ * `<think>`): everything up to a lone `</think>` goes too.
  *
  * @param text the answer
  * @returns the answer after the block; "" when the block never closed
@@ -125,7 +129,10 @@ export class ThinkTagSplitter {
 export function stripThinkBlock(text: string): string {
   const split = new ThinkTagSplitter();
   const first = split.push(text);
-  return first.text + split.end().text;
+  const answer = first.text + split.end().text;
+  const close = answer.indexOf(CLOSE);
+  if (close === -1 || answer.lastIndexOf(OPEN, close) !== -1) return answer;
+  return answer.slice(close + CLOSE.length).trimStart();
 }
 
 /** Length of the longest suffix of `text` that is a proper prefix of `tag`. */

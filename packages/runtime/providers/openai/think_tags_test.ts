@@ -48,4 +48,7 @@ Deno.test("stripThinkBlock leaves the answer after the block", () => {
   );
   assert.equal(stripThinkBlock("Weather in Paris"), "Weather in Paris");
   assert.equal(stripThinkBlock("<think>never closed"), "");
+  // the opening tag was in the prompt: only the closing one was streamed
+  assert.equal(stripThinkBlock("Pick a title.\n</think>\n\nParis weather"), "Paris weather");
+  assert.equal(stripThinkBlock("Use <think> and </think> tags"), "Use <think> and </think> tags");
 });
