@@ -351,3 +351,16 @@ Deno.test("an error body: the user sees the provider's words (redacted) next to 
   const replay = await t.client.call("event.replay", { afterSeq: 0, limit: 1000 });
   assert.ok(!JSON.stringify(replay).includes(KEY), "the key never reached the journal");
 });
+
+for (const name of ["openai", "deepseek", "vllm", "llamacpp"] as const) {
+  Deno.test(`${name}: an error object mid-stream fails the run with the server's words`, async () => {
+    await using t = await setup(name);
+    t.enqueue({ reasoning: "Start.", text: "Partial ans", midStreamError: "Engine loop has died" });
+    const failed = await t.turn("go");
+    assert.equal(failed.settled.payload.status, "failed");
+    assert.match(String(failed.settled.payload.reasonCode), /^provider_(server|invalid_request)$/);
+    assert.match(String(failed.settled.payload.errorMessage), /Engine loop has died/);
+    const [partial] = answerOf(failed.items);
+    assert.deepEqual([partial!.content, partial!.status], ["Partial ans", "failed"]);
+  });
+}
