@@ -117,7 +117,8 @@ export async function runAgentLoop(
       const prepared = await context.prepare(step, signal);
       if (!prepared.ok) {
         if (signal.aborted) break;
-        return void settle("failed", prepared.reason);
+        const said = prepared.errorMessage;
+        return void settle("failed", prepared.reason, said ? redactText(deps, said) : null);
       }
       const { callOrdinal } = prepared;
       const request: ProviderRequest = {
@@ -253,6 +254,11 @@ function currentProvider(
   return { ok: true, provider };
 }
 
+/** A text without the configured credentials (they never reach the journal). */
+function redactText(deps: AgentLoopDeps, text: string): string {
+  return deps.protectedValues?.redact(text) ?? text;
+}
+
 function abortReason(signal: AbortSignal): RunReasonCode {
   return signal.reason === "runtime_shutdown" ? "runtime_shutdown" : "cancelled";
 }
@@ -330,7 +336,7 @@ async function streamStep(
       kind: "failed",
       reason: `provider_${category}` as RunReasonCode,
       // What the provider said ("Incorrect API key provided…"), for the user to read.
-      errorMessage: error instanceof ProviderError ? redact(error.message) : null,
+      errorMessage: error instanceof ProviderError ? redactText(deps, error.message) : null,
     };
   }
   flush();
