@@ -137,6 +137,8 @@ Deno.test('each step\'s reasoning rides with its tool calls; a step without reas
     c3,
     item("tool_result", "tool", "Tool arguments are not valid JSON", { toolCallItemId: c3.id }),
     item("message", "assistant", "Done.", { reasoning: "finished" }),
+    item("message", "user", "thanks"),
+    item("message", "assistant", "You're welcome.", { reasoning: "polite" }),
   ]);
   const assistants = messages.filter((m) => m.role === "assistant");
   assert.deepEqual(
@@ -146,6 +148,8 @@ Deno.test('each step\'s reasoning rides with its tool calls; a step without reas
       ["", "", ["c2"]],
       ["Now c.", "c next", ["c3"]],
       ["Done.", "finished", []],
+      // a stretch without tool calls: DeepSeek ignores its reasoning, so it is not kept
+      ["You're welcome.", undefined, []],
     ],
   );
   assert.equal(assistants[0]!.toolCalls?.[0]?.arguments, '{"path":"a"}', "encoded once");

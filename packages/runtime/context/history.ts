@@ -75,6 +75,32 @@ export function itemsToMessages(
       if (callId) messages.push({ role: "tool", toolCallId: callId, content: item.content });
     }
   }
+  return reasoningOfToolTurns(messages);
+}
+
+/**
+ * Keeps the reasoning of assistant messages only between two user messages where the
+ * model called tools, and gives every assistant message there some ("" when it had
+ * none). That is DeepSeek's rule for thinking mode (api-docs.deepseek.com/guides/
+ * thinking_mode): such reasoning "must be passed back to the API in all subsequent
+ * requests", while reasoning of a stretch without tool calls is not part of the context
+ * ("passing it in later turns is ignored"), so it is not carried at all.
+ */
+function reasoningOfToolTurns(messages: ProviderMessage[]): ProviderMessage[] {
+  let start = 0;
+  for (let i = 0; i <= messages.length; i++) {
+    if (i < messages.length && messages[i]!.role !== "user") continue;
+    const stretch = messages.slice(start, i);
+    const calledTools = stretch.some((m) =>
+      m.role === "assistant" && (m.toolCalls?.length ?? 0) > 0
+    );
+    for (const message of stretch) {
+      if (message.role !== "assistant") continue;
+      if (calledTools) message.reasoning ??= "";
+      else delete message.reasoning;
+    }
+    start = i + 1;
+  }
   return messages;
 }
 

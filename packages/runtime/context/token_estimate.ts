@@ -40,8 +40,8 @@ export function estimateMessageTokens(message: ProviderMessage): number {
       tokens += part.type === "text" ? estimateTextTokens(part.text) : IMAGE_TOKENS;
     }
   }
-  if (message.role === "assistant" && (message.toolCalls?.length ?? 0) > 0) {
-    // Reasoning is sent back only with tool calls (openai/request.ts).
+  if (message.role === "assistant") {
+    // History keeps reasoning only where it is sent back (history.ts, openai/request.ts).
     tokens += estimateTextTokens(message.reasoning ?? "");
     for (const call of message.toolCalls ?? []) {
       tokens += MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(call.name) +

@@ -21,9 +21,10 @@ export type ProviderMessage =
     content: string;
     toolCalls?: { id: string; name: string; arguments: string }[];
     /**
-     * The reasoning the model streamed for this step ("" when it streamed none). Set on
-     * messages with tool calls: DeepSeek's thinking mode refuses a later request whose
-     * tool-calling assistant messages lack it (see openai/request.ts).
+     * The reasoning the model streamed for this step ("" when it streamed none). History
+     * sets it on the assistant messages between two user messages where the model called
+     * tools: DeepSeek's thinking mode refuses a later request where they lack it (see
+     * openai/request.ts); elsewhere it is left out.
      */
     reasoning?: string;
   }

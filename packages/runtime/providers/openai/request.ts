@@ -68,19 +68,23 @@ export interface ChatBodyOptions {
 /**
  * Builds the request body.
  *
- * `reasoning_content` goes back on assistant messages with tool calls ("" for a step
- * that streamed none) when the endpoint is DeepSeek's or any message of the request
- * carries reasoning, and never otherwise. Verified (2026-12): DeepSeek's thinking mode
- * (api-docs.deepseek.com/guides/thinking_mode) requires it on every assistant message
- * that made tool calls, in all later requests, and answers 400 without it; on
- * messages without tool calls it is ignored, so it is not sent there. llama.cpp reads
- * `reasoning_content` of input messages (common/chat.cpp), and vLLM's message params
- * ignore keys they do not know. But strict servers refuse the unknown key (Cerebras:
- * 400 "property 'messages.2.assistant.reasoning_content' is unsupported"; StepFun
- * "Unrecognized chat message"), and OpenAI documents no such input field, so a
- * conversation that never had reasoning never sends it. A thread that switches from a
- * reasoning model to a strict server keeps the earlier reasoning in its history and
- * may be refused there; starting a new thread avoids it.
+ * `reasoning_content` goes back on the assistant messages that carry `reasoning` (history
+ * keeps it, "" included, on every assistant message between two user messages where the
+ * model called tools, and nowhere else: context/history.ts), and on every message with
+ * tool calls ("" when it has none) for DeepSeek's endpoint; but only when the endpoint is
+ * DeepSeek's or some message of the request carries non-empty reasoning, never
+ * otherwise. Verified (2026-12): DeepSeek's thinking mode
+ * (api-docs.deepseek.com/guides/thinking_mode) requires it, in all later requests, for
+ * the assistant messages of a stretch with tool calls and answers 400 "The
+ * reasoning_content in the thinking mode must be passed back to the API" without it;
+ * elsewhere it "is ignored". llama.cpp reads `reasoning_content` of input messages
+ * (common/chat.cpp), and vLLM's message params ignore keys they do not know. But strict
+ * servers refuse the unknown key (Cerebras: 400 "property
+ * 'messages.2.assistant.reasoning_content' is unsupported"; StepFun "Unrecognized chat
+ * message"), and OpenAI documents no such input field, so a conversation that never had
+ * reasoning never sends it. A thread that switches from a reasoning model to a strict
+ * server keeps the earlier reasoning in its history and may be refused there; starting
+ * a new thread avoids it.
  *
  * @param request the model request
  * @param options per-endpoint choices
@@ -122,12 +126,15 @@ function toChatMessage(message: ProviderMessage, sendReasoning: boolean): ChatMe
       };
     case "assistant": {
       const calls = message.toolCalls ?? [];
-      if (calls.length === 0) return { role: "assistant", content: message.content };
+      const reasoning = sendReasoning && (message.reasoning !== undefined || calls.length > 0)
+        ? { reasoning_content: message.reasoning ?? "" }
+        : {};
+      if (calls.length === 0) return { role: "assistant", content: message.content, ...reasoning };
       return {
         role: "assistant",
         // With tool calls, an empty answer is sent as null, as the API documents it.
         content: message.content === "" ? null : message.content,
-        ...(sendReasoning ? { reasoning_content: message.reasoning ?? "" } : {}),
+        ...reasoning,
         tool_calls: calls.map((call) => ({
           id: call.id,
           type: "function",

@@ -91,7 +91,7 @@ const toolTurn = (reasoning: string | undefined): ProviderRequest["messages"] =>
   { role: "assistant", content: "Done.", reasoning: "all read" },
 ];
 
-Deno.test("reasoning_content goes back on every tool-calling message once the conversation has reasoning", () => {
+Deno.test("reasoning_content goes back on the messages that carry it once the conversation has reasoning", () => {
   const body = buildChatCompletionsBody({ ...base, messages: toolTurn("Read first.") });
   const assistants = body.messages.filter((m) => m.role === "assistant");
   assert.deepEqual(
@@ -99,9 +99,17 @@ Deno.test("reasoning_content goes back on every tool-calling message once the co
     [
       "Read first.",
       "", // a step without reasoning still carries it, empty, as DeepSeek requires
-      "absent", // no tool calls: DeepSeek ignores it there, so it is not sent
+      "all read", // the answer of a stretch with tool calls carries what history kept
     ],
   );
+  const toolless = buildChatCompletionsBody({
+    ...base,
+    messages: [...toolTurn("Read first."), { role: "user", content: "thanks" }, {
+      role: "assistant",
+      content: "You're welcome.",
+    }],
+  });
+  assert.ok(!("reasoning_content" in toolless.messages.at(-1)!), "no reasoning kept, none sent");
 });
 
 Deno.test("reasoning_content is never sent to a conversation without reasoning, unless the endpoint is DeepSeek's", () => {
