@@ -78,7 +78,9 @@ export interface ChatBodyOptions {
  * the assistant messages of a stretch with tool calls and answers 400 "The
  * reasoning_content in the thinking mode must be passed back to the API" without it;
  * elsewhere it "is ignored". llama.cpp reads `reasoning_content` of input messages
- * (common/chat.cpp), and vLLM's message params ignore keys they do not know. But strict
+ * (common/chat.cpp `common_chat_msgs_parse_oaicompat`), and vLLM's message param allows
+ * it (`CustomChatCompletionMessageParam`, `extra="allow"`, "assistant messages with
+ * `reasoning` / `reasoning_content`"; its ConversationMessage carries it). But strict
  * servers refuse the unknown key (Cerebras: 400 "property
  * 'messages.2.assistant.reasoning_content' is unsupported"; StepFun "Unrecognized chat
  * message"), and OpenAI documents no such input field, so a conversation that never had
