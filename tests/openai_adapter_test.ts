@@ -112,6 +112,7 @@ Deno.test("streams text and finishes with the response model and request id", as
       type: "finish",
       responseModelId: "fake-model-2025",
       requestId: "req_42",
+      finishReason: "stop",
     });
     const [sent] = harness.fake.requests;
     assert.equal(sent?.method, "POST");

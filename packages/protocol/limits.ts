@@ -26,6 +26,9 @@ export const REPLAY_MAX_LIMIT = 1000;
 /** Longest thread title; titles are one line in a sidebar. */
 export const THREAD_TITLE_MAX_CHARS = 200;
 
+/** Longest error message stored on a failed Run: a provider's explanation, clipped (≈ 500 chars) plus context. */
+export const RUN_ERROR_MESSAGE_MAX_CHARS = 1000;
+
 /** Longest user message or steer text in characters (1 MiB of text is already a document). */
 export const MESSAGE_CONTENT_MAX_CHARS = 1_000_000;
 

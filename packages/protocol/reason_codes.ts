@@ -40,6 +40,8 @@ export const RUN_REASON_CODES: readonly RunReasonCode[] = [
   "provider_configuration_changed",
   "model_configuration_changed",
   "execution_policy_changed",
+  // The model stopped at its output limit (finish_reason "length"): the answer is cut.
+  "model_output_limit",
   ...PROVIDER_FAILURE_CATEGORIES.map((category) => `provider_${category}` as const),
 ];
 

@@ -868,6 +868,7 @@ export type RunReasonCode =
   | "provider_configuration_changed"
   | "model_configuration_changed"
   | "execution_policy_changed"
+  | "model_output_limit"
   | "provider_authentication"
   | "provider_rate_limit"
   | "provider_context_overflow"
@@ -896,6 +897,7 @@ export type RunSummary = {
   executionPolicy: ExecutionPolicy;
   status: RunStatus;
   reasonCode: RunReasonCode | null;
+  errorMessage?: string | null;
   modelCalls: number;
   compactions: number;
   createdAt: Timestamp;
@@ -917,6 +919,7 @@ export type RunWithItems = {
   executionPolicy: ExecutionPolicy;
   status: RunStatus;
   reasonCode: RunReasonCode | null;
+  errorMessage?: string | null;
   modelCalls: number;
   compactions: number;
   createdAt: Timestamp;
@@ -1220,6 +1223,7 @@ export type EventPayloadMap = {
   "run.settled": {
     status: SettledStatus;
     reasonCode: RunReasonCode | null;
+    errorMessage?: string | null;
     turnId?: TurnId;
     runId?: RunId;
     itemId?: ItemId;

@@ -86,6 +86,7 @@ export const en = {
   "outcome.failed": "The run failed",
   "outcome.cancelled": "The run was stopped",
   "outcome.sendAgain": "Try again",
+  "outcome.details": "Details:",
   "outcome.code": "Reason code",
   "outcome.noReason": "No reason was recorded.",
   "outcome.unknownReason": "Unrecognized reason.",

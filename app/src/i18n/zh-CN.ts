@@ -86,6 +86,7 @@ export const zhCN: Record<MessageKey, string> = {
   "outcome.failed": "运行失败",
   "outcome.cancelled": "运行已停止",
   "outcome.sendAgain": "重试",
+  "outcome.details": "详情：",
   "outcome.code": "原因码",
   "outcome.noReason": "没有记录原因。",
   "outcome.unknownReason": "无法识别的原因。",

@@ -20,6 +20,8 @@ export interface RunView {
   turnId: string;
   status: RunStatus;
   reasonCode: RunReasonCode | null;
+  /** A failed Run's error message (the provider's words, redacted), when it has one. */
+  errorMessage?: string | null;
   providerId: string | null;
   modelId: string | null;
   /** Model calls prepared so far (`model.input_prepared`). */
@@ -66,6 +68,7 @@ function turnView(turn: Turn): TurnView {
       turnId: run.turnId,
       status: run.status,
       reasonCode: run.reasonCode,
+      errorMessage: run.errorMessage ?? null,
       providerId: run.providerId,
       modelId: run.modelId,
       modelCalls: run.modelCalls,
@@ -142,6 +145,7 @@ function applyConversationEvent(
         ...view,
         status: event.payload.status,
         reasonCode: run.reasonCode,
+        errorMessage: run.errorMessage ?? view.errorMessage ?? null,
         providerId: run.providerId,
         modelId: run.modelId,
         modelCalls: Math.max(view.modelCalls, run.modelCalls),
@@ -156,6 +160,7 @@ function applyConversationEvent(
         ...view,
         status: event.payload.status,
         reasonCode: event.payload.reasonCode,
+        errorMessage: event.payload.errorMessage ?? view.errorMessage ?? null,
         settledAt: view.settledAt ?? event.timestamp,
       }));
     }

@@ -9,7 +9,7 @@ import { EVENT_SCHEMA_VERSION } from "../version.ts";
 import { ModelCallPurpose, RunStatus, SettledStatus } from "./enums.ts";
 import { RunReasonCode } from "./reason_codes.ts";
 import { Branch, Thread } from "./domain/thread.ts";
-import { Item, RunSummary } from "./domain/item.ts";
+import { Item, RunErrorMessage, RunSummary } from "./domain/item.ts";
 import { FileOperation } from "./domain/file.ts";
 import { ProcessRecord } from "./domain/process.ts";
 import { TokenUsage } from "./domain/usage.ts";
@@ -86,7 +86,12 @@ export const EVENT_PAYLOADS = {
     responseModelId: z.string().nullable(),
     requestId: z.string().nullable(),
   }),
-  "run.settled": payload({ status: SettledStatus, reasonCode: RunReasonCode.nullable() }),
+  "run.settled": payload({
+    status: SettledStatus,
+    reasonCode: RunReasonCode.nullable(),
+    // Optional so journals written before it existed still validate.
+    errorMessage: RunErrorMessage.nullable().optional(),
+  }),
   "run.steered": payload({ item: Item }),
 } as const;
 

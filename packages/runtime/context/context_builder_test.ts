@@ -120,6 +120,46 @@ Deno.test("tool calls are kept only with their results, paired in order", () => 
   assert.deepEqual(assistant.toolCalls?.map((c) => c.id), ["c1", "c2"]);
 });
 
+Deno.test('each step\'s reasoning rides with its tool calls; a step without reasoning gets ""', () => {
+  const call = (id: string, args: unknown) =>
+    item("tool_call", "assistant", "", { callId: id, toolId: "read", arguments: args });
+  const c1 = call("c1", { path: "a" });
+  const c2 = call("c2", { path: "b" });
+  const c3 = call("c3", '{"path": "cut'); // not valid JSON: stored as its raw text
+  const messages = itemsToMessages([
+    item("message", "user", "go"),
+    item("message", "assistant", "", { reasoning: "Read a first." }), // reasoning only
+    c1,
+    item("tool_result", "tool", "A", { toolCallItemId: c1.id }),
+    c2, // a step that streamed nothing before its call: no message item at all
+    item("tool_result", "tool", "B", { toolCallItemId: c2.id }),
+    item("message", "assistant", "Now c.", { reasoning: "c next" }),
+    c3,
+    item("tool_result", "tool", "Tool arguments are not valid JSON", { toolCallItemId: c3.id }),
+    item("message", "assistant", "Done.", { reasoning: "finished" }),
+    item("message", "user", "thanks"),
+    item("message", "assistant", "You're welcome.", { reasoning: "polite" }),
+  ]);
+  const assistants = messages.filter((m) => m.role === "assistant");
+  assert.deepEqual(
+    assistants.map((m) => [m.content, m.reasoning, m.toolCalls?.map((c) => c.id) ?? []]),
+    [
+      ["", "Read a first.", ["c1"]],
+      ["", "", ["c2"]],
+      ["Now c.", "c next", ["c3"]],
+      ["Done.", "finished", []],
+      // a stretch without tool calls: DeepSeek ignores its reasoning, so it is not kept
+      ["You're welcome.", undefined, []],
+    ],
+  );
+  assert.equal(assistants[0]!.toolCalls?.[0]?.arguments, '{"path":"a"}', "encoded once");
+  assert.equal(
+    assistants[2]!.toolCalls?.[0]?.arguments,
+    "{}",
+    "invalid arguments are never replayed JSON-encoded twice (nor as broken JSON)",
+  );
+});
+
 Deno.test("history is a contiguous suffix read 32 turns a page, cut at the first turn that does not fit", () => {
   const turns = branch(100);
   const perTurn = 2 * (4 + 100);

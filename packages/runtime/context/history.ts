@@ -33,31 +33,88 @@ export function itemsToMessages(
   }
   const messages: ProviderMessage[] = [];
   const callIds = new Map<string, string>();
+  // The assistant message of the latest model step, which that step's tool calls join,
+  // and the reasoning of a step that streamed no text (its calls get a message of their own).
+  let step: Extract<ProviderMessage, { role: "assistant" }> | null = null;
+  let stepReasoning = "";
   for (const item of items) {
     if (item.kind === "message" && item.role === "user") {
+      step = null;
+      stepReasoning = "";
       messages.push({ role: "user", content: userContent(item, attachmentParts.get(item.id)) });
     } else if (item.kind === "message" && item.role === "assistant") {
+      step = null;
+      stepReasoning = "";
       // Partial text of a failed or cancelled run stays for the user; the model gets
       // the status block instead, so it does not take half an answer for a whole one.
-      if (item.status === "completed" && item.content) {
-        messages.push({ role: "assistant", content: item.content });
-      }
+      if (item.status !== "completed") continue;
+      const reasoning = typeof item.data.reasoning === "string" ? item.data.reasoning : "";
+      if (item.content) {
+        step = { role: "assistant", content: item.content, reasoning };
+        messages.push(step);
+      } else stepReasoning = reasoning;
     } else if (item.kind === "tool_call" && results.has(item.id)) {
       const call = {
         id: String(item.data.callId ?? item.id),
         name: String(item.data.toolId ?? ""),
-        arguments: JSON.stringify(item.data.arguments ?? {}),
+        arguments: replayedArguments(item.data.arguments),
       };
       callIds.set(item.id, call.id);
-      const last = messages.at(-1);
-      if (last?.role === "assistant") (last.toolCalls ??= []).push(call);
-      else messages.push({ role: "assistant", content: "", toolCalls: [call] });
+      if (step) (step.toolCalls ??= []).push(call);
+      else {
+        // DeepSeek's thinking mode wants reasoning on every message with tool calls,
+        // "" for a step that had none (request.ts decides whether it is sent).
+        step = { role: "assistant", content: "", toolCalls: [call], reasoning: stepReasoning };
+        messages.push(step);
+      }
     } else if (item.kind === "tool_result") {
+      // The next step's calls belong to that step, even when it streamed no message.
+      step = null;
+      stepReasoning = "";
       const callId = callIds.get(String(item.data.toolCallItemId));
       if (callId) messages.push({ role: "tool", toolCallId: callId, content: item.content });
     }
   }
+  return reasoningOfToolTurns(messages);
+}
+
+/**
+ * Keeps the reasoning of assistant messages only between two user messages where the
+ * model called tools, and gives every assistant message there some ("" when it had
+ * none). That is DeepSeek's rule for thinking mode (api-docs.deepseek.com/guides/
+ * thinking_mode): such reasoning "must be passed back to the API in all subsequent
+ * requests", while reasoning of a stretch without tool calls is not part of the context
+ * ("passing it in later turns is ignored"), so it is not carried at all.
+ */
+function reasoningOfToolTurns(messages: ProviderMessage[]): ProviderMessage[] {
+  let start = 0;
+  for (let i = 0; i <= messages.length; i++) {
+    if (i < messages.length && messages[i]!.role !== "user") continue;
+    const stretch = messages.slice(start, i);
+    const calledTools = stretch.some((m) =>
+      m.role === "assistant" && (m.toolCalls?.length ?? 0) > 0
+    );
+    for (const message of stretch) {
+      if (message.role !== "assistant") continue;
+      if (calledTools) message.reasoning ??= "";
+      else delete message.reasoning;
+    }
+    start = i + 1;
+  }
   return messages;
+}
+
+/**
+ * The arguments of a stored call as the model gets them back: the parsed object
+ * re-encoded once. Arguments that were not valid JSON are stored as their raw text;
+ * they go back as `{}` (the call's result says they were invalid), never encoded a
+ * second time as a JSON string, and never as the broken text itself: vLLM parses the
+ * arguments of every replayed call (chat_utils `_postprocess_messages`, json.loads)
+ * and would refuse the whole conversation.
+ */
+function replayedArguments(stored: unknown): string {
+  if (stored === undefined || typeof stored === "string") return "{}";
+  return JSON.stringify(stored);
 }
 
 function userContent(item: Item, parts: ProviderContentPart[] | undefined) {

@@ -41,6 +41,8 @@ export function estimateMessageTokens(message: ProviderMessage): number {
     }
   }
   if (message.role === "assistant") {
+    // History keeps reasoning only where it is sent back (history.ts, openai/request.ts).
+    tokens += estimateTextTokens(message.reasoning ?? "");
     for (const call of message.toolCalls ?? []) {
       tokens += MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(call.name) +
         estimateTextTokens(call.arguments);

@@ -84,8 +84,11 @@ export async function runAgentLoop(
     deps.publish(committed.events);
     return committed.result;
   };
-  const settle = (status: "completed" | "failed" | "cancelled", reason: RunReasonCode | null) =>
-    commit(settleRun(deps.store, runId, status, reason));
+  const settle = (
+    status: "completed" | "failed" | "cancelled",
+    reason: RunReasonCode | null,
+    errorMessage: string | null = null,
+  ) => commit(settleRun(deps.store, runId, status, reason, errorMessage));
 
   try {
     const config = deps.store.read((db) => readRunConfig(db, runId));
@@ -115,7 +118,8 @@ export async function runAgentLoop(
       const prepared = await context.prepare(step, signal);
       if (!prepared.ok) {
         if (signal.aborted) break;
-        return void settle("failed", prepared.reason);
+        const said = prepared.errorMessage;
+        return void settle("failed", prepared.reason, said ? redactText(deps, said) : null);
       }
       const { callOrdinal } = prepared;
       const request: ProviderRequest = {
@@ -131,14 +135,16 @@ export async function runAgentLoop(
       const outcome = await streamStep(deps, runId, provider.provider, request, signal, commit);
       commit(recordModelResponse(deps.store, runId, {
         callOrdinal,
-        outcome: outcome.kind === "done"
+        outcome: outcome.kind === "done" || outcome.kind === "cut"
           ? "completed"
           : outcome.kind === "cancelled"
           ? "cancelled"
           : "failed",
-        usage: outcome.kind === "done" ? outcome.usage : null,
-        responseModelId: outcome.kind === "done" ? outcome.responseModelId : null,
-        requestId: outcome.kind === "done" ? outcome.requestId : null,
+        usage: outcome.kind === "done" || outcome.kind === "cut" ? outcome.usage : null,
+        responseModelId: outcome.kind === "done" || outcome.kind === "cut"
+          ? outcome.responseModelId
+          : null,
+        requestId: outcome.kind === "done" || outcome.kind === "cut" ? outcome.requestId : null,
         reasonCode: outcome.kind === "failed"
           ? outcome.reason
           : outcome.kind === "cancelled"
@@ -146,8 +152,14 @@ export async function runAgentLoop(
           : undefined,
         activityDate: deps.today(),
       }));
-      if (outcome.kind === "failed") return void settle("failed", outcome.reason);
+      if (outcome.kind === "failed") {
+        return void settle("failed", outcome.reason, outcome.errorMessage);
+      }
       if (outcome.kind === "cancelled") break;
+      // Cut at the model's output limit (finish_reason "length"): the partial answer
+      // stays for the user (its item settles failed), its cut tool calls are neither run
+      // nor replayed, and the Run says why instead of passing for a whole answer.
+      if (outcome.kind === "cut") return void settle("failed", "model_output_limit");
       if (outcome.toolCalls.length === 0) {
         const unsettled = deps.unsettledWork?.(runId) ?? [];
         if (unsettled.length > 0 && !checkedCompletion) {
@@ -243,6 +255,11 @@ function currentProvider(
   return { ok: true, provider };
 }
 
+/** A text without the configured credentials (they never reach the journal). */
+function redactText(deps: AgentLoopDeps, text: string): string {
+  return deps.protectedValues?.redact(text) ?? text;
+}
+
 function abortReason(signal: AbortSignal): RunReasonCode {
   return signal.reason === "runtime_shutdown" ? "runtime_shutdown" : "cancelled";
 }
@@ -257,15 +274,16 @@ export interface ToolCallRequest {
   arguments: string;
 }
 
+interface ResponseFacts {
+  usage: import("@daedalus/protocol").TokenUsage | null;
+  responseModelId: string | null;
+  requestId: string | null;
+}
+
 type StepOutcome =
-  | {
-    kind: "done";
-    toolCalls: ToolCallRequest[];
-    usage: import("@daedalus/protocol").TokenUsage | null;
-    responseModelId: string | null;
-    requestId: string | null;
-  }
-  | { kind: "failed"; reason: RunReasonCode }
+  | ({ kind: "done"; toolCalls: ToolCallRequest[] } & ResponseFacts)
+  | ({ kind: "cut" } & ResponseFacts)
+  | { kind: "failed"; reason: RunReasonCode; errorMessage: string | null }
   | { kind: "cancelled" };
 
 async function streamStep(
@@ -302,6 +320,7 @@ async function streamStep(
   const toolCalls: ToolCallRequest[] = [];
   let usage = null;
   let finish = { responseModelId: null as string | null, requestId: null as string | null };
+  let finishReason: string | null = null;
   try {
     for await (const event of provider.stream(request, signal)) {
       if (signal.aborted) break;
@@ -309,16 +328,27 @@ async function streamStep(
       else if (event.type === "reasoning_delta") reasoning.push(event.text);
       else if (event.type === "tool_call") toolCalls.push(redactToolCall(deps, event));
       else if (event.type === "usage") usage = event.usage;
-      else if (event.type === "finish") finish = redactFinish(deps, event);
+      else if (event.type === "finish") {
+        const redacted = redactFinish(deps, event);
+        finish = { responseModelId: redacted.responseModelId, requestId: redacted.requestId };
+        finishReason = event.finishReason ?? null;
+      }
     }
   } catch (error) {
     flush();
     if (signal.aborted) return { kind: "cancelled" };
     const category = error instanceof ProviderError ? error.category : "unknown";
-    return { kind: "failed", reason: `provider_${category}` as RunReasonCode };
+    return {
+      kind: "failed",
+      reason: `provider_${category}` as RunReasonCode,
+      // What the provider said ("Incorrect API key provided…"), for the user to read.
+      errorMessage: error instanceof ProviderError ? redactText(deps, error.message) : null,
+    };
   }
   flush();
   if (signal.aborted) return { kind: "cancelled" };
+  // The item of a cut answer is left streaming; the settlement marks it failed.
+  if (finishReason === "length") return { kind: "cut", usage, ...finish };
   if (itemId) commit(completeItem(deps.store, itemId, { status: "completed" }));
   return { kind: "done", toolCalls, usage, ...finish };
 }

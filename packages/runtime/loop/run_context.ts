@@ -59,7 +59,12 @@ export interface RunFacts {
 /** One prepared model call. */
 export type PreparedCall =
   | { ok: true; callOrdinal: number; messages: ProviderMessage[] }
-  | { ok: false; reason: RunReasonCode };
+  | {
+    ok: false;
+    reason: RunReasonCode;
+    /** What the provider said when a summary call failed (redacted by the adapter). */
+    errorMessage?: string | null;
+  };
 
 interface Revision {
   revision: number;
@@ -185,7 +190,7 @@ export class RunContext {
 
   async #compact(
     signal: AbortSignal,
-  ): Promise<{ ok: true } | { ok: false; reason: RunReasonCode }> {
+  ): Promise<{ ok: true } | { ok: false; reason: RunReasonCode; errorMessage: string | null }> {
     const items = this.#runItems().filter((item) => item.ordinal > this.#revision.boundaryOrdinal);
     const plan = planCompaction(items, this.#facts.contextWindow);
     if (!plan) return { ok: true }; // nothing older than the tail: the budget check decides
@@ -242,7 +247,8 @@ export class RunContext {
         reasonCode: reason,
         activityDate: this.#deps.today(),
       }));
-      return { ok: false, reason };
+      const errorMessage = !cancelled && error instanceof ProviderError ? error.message : null;
+      return { ok: false, reason, errorMessage };
     }
   }
 }

@@ -15,6 +15,7 @@ import {
 } from "@daedalus/storage";
 import type { Provider } from "../providers/provider.ts";
 import { collectText } from "./collect_text.ts";
+import { stripThinkBlock } from "../providers/openai/think_tags.ts";
 
 /** Longest automatic title, in characters. */
 export const AUTO_TITLE_MAX_CHARS = 80;
@@ -112,7 +113,9 @@ export class ThreadTitler {
  * @returns the title, or "" when there is none
  */
 export function cleanTitle(text: string): string {
-  const line = text.trim().split(/\r?\n/)[0] ?? "";
+  // A reasoning model's <think> block is no title, even from a provider that left it in
+  // the text (the OpenAI-compatible adapter already streams it as reasoning).
+  const line = stripThinkBlock(text).trim().split(/\r?\n/)[0] ?? "";
   const title = line.replace(/^(title:\s*)/i, "").replace(
     /^["'“”‘’「『]+|["'“”‘’」』.。!！?？,，;；:：]+$/g,
     "",

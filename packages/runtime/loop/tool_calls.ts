@@ -129,7 +129,8 @@ async function execute(
 ): Promise<LoopToolResult> {
   if (!tool) return { content: `Unknown tool "${call.name}"`, isError: true };
   if (typeof args === "string") {
-    return { content: "Tool arguments are not valid JSON", isError: true };
+    // The raw text is quoted here: the replayed call itself carries `{}` (history.ts).
+    return { content: `Tool arguments are not valid JSON: ${args.slice(0, 200)}`, isError: true };
   }
   try {
     return await tool.run(args, context);

@@ -20,6 +20,13 @@ export type ProviderMessage =
     role: "assistant";
     content: string;
     toolCalls?: { id: string; name: string; arguments: string }[];
+    /**
+     * The reasoning the model streamed for this step ("" when it streamed none). History
+     * sets it on the assistant messages between two user messages where the model called
+     * tools: DeepSeek's thinking mode refuses a later request where they lack it (see
+     * openai/request.ts); elsewhere it is left out.
+     */
+    reasoning?: string;
   }
   | { role: "tool"; toolCallId: string; content: string };
 
@@ -51,7 +58,17 @@ export type ProviderEvent =
   | { type: "reasoning_delta"; text: string }
   | { type: "tool_call"; id: string; name: string; arguments: string }
   | { type: "usage"; usage: TokenUsage }
-  | { type: "finish"; responseModelId: string | null; requestId: string | null };
+  | {
+    type: "finish";
+    responseModelId: string | null;
+    requestId: string | null;
+    /**
+     * The provider's finish reason (`stop`, `tool_calls`, `length`, `content_filter`…),
+     * null or absent when it sent none. `length` means the output was cut at the
+     * model's output limit: text and tool arguments are incomplete.
+     */
+    finishReason?: string | null;
+  };
 
 /** A model endpoint. */
 export interface Provider {
@@ -80,6 +97,8 @@ export interface ProviderErrorDetails extends ErrorOptions {
   requestId?: string;
   /** Seconds the provider asked to wait (`retry-after`). */
   retryAfterSec?: number;
+  /** What the provider itself said (its error body's message), clipped. */
+  providerMessage?: string;
 }
 
 /** A classified provider failure; the Run settles as `provider_<category>`. */
@@ -94,6 +113,8 @@ export class ProviderError extends Error {
   readonly requestId: string | undefined;
   /** Seconds the provider asked to wait, when it said. */
   readonly retryAfterSec: number | undefined;
+  /** The provider's own words (e.g. "Incorrect API key provided"), when it sent any. */
+  readonly providerMessage: string | undefined;
 
   /**
    * @param category the failure category
@@ -112,6 +133,7 @@ export class ProviderError extends Error {
     this.status = details.status;
     this.requestId = details.requestId;
     this.retryAfterSec = details.retryAfterSec;
+    this.providerMessage = details.providerMessage;
   }
 }
 

@@ -111,6 +111,7 @@ export function runFromRow(row: Row, scope: RunScope, items: Item[]): RunWithIte
     ),
     status: oneOf(RunStatus, textColumn(row, "status"), "status"),
     reasonCode: nullableOneOf(RunReasonCode, nullableTextColumn(row, "reason_code"), "reason_code"),
+    ...errorMessageOf(row),
     modelCalls: integerColumn(row, "model_call_count"),
     // The first revision is the run's initial context; each later one is a compaction.
     compactions: Math.max(0, integerColumn(row, "context_revision_count") - 1),
@@ -119,6 +120,12 @@ export function runFromRow(row: Row, scope: RunScope, items: Item[]): RunWithIte
     settledAt: nullableTextColumn(row, "settled_at"),
     items,
   }));
+}
+
+/** A failed Run's error message, present only when stored. */
+function errorMessageOf(row: Row): { errorMessage?: string } {
+  const message = nullableTextColumn(row, "error_message");
+  return message === null ? {} : { errorMessage: message };
 }
 
 /** Maps an `items` row (see {@linkcode ITEM_COLUMNS}) to an Item. */

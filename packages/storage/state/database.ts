@@ -21,7 +21,12 @@ import {
   StateSchemaIncompatibleError,
   StateTransactionError,
 } from "./errors.ts";
-import { createStateSchema, describeStateSchemaDrift } from "./schema.ts";
+import {
+  createStateSchema,
+  describeStateSchemaDrift,
+  migrateStateSchema,
+  STATE_SCHEMA_VERSION,
+} from "./schema.ts";
 
 /**
  * How long a statement waits for another connection's lock before `database is locked`.
@@ -81,7 +86,10 @@ export interface StateDatabase {
  * An empty database (no objects, `user_version` 0) gets the whole schema in one
  * transaction. Any other database is checked against the expected schema before a
  * single PRAGMA that could write is issued, so a refused file is left byte-for-byte as
- * it was. Only then are WAL, `synchronous=NORMAL` and `foreign_keys=ON` set.
+ * it was. Only then are WAL, `synchronous=NORMAL` and `foreign_keys=ON` set. A file of
+ * an older version whose schema is exactly that version's is first migrated forward
+ * in one transaction (schema.ts `STATE_SCHEMA_MIGRATIONS`); opened read-only it is
+ * refused as incompatible, since migrating writes.
  *
  * @param path the database file (or `:memory:` in tests)
  * @param options `create` (default `true`) and `readOnly` (default `false`)
@@ -108,6 +116,7 @@ export function openStateDatabase(
   try {
     connection.exec(`PRAGMA busy_timeout = ${STATE_BUSY_TIMEOUT_MS}`);
     if (!readOnly && isEmpty(connection)) createSchemaOnce(connection, path);
+    if (!readOnly) migrateOlderSchema(connection, path);
     const differences = describeStateSchemaDrift(
       connection,
       pragmaInteger(connection, "user_version"),
@@ -262,6 +271,28 @@ function createSchemaOnce(connection: DatabaseSync, path: string): void {
   connection.exec("BEGIN IMMEDIATE");
   try {
     if (isEmpty(connection)) createStateSchema(connection);
+    connection.exec("COMMIT");
+  } catch (error) {
+    if (connection.isTransaction) connection.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/**
+ * An older file whose schema is exactly its version's is migrated forward, in one
+ * transaction with the version bump, under the write lock (a racing process that
+ * migrated first leaves nothing to do). A file that matches no known version is left
+ * untouched for the drift check to refuse.
+ */
+function migrateOlderSchema(connection: DatabaseSync, path: string): void {
+  const version = pragmaInteger(connection, "user_version");
+  if (version < 1 || version >= STATE_SCHEMA_VERSION) return;
+  if (describeStateSchemaDrift(connection, version, version).length > 0) return;
+  applyConnectionPragmas(connection, path, false);
+  connection.exec("BEGIN IMMEDIATE");
+  try {
+    const current = pragmaInteger(connection, "user_version");
+    if (current === version) migrateStateSchema(connection, version, STATE_SCHEMA_VERSION);
     connection.exec("COMMIT");
   } catch (error) {
     if (connection.isTransaction) connection.exec("ROLLBACK");

@@ -8,7 +8,7 @@ import {
   StateSchemaIncompatibleError,
   StateTransactionError,
 } from "./errors.ts";
-import { STATE_SCHEMA_VERSION } from "./schema.ts";
+import { createStateSchema, STATE_SCHEMA_VERSION } from "./schema.ts";
 
 interface TempHome extends AsyncDisposable {
   dir: string;
@@ -166,17 +166,18 @@ const DRIFTS: { name: string; mutate: (raw: DatabaseSync) => void; difference: s
   {
     name: "an older user_version",
     mutate: (raw) => raw.exec("PRAGMA user_version = 0"),
-    difference: "version 0, expected 1",
+    difference: `version 0, expected ${STATE_SCHEMA_VERSION}`,
   },
   {
     name: "a newer user_version",
-    mutate: (raw) => raw.exec("PRAGMA user_version = 2"),
-    difference: "version 2, expected 1",
+    mutate: (raw) => raw.exec(`PRAGMA user_version = ${STATE_SCHEMA_VERSION + 1}`),
+    difference: `version ${STATE_SCHEMA_VERSION + 1}, expected ${STATE_SCHEMA_VERSION}`,
   },
   {
     name: "a rollback-journal file with a newer version",
-    mutate: (raw) => raw.exec("PRAGMA journal_mode = DELETE; PRAGMA user_version = 3"),
-    difference: "version 3, expected 1",
+    mutate: (raw) =>
+      raw.exec(`PRAGMA journal_mode = DELETE; PRAGMA user_version = ${STATE_SCHEMA_VERSION + 2}`),
+    difference: `version ${STATE_SCHEMA_VERSION + 2}, expected ${STATE_SCHEMA_VERSION}`,
   },
 ];
 
@@ -221,7 +222,7 @@ Deno.test("a foreign non-WAL database is refused untouched with a capped message
     () => openStateDatabase(path),
     (error) => {
       assert.ok(error instanceof StateSchemaIncompatibleError);
-      assert.equal(error.differences[0], "version 0, expected 1");
+      assert.equal(error.differences[0], `version 0, expected ${STATE_SCHEMA_VERSION}`);
       assert.ok(error.differences.includes("unexpected table notes"));
       assert.match(error.message, /; and \d+ more$/);
       return true;
@@ -370,4 +371,64 @@ Deno.test("foreignKeyCheck reports orphans and checkpoint TRUNCATE empties the W
   } finally {
     db.close();
   }
+});
+
+/** A state.db at `path` as version 1 wrote it (before `runs.error_message`), with one settled run. */
+function createVersion1(path: string, mutate: (raw: DatabaseSync) => void = () => {}): void {
+  const raw = new DatabaseSync(path);
+  raw.exec("PRAGMA journal_mode = WAL");
+  createStateSchema(raw, 1);
+  const now = "2026-11-29T00:00:00.000Z";
+  raw.exec(`INSERT INTO threads (id, default_branch_id, created_at, updated_at)
+              VALUES ('thr_1', 'brn_1', '${now}', '${now}');
+            INSERT INTO branches (id, thread_id, created_at, is_default)
+              VALUES ('brn_1', 'thr_1', '${now}', 1);
+            INSERT INTO turns (id, thread_id, branch_id, ordinal, status, created_at, updated_at)
+              VALUES ('trn_1', 'thr_1', 'brn_1', 1, 'failed', '${now}', '${now}');
+            INSERT INTO runs (id, turn_id, provider_id, model_id, status, created_at, reason_code)
+              VALUES ('run_1', 'trn_1', 'deepseek', 'deepseek-chat', 'failed', '${now}',
+                      'provider_authentication');`);
+  appendEvent(raw, "run.settled", "run_1");
+  mutate(raw);
+  raw.close();
+}
+
+Deno.test("a version-1 file migrates forward in place and keeps its data", async () => {
+  await using home = await tempHome();
+  createVersion1(home.path);
+  const db = openStateDatabase(home.path);
+  try {
+    const c = db.connection;
+    assert.equal(pragma(c, "user_version"), STATE_SCHEMA_VERSION);
+    assert.equal(countEvents(c), 1, "the journal must survive the migration");
+    const run = c.prepare("SELECT reason_code, error_message FROM runs WHERE id = 'run_1'").get();
+    assert.deepEqual({ ...run }, { reason_code: "provider_authentication", error_message: null });
+    c.prepare("UPDATE runs SET error_message = 'Incorrect API key' WHERE id = 'run_1'").run();
+  } finally {
+    db.close();
+  }
+  // Reopening finds nothing left to migrate and no drift.
+  const again = openStateDatabase(home.path);
+  const row = again.connection.prepare("SELECT error_message FROM runs").get();
+  again.close();
+  assert.equal(row?.error_message, "Incorrect API key");
+});
+
+Deno.test("a version-1 file that drifted from version 1 is refused, not migrated", async () => {
+  await using home = await tempHome();
+  createVersion1(home.path, (raw) => raw.exec("CREATE TABLE notes (id TEXT)"));
+  const hashBefore = await sha256(home.path);
+  assert.throws(() => openStateDatabase(home.path), StateSchemaIncompatibleError);
+  assert.equal(await sha256(home.path), hashBefore, "a refused file must not be written");
+});
+
+Deno.test("a version-1 file opened read-only is refused (migrating would write)", async () => {
+  await using home = await tempHome();
+  createVersion1(home.path);
+  assert.throws(
+    () => openStateDatabase(home.path, { readOnly: true }),
+    (error) =>
+      error instanceof StateSchemaIncompatibleError &&
+      error.differences.includes(`version 1, expected ${STATE_SCHEMA_VERSION}`),
+  );
 });

@@ -221,11 +221,13 @@ function applyRunStateChanged(
     }
   } else {
     run(
-      "UPDATE runs SET status = ?, started_at = ?, settled_at = ?, reason_code = ? WHERE id = ?",
+      `UPDATE runs SET status = ?, started_at = ?, settled_at = ?, reason_code = ?,
+         error_message = ? WHERE id = ?`,
       summary.status,
       summary.startedAt,
       summary.settledAt,
       summary.reasonCode,
+      summary.errorMessage ?? null,
       summary.id,
     );
   }

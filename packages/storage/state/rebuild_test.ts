@@ -465,7 +465,9 @@ class Simulation {
       : status === "cancelled"
       ? "cancelled"
       : this.#pick(FAILURES) ?? null;
-    const { result, events } = settleRun(this.#store, run.id, status, reason);
+    // A failed run carries the provider's words; a rebuild must derive them from the journal.
+    const said = status === "failed" ? `The provider answered: ${reason} for ${run.id}` : null;
+    const { result, events } = settleRun(this.#store, run.id, status, reason, said);
     const wasTerminal = TERMINAL.has(run.status);
     assert.equal(result.settled, !wasTerminal, `settle of a ${run.status} run`);
     if (wasTerminal) {

@@ -37,6 +37,8 @@ export function readRunSummary(db: StateDatabase, runId: string): RunSummary {
     reasonCode: row.reason_code === null
       ? null
       : String(row.reason_code) as NonNullable<RunSummary["reasonCode"]>,
+    // Present only when there is one, like in the run.settled that carried it.
+    ...(typeof row.error_message === "string" ? { errorMessage: row.error_message } : {}),
     modelCalls: Number(row.model_calls),
     compactions: Math.max(0, Number(row.revisions) - 1),
     createdAt: String(row.created_at),

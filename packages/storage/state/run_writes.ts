@@ -15,6 +15,7 @@ import {
   type RunStatus,
   type SettledStatus,
 } from "@daedalus/protocol";
+import { RUN_ERROR_MESSAGE_MAX_CHARS } from "@daedalus/protocol";
 import type { Committed, StateStore, WriteContext } from "./store.ts";
 import type { StateDatabase } from "./database.ts";
 import { StoreError } from "./errors.ts";
@@ -68,7 +69,12 @@ function changeState(
   scope: RunScope,
   previousStatus: RunStatus,
   status: RunStatus,
-  changes: { startedAt?: string; settledAt?: string; reasonCode?: string | null },
+  changes: {
+    startedAt?: string;
+    settledAt?: string;
+    reasonCode?: string | null;
+    errorMessage?: string;
+  },
 ): void {
   const current = readRunSummary(context.db, scope.runId);
   const run = { ...current, status, ...changes };
@@ -407,6 +413,8 @@ export interface Settlement {
  * @param runId the run
  * @param status terminal status
  * @param reasonCode why (null for completed)
+ * @param errorMessage what went wrong in words (a provider's redacted message), if known;
+ *   clipped to `RUN_ERROR_MESSAGE_MAX_CHARS`
  * @returns whether this call settled it
  */
 export function settleRun(
@@ -414,7 +422,10 @@ export function settleRun(
   runId: string,
   status: SettledStatus,
   reasonCode: string | null,
+  errorMessage: string | null = null,
 ): Committed<Settlement> {
+  // Absent rather than null when there is none, so older readers see what they knew.
+  const message = errorMessage ? { errorMessage: clipErrorMessage(errorMessage) } : {};
   try {
     return store.write((context) => {
       const scope = readRunScope(context.db, runId);
@@ -429,8 +440,13 @@ export function settleRun(
         startedAt: readRunSummary(context.db, runId).startedAt ?? context.now,
         settledAt: context.now,
         reasonCode,
+        ...message,
       });
-      context.append({ type: "run.settled", ...scopeIds(scope), payload: { status, reasonCode } });
+      context.append({
+        type: "run.settled",
+        ...scopeIds(scope),
+        payload: { status, reasonCode, ...message },
+      });
       return { settled: true, status, reasonCode };
     });
   } catch (error) {
@@ -441,6 +457,12 @@ export function settleRun(
     }
     throw error;
   }
+}
+
+function clipErrorMessage(text: string): string {
+  return text.length <= RUN_ERROR_MESSAGE_MAX_CHARS
+    ? text
+    : `${text.slice(0, RUN_ERROR_MESSAGE_MAX_CHARS - 1)}…`;
 }
 
 function isTerminal(status: RunStatus): status is SettledStatus {

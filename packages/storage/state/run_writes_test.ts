@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { newId, type ProcessRecord, type TokenUsage } from "@daedalus/protocol";
+import {
+  newId,
+  type ProcessRecord,
+  RUN_ERROR_MESSAGE_MAX_CHARS,
+  type TokenUsage,
+} from "@daedalus/protocol";
 import {
   activateRun,
   appendItemDelta,
@@ -32,6 +37,7 @@ import {
 } from "./_test_store.ts";
 import type { StateStore } from "./store.ts";
 import { listTurns } from "./reads/thread_history.ts";
+import { readRunSummary } from "./run_row.ts";
 
 async function runningRun(fixture: TestStore): Promise<{ threadId: string; runId: string }> {
   const { threadId } = await seedThread(fixture);
@@ -418,6 +424,36 @@ Deno.test("settleRun ends active items with the run's status, keeping partial te
     events: [],
   });
   assert.equal(countRows(store), count, "a second settlement writes nothing");
+});
+
+Deno.test("settleRun keeps a failed run's error message on the event, the row and the summary", async () => {
+  await using fixture = await openTestStore();
+  const { store } = fixture;
+  const { runId } = await runningRun(fixture);
+  const said = "The provider answered HTTP 401: Incorrect API key provided";
+  const { events } = settleRun(store, runId, "failed", "provider_authentication", said);
+  assertValidEvents(events);
+  const settled = events.find((e) => e.type === "run.settled");
+  const { status, reasonCode, errorMessage } = settled?.payload as Record<string, unknown>;
+  assert.deepEqual({ status, reasonCode, errorMessage }, {
+    status: "failed",
+    reasonCode: "provider_authentication",
+    errorMessage: said,
+  });
+  const changed = events.find((e) => e.type === "run.state_changed");
+  assert.equal((changed?.payload as { run: { errorMessage?: string } }).run.errorMessage, said);
+  assert.equal(
+    readRow(store, "SELECT error_message FROM runs WHERE id = ?", runId).error_message,
+    said,
+  );
+  assert.equal(store.read((db) => readRunSummary(db, runId)).errorMessage, said);
+
+  const long = await runningRun(fixture);
+  settleRun(store, long.runId, "failed", "provider_server", "x".repeat(5000));
+  const clipped = String(
+    readRow(store, "SELECT error_message FROM runs WHERE id = ?", long.runId).error_message,
+  );
+  assert.equal(clipped.length, RUN_ERROR_MESSAGE_MAX_CHARS, "clipped to the protocol's limit");
 });
 
 Deno.test("settleRun completed ends streaming items as completed; a queued run can be settled", async () => {

@@ -1,8 +1,10 @@
 /**
  * The canonical schema of state.db: the append-only `events` journal and the
  * projections derived from it (seed 000 §8, "state.db schema 16", restarted here at
- * version 1). The DDL is the single definition; the drift check compares a live file
- * against what these statements produce in a fresh in-memory database.
+ * version 1). The DDL of version 1 plus the forward migrations after it is the single
+ * definition: a new file is created by running both, so a migrated file and a new one
+ * hold the very same `sqlite_master` text, and the drift check compares a live file
+ * against what they produce in a fresh in-memory database.
  *
  * @module
  */
@@ -11,9 +13,28 @@ import { readSchemaObjects, type SchemaObject } from "./_sqlite.ts";
 
 /**
  * The schema version this code writes and accepts, stored in `PRAGMA user_version`.
- * There are no migrations: any other version means "reset required".
+ * An older version that matches its own schema exactly is migrated forward on open
+ * (database.ts); any other version means "reset required".
  */
-export const STATE_SCHEMA_VERSION = 1;
+export const STATE_SCHEMA_VERSION = 2;
+
+/** One forward migration: the statements that turn version `toVersion - 1` into `toVersion`. */
+export interface StateSchemaMigration {
+  /** The version the statements produce. */
+  toVersion: number;
+  /** DDL, run in order inside one transaction. */
+  statements: readonly string[];
+}
+
+/**
+ * The migrations after version 1, oldest first. Only additive statements (ADD COLUMN
+ * of a nullable column): the journal stays the source of truth, and a rebuild
+ * derives the new columns from it.
+ */
+export const STATE_SCHEMA_MIGRATIONS: readonly StateSchemaMigration[] = Object.freeze([
+  // 2: a failed Run's error message (the provider's words), from run.state_changed.
+  { toVersion: 2, statements: ["ALTER TABLE runs ADD COLUMN error_message TEXT"] },
+]);
 
 /**
  * The DDL of state.db in execution order: each table followed by its indexes.
@@ -192,29 +213,54 @@ export const STATE_SCHEMA_STATEMENTS: readonly string[] = Object.freeze([
  * transaction; it neither begins nor commits one.
  *
  * @param connection an open, empty database
+ * @param version the version to create (older ones for migration tests); default the current
  * @throws the SQLite error when an object already exists
  */
-export function createStateSchema(connection: DatabaseSync): void {
+export function createStateSchema(
+  connection: DatabaseSync,
+  version: number = STATE_SCHEMA_VERSION,
+): void {
   for (const statement of STATE_SCHEMA_STATEMENTS) connection.exec(statement);
-  connection.exec(`PRAGMA user_version = ${STATE_SCHEMA_VERSION}`);
+  migrateStateSchema(connection, 1, version);
 }
 
-let expectedObjects: readonly SchemaObject[] | undefined;
+/**
+ * Runs the migrations from one version to a later one and sets `user_version`. Runs
+ * inside the caller's transaction; it neither begins nor commits one.
+ *
+ * @param connection a database at version `from`
+ * @param from its version
+ * @param to the version wanted (≤ {@linkcode STATE_SCHEMA_VERSION})
+ */
+export function migrateStateSchema(connection: DatabaseSync, from: number, to: number): void {
+  for (const migration of STATE_SCHEMA_MIGRATIONS) {
+    if (migration.toVersion <= from || migration.toVersion > to) continue;
+    for (const statement of migration.statements) connection.exec(statement);
+  }
+  connection.exec(`PRAGMA user_version = ${to}`);
+}
+
+const expectedObjects = new Map<number, readonly SchemaObject[]>();
 
 /**
  * The schema objects a correct state.db holds, as SQLite itself records them. Built
  * once in an in-memory database and cached, so the comparison sees exactly what
  * `sqlite_master` would show for a file created by {@linkcode createStateSchema}.
  *
+ * @param version the schema version; default the current
  * @returns the expected objects, ordered by type and name
  */
-export function expectedStateSchemaObjects(): readonly SchemaObject[] {
-  if (expectedObjects !== undefined) return expectedObjects;
+export function expectedStateSchemaObjects(
+  version: number = STATE_SCHEMA_VERSION,
+): readonly SchemaObject[] {
+  const cached = expectedObjects.get(version);
+  if (cached !== undefined) return cached;
   const scratch = new DatabaseSync(":memory:");
   try {
-    createStateSchema(scratch);
-    expectedObjects = Object.freeze(readSchemaObjects(scratch).map((o) => Object.freeze(o)));
-    return expectedObjects;
+    createStateSchema(scratch, version);
+    const objects = Object.freeze(readSchemaObjects(scratch).map((o) => Object.freeze(o)));
+    expectedObjects.set(version, objects);
+    return objects;
   } finally {
     scratch.close();
   }
@@ -225,6 +271,7 @@ export function expectedStateSchemaObjects(): readonly SchemaObject[] {
  *
  * @param connection the database to inspect
  * @param userVersion its `PRAGMA user_version`
+ * @param expectedVersion the version to compare with; default the current
  * @returns one description per difference (`version 3, expected 1`,
  *   `missing index threads_active_catalog_order_idx`, `unexpected table foo`,
  *   `changed table items`); empty when the schema matches
@@ -233,16 +280,20 @@ export function expectedStateSchemaObjects(): readonly SchemaObject[] {
  * import { DatabaseSync } from "node:sqlite";
  * const db = new DatabaseSync(":memory:");
  * createStateSchema(db);
- * describeStateSchemaDrift(db, 1); // []
+ * describeStateSchemaDrift(db, 2); // []
  * ```
  */
-export function describeStateSchemaDrift(connection: DatabaseSync, userVersion: number): string[] {
+export function describeStateSchemaDrift(
+  connection: DatabaseSync,
+  userVersion: number,
+  expectedVersion: number = STATE_SCHEMA_VERSION,
+): string[] {
   const differences: string[] = [];
-  if (userVersion !== STATE_SCHEMA_VERSION) {
-    differences.push(`version ${userVersion}, expected ${STATE_SCHEMA_VERSION}`);
+  if (userVersion !== expectedVersion) {
+    differences.push(`version ${userVersion}, expected ${expectedVersion}`);
   }
   const live = new Map(readSchemaObjects(connection).map((o) => [objectKey(o), o]));
-  for (const expected of expectedStateSchemaObjects()) {
+  for (const expected of expectedStateSchemaObjects(expectedVersion)) {
     const actual = live.get(objectKey(expected));
     live.delete(objectKey(expected));
     if (actual === undefined) {

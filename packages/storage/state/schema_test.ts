@@ -5,6 +5,7 @@ import {
   createStateSchema,
   describeStateSchemaDrift,
   expectedStateSchemaObjects,
+  migrateStateSchema,
   STATE_SCHEMA_STATEMENTS,
   STATE_SCHEMA_VERSION,
 } from "./schema.ts";
@@ -70,7 +71,7 @@ function seedRun(db: DatabaseSync): void {
 Deno.test("the schema creates exactly the seed's 12 tables and 13 named indexes", () => {
   const db = freshSchema();
   try {
-    assert.equal(STATE_SCHEMA_VERSION, 1);
+    assert.equal(STATE_SCHEMA_VERSION, 2);
     assert.equal(STATE_SCHEMA_STATEMENTS.length, TABLES.length + INDEXES.length);
     assert.deepEqual(namesOf(db, "table"), TABLES);
     assert.deepEqual(namesOf(db, "index"), INDEXES);
@@ -96,6 +97,7 @@ Deno.test("reformatted whitespace in the DDL is not drift", () => {
     for (const statement of STATE_SCHEMA_STATEMENTS) {
       db.exec(statement.replace(/\s+/g, "\n\t  "));
     }
+    migrateStateSchema(db, 1, STATE_SCHEMA_VERSION);
     assert.deepEqual(describeStateSchemaDrift(db, STATE_SCHEMA_VERSION), []);
   } finally {
     db.close();
@@ -109,7 +111,7 @@ Deno.test("drift names the version and each missing, unexpected and changed obje
     db.exec("CREATE TABLE notes (id TEXT)");
     db.exec("ALTER TABLE items ADD COLUMN extra TEXT");
     assert.deepEqual(describeStateSchemaDrift(db, 7), [
-      "version 7, expected 1",
+      "version 7, expected 2",
       "changed table items",
       "missing index runs_turn_history_idx",
       "unexpected table notes",

@@ -4,13 +4,17 @@ import { explainReason } from "../../i18n/reasons.ts";
 
 /**
  * The outcome block under a settled Run: nothing for a completed Run; for a failed or
- * cancelled one, the localized explanation of its reason code and the raw code, and
- * "Try again" when the caller offers it (the thread's latest Run).
+ * cancelled one, the localized explanation of its reason code, what the provider said
+ * (e.g. "Incorrect API key provided", as the runtime stored it, redacted), the raw
+ * code, and "Try again" when the caller offers it (the thread's latest Run).
  */
 export function RunOutcome(
-  props: { run: Pick<RunView, "status" | "reasonCode">; onSendAgain?: () => void },
+  props: {
+    run: Pick<RunView, "status" | "reasonCode" | "errorMessage">;
+    onSendAgain?: () => void;
+  },
 ) {
-  const { status, reasonCode } = props.run;
+  const { status, reasonCode, errorMessage } = props.run;
   if (status !== "failed" && status !== "cancelled") return null;
   return (
     <div
@@ -20,6 +24,11 @@ export function RunOutcome(
     >
       <strong>{status === "failed" ? t("outcome.failed") : t("outcome.cancelled")}</strong>
       <p>{reasonCode ? explainReason("run", reasonCode) : t("outcome.noReason")}</p>
+      {errorMessage && (
+        <p class="error-message">
+          {t("outcome.details")} <q>{errorMessage}</q>
+        </p>
+      )}
       {reasonCode && (
         <p class="reason-code">
           {t("outcome.code")} <code>{reasonCode}</code>

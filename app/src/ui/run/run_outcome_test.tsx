@@ -18,3 +18,32 @@ Deno.test("run outcome: completed shows nothing; failed/cancelled explain and sh
     assert.match(text(unknown), /没有记录原因/);
   });
 });
+
+Deno.test("run outcome: a failed run shows the provider's stored message next to the reason", () => {
+  inEnglish(() => {
+    const failed = RunOutcome({
+      run: {
+        status: "failed",
+        reasonCode: "provider_authentication",
+        errorMessage: "The provider answered HTTP 401: Incorrect API key provided: sk-wro***.",
+      },
+    })!;
+    assert.match(
+      text(failed),
+      /rejected the credentials.*Details:.*Incorrect API key provided.*provider_authentication/,
+    );
+    const cut = RunOutcome({ run: { status: "failed", reasonCode: "model_output_limit" } })!;
+    assert.match(text(cut), /output limit.*model_output_limit/);
+    assert.doesNotMatch(text(cut), /Details:/, "no message, no details line");
+  });
+  inLocale("zh-CN", () => {
+    const zh = RunOutcome({
+      run: {
+        status: "failed",
+        reasonCode: "provider_authentication",
+        errorMessage: "Incorrect API key",
+      },
+    });
+    assert.match(text(zh), /详情：.*Incorrect API key/);
+  });
+});

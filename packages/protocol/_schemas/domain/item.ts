@@ -19,6 +19,7 @@ import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENTS_MAX_COUNT,
   PATH_MAX_CHARS,
+  RUN_ERROR_MESSAGE_MAX_CHARS,
   UPLOAD_NAME_MAX_CHARS,
 } from "../../limits.ts";
 
@@ -70,6 +71,9 @@ export const Item = z.looseObject({
     "by kind (attachments, tool id and arguments, tool result details, steer marker).",
 });
 
+/** A failed Run's error message. */
+export const RunErrorMessage = z.string().max(RUN_ERROR_MESSAGE_MAX_CHARS);
+
 export const RunSummary = z.looseObject({
   id: RunId,
   turnId: TurnId,
@@ -80,6 +84,11 @@ export const RunSummary = z.looseObject({
   executionPolicy: ExecutionPolicy,
   status: RunStatus,
   reasonCode: RunReasonCode.nullable(),
+  /**
+   * What went wrong, in the provider's words when it said (redacted), on a failed Run;
+   * absent or null otherwise (and on Runs recorded before it existed).
+   */
+  errorMessage: RunErrorMessage.nullable().optional(),
   /** Model calls made so far. */
   modelCalls: z.int().min(0),
   /** Context compactions so far. */

@@ -24,7 +24,7 @@ import {
   Exchange,
   type ProviderTimeouts,
 } from "./exchange.ts";
-import { ERROR_BODY_MAX_BYTES } from "./limits.ts";
+import { ERROR_BODY_MAX_BYTES, JSON_ANSWER_MAX_BYTES } from "./limits.ts";
 import type { SecretRedactor } from "./redact.ts";
 import { buildChatCompletionsBody } from "./request.ts";
 import {
@@ -70,6 +70,8 @@ interface AdapterConfig {
   fetch: typeof fetch;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   redactor: SecretRedactor;
+  /** DeepSeek's endpoint: reasoning goes back on every tool-calling message (request.ts). */
+  alwaysSendReasoning: boolean;
 }
 
 /**
@@ -96,12 +98,21 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
     fetch: options.fetch ?? fetch,
     sleep: options.sleep ?? defaultSleep,
     redactor: redactorOf(options.apiKey, options.headers),
+    alwaysSendReasoning: isDeepSeekEndpoint(options.baseUrl),
   };
   return {
     id: options.id,
     models: Object.freeze([...options.models]),
     stream: (request, signal) => streamWithRetries(config, request, signal),
   };
+}
+
+function isDeepSeekEndpoint(baseUrl: string): boolean {
+  try {
+    return /(^|\.)deepseek\.com$/i.test(new URL(baseUrl).hostname);
+  } catch {
+    return false;
+  }
 }
 
 function chatHeaders(options: OpenAICompatibleOptions): Headers | ProviderError {
@@ -127,7 +138,9 @@ async function* streamWithRetries(
   if (headers instanceof ProviderError) throw headers;
   let body: string;
   try {
-    body = JSON.stringify(buildChatCompletionsBody(request));
+    body = JSON.stringify(buildChatCompletionsBody(request, {
+      alwaysSendReasoning: config.alwaysSendReasoning,
+    }));
   } catch (error) {
     throw config.redactor.redactError(toProviderError(error));
   }
@@ -168,9 +181,16 @@ async function* streamOnce(
       const { text } = await exchange.readText(response, ERROR_BODY_MAX_BYTES);
       throw errorFromResponse(response.status, response.headers, text);
     }
-    if (isJson(response)) throw await unexpectedJson(exchange, response, requestId);
-    progress.responded = true;
     const decoder = new ChatStreamDecoder();
+    if (isJson(response)) {
+      const completion = await jsonAnswer(exchange, response, requestId);
+      progress.responded = true;
+      const events = decoder.acceptCompletion(completion, requestId);
+      progress.content ||= decoder.hasContent;
+      yield* events;
+      return;
+    }
+    progress.responded = true;
     const parser = new SseParser();
     const text = new TextDecoder();
     let sawDone = false;
@@ -203,18 +223,40 @@ function isJson(response: Response): boolean {
   return /^application\/json\b/i.test(response.headers.get("content-type") ?? "");
 }
 
-/** A successful status with a JSON body instead of a stream: an error, or not a stream at all. */
-async function unexpectedJson(exchange: Exchange, response: Response, requestId: string | null) {
-  const { text } = await exchange.readText(response, ERROR_BODY_MAX_BYTES);
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === "object" && parsed !== null && "error" in parsed) {
-      return errorFromStreamFrame(parsed.error, requestId);
-    }
-  } catch {
-    // Falls through: malformed JSON is no stream either.
+/**
+ * A successful status with a JSON body instead of a stream: a whole `chat.completion`
+ * (servers and proxies that ignore `stream: true` answer so; the OpenAI SDK accepts it
+ * too), or an error object sent with status 200.
+ *
+ * @returns the completion object
+ * @throws {ProviderError} the error it carries, or `protocol` when it is neither
+ */
+async function jsonAnswer(
+  exchange: Exchange,
+  response: Response,
+  requestId: string | null,
+): Promise<Record<string, unknown>> {
+  const { text, complete } = await exchange.readText(response, JSON_ANSWER_MAX_BYTES);
+  if (!complete) {
+    throw protocolError(`The provider's JSON answer is larger than ${JSON_ANSWER_MAX_BYTES} bytes`);
   }
-  return protocolError("The provider answered with JSON instead of an event stream");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw protocolError("The provider answered with malformed JSON instead of an event stream");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw protocolError("The provider answered with JSON that is not an object");
+  }
+  const record = parsed as Record<string, unknown>;
+  if (record.error !== undefined && record.error !== null) {
+    throw errorFromStreamFrame(record.error, requestId);
+  }
+  if (!Array.isArray(record.choices)) {
+    throw protocolError("The provider answered with JSON that is no chat completion");
+  }
+  return record;
 }
 
 export type { ProviderTimeouts } from "./exchange.ts";

@@ -59,6 +59,7 @@ export function errorFromResponse(status: number, headers: Headers, body: string
     retryable: RETRYABLE.has(category),
     requestId: headers.get("x-request-id") ?? undefined,
     retryAfterSec: parseRetryAfter(headers),
+    providerMessage: complaint.message || undefined,
   });
 }
 
@@ -79,6 +80,7 @@ export function errorFromStreamFrame(error: unknown, requestId: string | null): 
     status: complaint.status,
     retryable: RETRYABLE.has(category),
     requestId: requestId ?? undefined,
+    providerMessage: complaint.message || undefined,
   });
 }
 
@@ -160,11 +162,21 @@ function mentionsContextOverflow(complaint: ProviderComplaint): boolean {
   return CONTEXT_OVERFLOW.test(`${complaint.code} ${complaint.type} ${complaint.message}`);
 }
 
+/**
+ * The error body shapes real servers send:
+ * - OpenAI, DeepSeek, llama.cpp, newer vLLM: `{"error":{"message","type","param","code"}}`
+ *   (llama.cpp and vLLM put the HTTP status in `code`);
+ * - older vLLM: `{"object":"error","message","type","param","code":400}` at the top level;
+ * - Ollama: `{"error":"model \"x\" not found"}` (a string);
+ * - FastAPI-based servers: `{"detail":"…"}` or `{"detail":[{"loc":[…],"msg":"…"}]}`;
+ * - gateways that wrap it in a list: `[{"error":{…}}]`.
+ */
 function parseComplaint(body: string): ProviderComplaint {
   try {
-    const parsed: unknown = JSON.parse(body);
+    let parsed: unknown = JSON.parse(body);
+    if (Array.isArray(parsed) && parsed.length > 0) parsed = parsed[0];
     if (isRecord(parsed)) {
-      return complaintOf("error" in parsed ? parsed.error : parsed);
+      return complaintOf("error" in parsed && parsed.error ? parsed.error : parsed);
     }
   } catch {
     // Not JSON: the body text itself is the best explanation there is.
@@ -177,7 +189,7 @@ function complaintOf(error: unknown): ProviderComplaint {
     return { message: clip(error), code: "", type: "", status: undefined };
   }
   if (!isRecord(error)) return { message: "", code: "", type: "", status: undefined };
-  const message = textOf(error.message) || textOf(error.detail);
+  const message = textOf(error.message) || detailText(error.detail);
   const numericCode = typeof error.code === "number" ? error.code : Number(error.status);
   return {
     message: clip(message),
@@ -187,6 +199,17 @@ function complaintOf(error: unknown): ProviderComplaint {
       ? numericCode
       : undefined,
   };
+}
+
+/** FastAPI's `detail`: a string, or a list of `{loc, msg}` validation errors. */
+function detailText(detail: unknown): string {
+  if (!Array.isArray(detail)) return textOf(detail);
+  const messages = detail.map((entry) =>
+    isRecord(entry) && typeof entry.msg === "string"
+      ? (Array.isArray(entry.loc) ? `${entry.loc.join(".")}: ${entry.msg}` : entry.msg)
+      : textOf(entry)
+  );
+  return messages.join("; ");
 }
 
 function textOf(value: unknown): string {

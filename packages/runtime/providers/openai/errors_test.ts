@@ -80,3 +80,73 @@ Deno.test("transport failures are network errors; unknown throws are unknown", (
   assert.equal(unknown.category, "unknown");
   assert.equal(unknown.retryable, false);
 });
+
+Deno.test("the provider's own message is kept from every error body shape real servers send", () => {
+  const cases: [number, string, string][] = [
+    // OpenAI, DeepSeek
+    [
+      401,
+      json({
+        error: {
+          message: "Incorrect API key provided: sk-wro***.",
+          type: "invalid_request_error",
+          param: null,
+          code: "invalid_api_key",
+        },
+      }),
+      "Incorrect API key provided: sk-wro***.",
+    ],
+    // llama.cpp and newer vLLM: the status in `code`
+    [
+      400,
+      json({
+        error: {
+          code: 400,
+          message: "the request exceeds the available context size",
+          type: "invalid_request_error",
+        },
+      }),
+      "the request exceeds the available context size",
+    ],
+    // older vLLM: the error object at the top level
+    [
+      404,
+      json({
+        object: "error",
+        message: "The model `x` does not exist.",
+        type: "NotFoundError",
+        param: null,
+        code: 404,
+      }),
+      "The model `x` does not exist.",
+    ],
+    // Ollama: a string
+    [
+      404,
+      json({ error: 'model "llama9" not found, try pulling it first' }),
+      'model "llama9" not found, try pulling it first',
+    ],
+    // FastAPI validation errors
+    [
+      422,
+      json({ detail: [{ loc: ["body", "messages"], msg: "field required", type: "missing" }] }),
+      "body.messages: field required",
+    ],
+    // a gateway that wraps it in a list
+    [
+      429,
+      json([{
+        error: { code: 429, message: "Resource has been exhausted", status: "RESOURCE_EXHAUSTED" },
+      }]),
+      "Resource has been exhausted",
+    ],
+    // plain text
+    [502, "upstream connect error", "upstream connect error"],
+  ];
+  for (const [status, body, message] of cases) {
+    const error = errorFromResponse(status, new Headers(), body);
+    assert.equal(error.providerMessage, message, body);
+    assert.ok(error.message.includes(message), error.message);
+  }
+  assert.equal(errorFromResponse(500, new Headers(), "").providerMessage, undefined);
+});

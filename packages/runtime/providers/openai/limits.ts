@@ -21,6 +21,8 @@ export const DISCOVERY_MODELS_MAX = 1_000;
 
 /** Largest error body read to explain a failed request; the message is near the start. */
 export const ERROR_BODY_MAX_BYTES = 64 * 1024;
+/** Largest non-streamed JSON answer read; the stream limits (events, arguments, reasoning) allow about this much. */
+export const JSON_ANSWER_MAX_BYTES = 4 * 1024 * 1024;
 /** Longest provider message quoted in a `ProviderError`; enough to explain, short enough to log. */
 export const ERROR_MESSAGE_MAX_CHARS = 500;
 

@@ -66,16 +66,21 @@ export class SecretRedactor {
    */
   redactError(error: ProviderError): ProviderError {
     const message = this.redact(error.message);
+    const providerMessage = error.providerMessage === undefined
+      ? undefined
+      : this.redact(error.providerMessage);
     const cause = this.#cleanCause(error.cause);
     const requestId = error.requestId === undefined ? undefined : this.redact(error.requestId);
-    if (message === error.message && cause === error.cause && requestId === error.requestId) {
-      return error;
-    }
+    if (
+      message === error.message && cause === error.cause && requestId === error.requestId &&
+      providerMessage === error.providerMessage
+    ) return error;
     return new ProviderError(error.category, message, {
       retryable: error.retryable,
       status: error.status,
       requestId,
       retryAfterSec: error.retryAfterSec,
+      providerMessage,
       cause,
     });
   }

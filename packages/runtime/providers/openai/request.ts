@@ -28,7 +28,12 @@ export interface ChatToolCall {
 export type ChatMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: string | ChatContentPart[] }
-  | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }
+  | {
+    role: "assistant";
+    content: string | null;
+    tool_calls?: ChatToolCall[];
+    reasoning_content?: string;
+  }
   | { role: "tool"; tool_call_id: string; content: string };
 
 /** The body of `POST /chat/completions`. */
@@ -50,17 +55,53 @@ export interface ChatCompletionsBody {
   reasoning_effort?: string;
 }
 
+/** How the body is built for one endpoint. */
+export interface ChatBodyOptions {
+  /**
+   * Sends `reasoning_content` on every assistant message with tool calls even when no
+   * message of the request carries reasoning (the DeepSeek endpoint, where thinking
+   * mode is the default).
+   */
+  alwaysSendReasoning?: boolean;
+}
+
 /**
  * Builds the request body.
  *
+ * `reasoning_content` goes back on the assistant messages that carry `reasoning` (history
+ * keeps it, "" included, on every assistant message between two user messages where the
+ * model called tools, and nowhere else: context/history.ts), and on every message with
+ * tool calls ("" when it has none) for DeepSeek's endpoint; but only when the endpoint is
+ * DeepSeek's or some message of the request carries non-empty reasoning, never
+ * otherwise. Verified (2026-12): DeepSeek's thinking mode
+ * (api-docs.deepseek.com/guides/thinking_mode) requires it, in all later requests, for
+ * the assistant messages of a stretch with tool calls and answers 400 "The
+ * reasoning_content in the thinking mode must be passed back to the API" without it;
+ * elsewhere it "is ignored". llama.cpp reads `reasoning_content` of input messages
+ * (common/chat.cpp `common_chat_msgs_parse_oaicompat`), and vLLM's message param allows
+ * it (`CustomChatCompletionMessageParam`, `extra="allow"`, "assistant messages with
+ * `reasoning` / `reasoning_content`"; its ConversationMessage carries it). But strict
+ * servers refuse the unknown key (Cerebras: 400 "property
+ * 'messages.2.assistant.reasoning_content' is unsupported"; StepFun "Unrecognized chat
+ * message"), and OpenAI documents no such input field, so a conversation that never had
+ * reasoning never sends it. A thread that switches from a reasoning model to a strict
+ * server keeps the earlier reasoning in its history and may be refused there; starting
+ * a new thread avoids it.
+ *
  * @param request the model request
+ * @param options per-endpoint choices
  * @returns the Chat Completions body
  * @throws {ProviderError} `protocol` when an image is not inlined as a `data:` URL
  */
-export function buildChatCompletionsBody(request: ProviderRequest): ChatCompletionsBody {
+export function buildChatCompletionsBody(
+  request: ProviderRequest,
+  options: ChatBodyOptions = {},
+): ChatCompletionsBody {
+  const sendReasoning = options.alwaysSendReasoning === true ||
+    request.messages.some((message) => message.role === "assistant" && !!message.reasoning);
   const body: ChatCompletionsBody = {
     model: request.modelId,
-    messages: request.messages.map(toChatMessage),
+    messages: request.messages.map((message) => toChatMessage(message, sendReasoning)),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -74,7 +115,7 @@ export function buildChatCompletionsBody(request: ProviderRequest): ChatCompleti
   return body;
 }
 
-function toChatMessage(message: ProviderMessage): ChatMessage {
+function toChatMessage(message: ProviderMessage, sendReasoning: boolean): ChatMessage {
   switch (message.role) {
     case "system":
       return { role: "system", content: message.content };
@@ -87,11 +128,15 @@ function toChatMessage(message: ProviderMessage): ChatMessage {
       };
     case "assistant": {
       const calls = message.toolCalls ?? [];
-      if (calls.length === 0) return { role: "assistant", content: message.content };
+      const reasoning = sendReasoning && (message.reasoning !== undefined || calls.length > 0)
+        ? { reasoning_content: message.reasoning ?? "" }
+        : {};
+      if (calls.length === 0) return { role: "assistant", content: message.content, ...reasoning };
       return {
         role: "assistant",
         // With tool calls, an empty answer is sent as null, as the API documents it.
         content: message.content === "" ? null : message.content,
+        ...reasoning,
         tool_calls: calls.map((call) => ({
           id: call.id,
           type: "function",

@@ -1,8 +1,13 @@
 /**
  * Chat Completions stream chunks as provider events. Text and reasoning deltas are
- * passed on at once; tool-call fragments are accumulated by `index` (id and name on
+ * passed on at once (a `<think>` block at the start of the text becomes reasoning:
+ * think_tags.ts); tool-call fragments are accumulated by `index` (id and name on
  * the first fragment, arguments concatenated) and emitted whole when the stream ends,
- * followed by the usage and the finish.
+ * followed by the usage and the finish with its finish reason.
+ *
+ * Usage arrives where each server puts it: OpenAI and DeepSeek in a last chunk with
+ * `choices: []` (OpenAI only with `stream_options.include_usage`), vLLM and llama.cpp
+ * in the last chunk, some servers on every chunk; the last one seen wins.
  *
  * @module
  */
@@ -10,6 +15,7 @@ import type { TokenUsage } from "@daedalus/protocol";
 import type { ProviderEvent } from "../provider.ts";
 import { errorFromStreamFrame, protocolError } from "./errors.ts";
 import { REASONING_MAX_CHARS, TOOL_ARGUMENTS_MAX_CHARS, TOOL_CALLS_MAX } from "./limits.ts";
+import { type SplitContent, ThinkTagSplitter } from "./think_tags.ts";
 
 /** A tool call being assembled from its fragments. */
 interface PendingToolCall {
@@ -31,6 +37,7 @@ export class ChatStreamDecoder {
   #usage: TokenUsage | null = null;
   #model: string | null = null;
   #chunkId: string | null = null;
+  readonly #think = new ThinkTagSplitter();
 
   /** Whether model content (text, reasoning or a tool-call fragment) has arrived. */
   get hasContent(): boolean {
@@ -57,6 +64,8 @@ export class ChatStreamDecoder {
     if ("error" in chunk && chunk.error !== null && chunk.error !== undefined) {
       throw errorFromStreamFrame(chunk.error, requestId ?? stringOr(chunk.id, null));
     }
+    // vLLM's streamed ErrorResponse is the error object itself: {"object":"error","message",…}.
+    if (chunk.object === "error") throw errorFromStreamFrame(chunk, requestId);
     this.#model = stringOr(chunk.model, null) || this.#model;
     this.#chunkId ??= stringOr(chunk.id, null) || null;
     if (isRecord(chunk.usage)) this.#usage = toTokenUsage(chunk.usage);
@@ -80,7 +89,7 @@ export class ChatStreamDecoder {
     if (!sawDone && this.#finishReason === null) {
       throw protocolError("The stream ended before the response finished", true);
     }
-    const events: ProviderEvent[] = [];
+    const events: ProviderEvent[] = this.#split(this.#think.end());
     const indexes = [...this.#toolCalls.keys()].sort((a, b) => a - b);
     for (const index of indexes) {
       const call = this.#toolCalls.get(index);
@@ -99,8 +108,53 @@ export class ChatStreamDecoder {
       type: "finish",
       responseModelId: this.#model,
       requestId: requestId ?? this.#chunkId,
+      finishReason: this.#finishReason,
     });
     return events;
+  }
+
+  /**
+   * Decodes a whole `chat.completion` object: the JSON answer some servers send to a
+   * streaming request (a proxy that buffers, a server that ignores `stream`). Its
+   * message is taken as one delta, so it is split and limited like a stream.
+   *
+   * @param completion the parsed body
+   * @param requestId the request id from the response headers, if any
+   * @returns every event of the answer, the finish last
+   * @throws {ProviderError} `protocol` when it has no choice with a message
+   */
+  acceptCompletion(completion: Json, requestId: string | null): ProviderEvent[] {
+    const choice = firstChoice(completion.choices);
+    if (!choice || !isRecord(choice.message)) {
+      throw protocolError("The provider's JSON answer has no message");
+    }
+    const message = choice.message;
+    const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+    const delta = {
+      ...message,
+      // A complete message's calls carry no index; their order is their index.
+      tool_calls: calls.map((call, index) => isRecord(call) ? { index, ...call } : call),
+    };
+    const chunk = {
+      ...completion,
+      choices: [{ index: 0, delta, finish_reason: choice.finish_reason }],
+    };
+    return [...this.accept(JSON.stringify(chunk), requestId), ...this.complete(requestId, true)];
+  }
+
+  #split(split: SplitContent): ProviderEvent[] {
+    const events: ProviderEvent[] = [];
+    if (split.reasoning) events.push(this.#reasoning(split.reasoning));
+    if (split.text) events.push({ type: "text_delta", text: split.text });
+    return events;
+  }
+
+  #reasoning(text: string): ProviderEvent {
+    this.#reasoningChars += text.length;
+    if (this.#reasoningChars > REASONING_MAX_CHARS) {
+      throw protocolError(`The reasoning is longer than ${REASONING_MAX_CHARS} characters`);
+    }
+    return { type: "reasoning_delta", text };
   }
 
   #acceptDelta(delta: Json): ProviderEvent[] {
@@ -108,17 +162,13 @@ export class ChatStreamDecoder {
     // DeepSeek names it reasoning_content; OpenRouter and some vLLM builds name it reasoning.
     const reasoning = stringOr(delta.reasoning_content, "") || stringOr(delta.reasoning, "");
     if (reasoning) {
-      this.#reasoningChars += reasoning.length;
-      if (this.#reasoningChars > REASONING_MAX_CHARS) {
-        throw protocolError(`The reasoning is longer than ${REASONING_MAX_CHARS} characters`);
-      }
       this.#content = true;
-      events.push({ type: "reasoning_delta", text: reasoning });
+      events.push(this.#reasoning(reasoning));
     }
     const text = stringOr(delta.content, "");
     if (text) {
       this.#content = true;
-      events.push({ type: "text_delta", text });
+      events.push(...this.#split(this.#think.push(text)));
     }
     if (Array.isArray(delta.tool_calls)) {
       for (const fragment of delta.tool_calls) {

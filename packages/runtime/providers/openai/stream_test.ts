@@ -43,7 +43,7 @@ Deno.test("tool calls are accumulated by index and emitted in index order at the
   assert.deepEqual(decoder.complete("req_9", false), [
     { type: "tool_call", id: "call_a", name: "read", arguments: '{"path":"a.ts"}' },
     { type: "tool_call", id: "call_b", name: "grep", arguments: '{"q":"x"}' },
-    { type: "finish", responseModelId: "m-1", requestId: "req_9" },
+    { type: "finish", responseModelId: "m-1", requestId: "req_9", finishReason: "tool_calls" },
   ]);
 });
 
@@ -98,7 +98,7 @@ Deno.test("usage, model and the chunk id (without a header id) reach the closing
         totalTokens: 14,
       },
     },
-    { type: "finish", responseModelId: "m-1", requestId: "chatcmpl-7" },
+    { type: "finish", responseModelId: "m-1", requestId: "chatcmpl-7", finishReason: "stop" },
   ]);
 });
 
@@ -164,5 +164,101 @@ Deno.test("reasoning and tool arguments beyond 1,000,000 characters are protocol
   assert.throws(
     () => tools.accept(chunk({ tool_calls: [{ index: 1, function: { arguments: "!" } }] })),
     isCategory("protocol"),
+  );
+});
+
+Deno.test("a <think> block at the start of content streams as reasoning, split tags included", () => {
+  const decoder = new ChatStreamDecoder();
+  const events = [
+    ...decoder.accept(chunk({ role: "assistant", content: "<thi" })),
+    ...decoder.accept(chunk({ content: "nk>Check the file.</th" })),
+    ...decoder.accept(chunk({ content: "ink>\n\nIt is " })),
+    ...decoder.accept(chunk({ content: "fine." }, "stop")),
+    ...decoder.complete(null, true),
+  ];
+  const text = events.filter((e) => e.type === "text_delta").map((e) => e.text).join("");
+  const reasoning = events.filter((e) => e.type === "reasoning_delta").map((e) => e.text).join("");
+  assert.equal(text, "It is fine.");
+  assert.equal(reasoning, "Check the file.");
+});
+
+Deno.test("finish_reason length reaches the finish event, with the cut tool call as it came", () => {
+  const decoder = new ChatStreamDecoder();
+  decoder.accept(chunk({
+    tool_calls: [{
+      index: 0,
+      id: "c1",
+      type: "function",
+      function: { name: "write", arguments: '{"pa' },
+    }],
+  }));
+  decoder.accept(chunk({}, "length"));
+  const events = decoder.complete(null, true);
+  assert.deepEqual(events.at(-1), {
+    type: "finish",
+    responseModelId: "m-1",
+    requestId: "chatcmpl-7",
+    finishReason: "length",
+  });
+});
+
+Deno.test("a whole chat.completion is decoded like a stream: reasoning, <think>, tools, usage", () => {
+  const decoder = new ChatStreamDecoder();
+  const events = decoder.acceptCompletion({
+    id: "chatcmpl-9",
+    object: "chat.completion",
+    model: "m-2",
+    choices: [{
+      index: 0,
+      message: {
+        role: "assistant",
+        content: "<think>plan</think>Reading it.",
+        reasoning_content: "first",
+        tool_calls: [
+          { id: "c1", type: "function", function: { name: "read", arguments: '{"path":"a"}' } },
+          { id: "c2", type: "function", function: { name: "list", arguments: "{}" } },
+        ],
+      },
+      finish_reason: "tool_calls",
+    }],
+    usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
+  }, "req-1");
+  assert.deepEqual(events.map((e) => e.type), [
+    "reasoning_delta",
+    "reasoning_delta",
+    "text_delta",
+    "tool_call",
+    "tool_call",
+    "usage",
+    "finish",
+  ]);
+  assert.deepEqual(events.filter((e) => e.type === "tool_call").map((e) => e.id), ["c1", "c2"]);
+  assert.deepEqual(events.at(-1), {
+    type: "finish",
+    responseModelId: "m-2",
+    requestId: "req-1",
+    finishReason: "tool_calls",
+  });
+  assert.throws(
+    () => new ChatStreamDecoder().acceptCompletion({ choices: [] }, null),
+    isCategory("protocol"),
+  );
+});
+
+Deno.test("vLLM's top-level error object mid-stream is an error, with its message", () => {
+  const decoder = new ChatStreamDecoder();
+  decoder.accept(chunk({ content: "par" }));
+  assert.throws(
+    () =>
+      decoder.accept(JSON.stringify({
+        object: "error",
+        message: "Engine loop has died",
+        type: "InternalServerError",
+        param: null,
+        code: 500,
+      })),
+    (error: unknown) =>
+      error instanceof ProviderError && error.category === "server" &&
+      error.providerMessage === "Engine loop has died",
   );
 });

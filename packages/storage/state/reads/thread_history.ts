@@ -152,7 +152,7 @@ function selectRunsOfTurns(
   if (turnIds.length === 0) return byTurn;
   const runRows = db.connection.prepare(
     `SELECT r.id, r.turn_id, r.provider_id, r.model_id, r.execution_policy, r.status,
-            r.reason_code, r.created_at, r.started_at, r.settled_at,
+            r.reason_code, r.error_message, r.created_at, r.started_at, r.settled_at,
             (SELECT count(*) FROM model_calls AS c WHERE c.run_id = r.id) AS model_call_count,
             (SELECT count(*) FROM context_revisions AS v WHERE v.run_id = r.id)
               AS context_revision_count
