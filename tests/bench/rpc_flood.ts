@@ -29,12 +29,14 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "8" },
     "sample-every": { type: "string", default: "5000" },
     threads: { type: "string", default: "20" },
+    methods: { type: "string", default: "thread.list,thread.get,turn.list" },
   },
 });
 const requests = Number(values.requests);
 const concurrency = Number(values.concurrency);
 const sampleEvery = Number(values["sample-every"]);
 const threadCount = Number(values.threads);
+const methods = values.methods.split(",");
 
 await using home = await makeTempHome();
 await using server = await startFixture(home, {
@@ -90,17 +92,11 @@ for (const threadId of threadIds) {
   }
 }
 
-/** The i-th read-only call: the three methods in turn, over the seeded threads. */
+/** The i-th read-only call: the methods in turn, over the seeded threads. */
 function readCall(index: number): [string, unknown] {
   const threadId = threadIds[index % threadIds.length];
-  switch (index % 3) {
-    case 0:
-      return ["thread.list", {}];
-    case 1:
-      return ["thread.get", { threadId }];
-    default:
-      return ["turn.list", { threadId }];
-  }
+  const method = methods[index % methods.length]!;
+  return [method, method === "thread.list" ? {} : { threadId }];
 }
 
 const samples: { sent: number; rssMb: number; seconds: number }[] = [];
