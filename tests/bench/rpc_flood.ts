@@ -11,6 +11,15 @@
  * deno run -A tests/bench/rpc_flood.ts --requests 100000 --concurrency 8
  * ```
  *
+ * `--in-process` runs the runtime in this process instead (same scripted model) and, when
+ * started with `--v8-flags=--expose-gc`, collects garbage before each sample and also
+ * reports the JS heap after collection — what separates retained objects from native
+ * memory that is only freed late:
+ *
+ * ```sh
+ * deno run -A --v8-flags=--expose-gc tests/bench/rpc_flood.ts --in-process --requests 60000
+ * ```
+ *
  * The file name does not end in `_bench.ts`, so `deno task bench` does not run it.
  * The method, numbers and verdict are in packages/runtime/README.md
  * ("Memory under an RPC flood").
@@ -18,6 +27,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { createScriptedProvider, startRuntime } from "@daedalus/runtime";
 import { makeTempHome, startFixture } from "../e2e/_harness.ts";
 
 /** Growth over the second half of the run, in MB, below which RSS counts as a plateau. */
@@ -30,6 +40,7 @@ const { values } = parseArgs({
     "sample-every": { type: "string", default: "5000" },
     threads: { type: "string", default: "20" },
     methods: { type: "string", default: "thread.list,thread.get,turn.list" },
+    "in-process": { type: "boolean", default: false },
   },
 });
 const requests = Number(values.requests);
@@ -38,13 +49,69 @@ const sampleEvery = Number(values["sample-every"]);
 const threadCount = Number(values.threads);
 const methods = values.methods.split(",");
 
-await using home = await makeTempHome();
-await using server = await startFixture(home, {
-  DAEDALUS_THREAD_TITLES: "0",
-  DAEDALUS_MEMORY_REFINEMENT: "0",
-});
-const token = await server.token();
-const pid = server.child.process.pid;
+/** Where the flood goes and how its memory is read. */
+interface Target extends AsyncDisposable {
+  url: string;
+  token: string;
+  /** Resident set size, and the JS heap after a collection when that can be forced. */
+  memory(): Promise<{ rssMb: number; heapUsedMb?: number }>;
+}
+
+const mb = (bytes: number) => Math.round(bytes / 104857.6) / 10;
+
+/** The scripted fixture as a child with the shipped flags; its VmRSS from /proc. */
+async function spawnedTarget(): Promise<Target> {
+  const home = await makeTempHome();
+  const server = await startFixture(home, {
+    DAEDALUS_THREAD_TITLES: "0",
+    DAEDALUS_MEMORY_REFINEMENT: "0",
+  });
+  const pid = server.child.process.pid;
+  return {
+    url: server.url,
+    token: await server.token(),
+    async memory() {
+      const status = await Deno.readTextFile(`/proc/${pid}/status`);
+      const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? NaN);
+      return { rssMb: mb(kb * 1024) };
+    },
+    async [Symbol.asyncDispose]() {
+      await server[Symbol.asyncDispose]();
+      await home[Symbol.asyncDispose]();
+    },
+  };
+}
+
+/** The runtime in this process (client and server share the numbers). */
+async function inProcessTarget(): Promise<Target> {
+  const home = await Deno.makeTempDir({ prefix: "daedalus-flood-" });
+  const runtime = await startRuntime({
+    home,
+    workspacesRoot: `${home}/workspaces`,
+    port: 0,
+    threadTitles: false,
+    memoryRefinement: false,
+    providers: [createScriptedProvider({ script: () => ({ text: ["Answer"] }) })],
+  });
+  const gc = (globalThis as { gc?: () => void }).gc;
+  return {
+    url: runtime.url,
+    token: runtime.token,
+    memory() {
+      if (!gc) return Promise.resolve({ rssMb: mb(Deno.memoryUsage().rss) });
+      gc();
+      const usage = Deno.memoryUsage();
+      return Promise.resolve({ rssMb: mb(usage.rss), heapUsedMb: mb(usage.heapUsed) });
+    },
+    async [Symbol.asyncDispose]() {
+      await runtime.shutdown();
+      await Deno.remove(home, { recursive: true });
+    },
+  };
+}
+
+await using server = values["in-process"] ? await inProcessTarget() : await spawnedTarget();
+const token = server.token;
 let nextId = 1;
 
 /** One JSON-RPC call over POST /rpc; throws on a transport or RPC error. */
@@ -57,13 +124,6 @@ async function rpc(method: string, params: unknown): Promise<unknown> {
   const body = await response.json() as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
-}
-
-/** The child's resident set size, in MB (VmRSS of /proc/<pid>/status). */
-async function rssMb(): Promise<number> {
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? NaN);
-  return Math.round(kb / 102.4) / 10;
 }
 
 // Seed: threads with one completed turn each, so the reads return real rows.
@@ -99,11 +159,25 @@ function readCall(index: number): [string, unknown] {
   return [method, method === "thread.list" ? {} : { threadId }];
 }
 
-const samples: { sent: number; rssMb: number; seconds: number }[] = [];
+interface Sample {
+  sent: number;
+  rssMb: number;
+  heapUsedMb?: number;
+  seconds: number;
+}
+const samples: Sample[] = [];
 const started = performance.now();
-samples.push({ sent: 0, rssMb: await rssMb(), seconds: 0 });
-console.log(`requests\tVmRSS MB\tseconds`);
-console.log(`0\t${samples[0]!.rssMb}\t0`);
+const takeSample = async (sent: number) => {
+  const sample: Sample = {
+    sent,
+    ...await server.memory(),
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+  };
+  samples.push(sample);
+  console.log([sample.sent, sample.rssMb, sample.heapUsedMb ?? "-", sample.seconds].join("\t"));
+};
+console.log(`requests\tRSS MB\theap used after GC MB\tseconds`);
+await takeSample(0);
 let sent = 0;
 let failures = 0;
 let sampling = Promise.resolve();
@@ -114,35 +188,29 @@ async function worker(): Promise<void> {
     const [method, params] = readCall(index);
     await rpc(method, params).catch(() => failures++);
     const done = index + 1;
-    if (done % sampleEvery === 0) {
-      sampling = sampling.then(async () => {
-        const sample = {
-          sent: done,
-          rssMb: await rssMb(),
-          seconds: Math.round((performance.now() - started) / 100) / 10,
-        };
-        samples.push(sample);
-        console.log(`${sample.sent}\t${sample.rssMb}\t${sample.seconds}`);
-      });
-    }
+    if (done % sampleEvery === 0) sampling = sampling.then(() => takeSample(done));
   }
 }
 await Promise.all(Array.from({ length: concurrency }, worker));
 await sampling;
 
-const mid = samples.find((sample) => sample.sent >= requests / 2) ?? samples[0]!;
+const first = samples[0]!;
+const mid = samples.find((sample) => sample.sent >= requests / 2) ?? first;
 const last = samples.at(-1)!;
-const peak = Math.max(...samples.map((sample) => sample.rssMb));
 const secondHalfGrowth = Math.round((last.rssMb - mid.rssMb) * 10) / 10;
 console.log(
   JSON.stringify({
+    target: values["in-process"] ? "in-process" : "spawned fixture (shipped flags)",
     requests,
     concurrency,
     failures,
-    rssStartMb: samples[0]!.rssMb,
+    rssStartMb: first.rssMb,
     rssMidMb: mid.rssMb,
     rssEndMb: last.rssMb,
-    rssPeakMb: peak,
+    rssPeakMb: Math.max(...samples.map((sample) => sample.rssMb)),
+    ...(last.heapUsedMb === undefined
+      ? {}
+      : { heapUsedStartMb: first.heapUsedMb, heapUsedEndMb: last.heapUsedMb }),
     secondHalfGrowthMb: secondHalfGrowth,
     requestsPerSecond: Math.round(requests / last.seconds),
     verdict: secondHalfGrowth > PLATEAU_GROWTH_MAX_MB ? "still growing" : "plateau",
