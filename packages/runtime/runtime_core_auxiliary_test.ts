@@ -24,8 +24,8 @@ function kindOf(request: ProviderRequest): Kind {
 }
 
 function answer(kind: Kind): ScriptedResponse {
-  if (kind === "title") return { text: ["Weekly", " report", " plan"], delayMs: 40 };
-  if (kind === "refinement") return { text: ['{"memories":', "[]}"], delayMs: 40 };
+  if (kind === "title") return { text: ["Weekly", " report", " plan"], delayMs: 100 };
+  if (kind === "refinement") return { text: ['{"memories":', "[]}"], delayMs: 100 };
   return { text: ["Here ", "is ", "the ", "plan."], delayMs: 30 };
 }
 
