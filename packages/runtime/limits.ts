@@ -23,3 +23,8 @@ export const SUBAGENT_MAX_DEPTH_DEFAULT = 2;
 export const SUBAGENT_MAX_DEPTH_MIN = 1;
 /** Largest allowed `DAEDALUS_SUBAGENT_MAX_DEPTH`. */
 export const SUBAGENT_MAX_DEPTH_MAX = 8;
+
+/** How long a starting user Run waits for aborted auxiliary calls to stop; abort is prompt. */
+export const AUXILIARY_ABORT_WAIT_MS = 2_000;
+/** Most times an auxiliary call gives way to a user Run and is retried before it gives up. */
+export const AUXILIARY_PREEMPTIONS_MAX = 5;

@@ -33,6 +33,7 @@ import { ThreadTitler } from "./loop/thread_titles.ts";
 import type { LoopTool } from "./loop/tools.ts";
 import type { Provider } from "./providers/provider.ts";
 import { ProviderRegistry } from "./providers/registry.ts";
+import { AuxiliaryGate } from "./providers/auxiliary_gate.ts";
 import { ProtectedValues } from "./security/protected_values.ts";
 import { outputMask } from "./security/output_mask.ts";
 import { redactValue } from "./security/redact_value.ts";
@@ -178,6 +179,19 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   protectedValues.update(config);
   const sandboxes = new ToolSandboxes(paths.artifacts, () => protectedValues.values());
   const providerOf = (id: string) => registry.provider(id);
+  // Titles and refinement use the gated provider: they wait while a user Run is active.
+  const auxiliaryGate = new AuxiliaryGate();
+  const auxiliaryProviderOf = (id: string) => {
+    const provider = registry.provider(id);
+    return provider && auxiliaryGate.auxiliary(id, provider);
+  };
+  const runProviderId = (runId: string) => {
+    try {
+      return String(store.read((db) => readRunConfig(db, runId)).providerId);
+    } catch {
+      return ""; // no frozen config: the loop settles the Run failed, no provider is used
+    }
+  };
   const tools = new Map((options.tools ?? []).map((t) => [t.name, t]));
   const today = () => localDate(new Date());
   const refinement = new MemoryRefinement({
@@ -185,7 +199,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     cursors: new ExtractionCursors(memoryStore.database),
     readCompletedItems: (threadId, after, limits) =>
       readCompletedItems(store, threadId, after, limits),
-    provider: providerOf,
+    provider: auxiliaryProviderOf,
     protectedValues,
     workspaceKeyOf: (threadId) =>
       workspaceMemoryKey(store.read((db) => getThread(db, threadId)).thread.workspace?.rootUri),
@@ -206,34 +220,43 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
       modelId: String(config.modelId),
     });
   };
-  const titler = new ThreadTitler({ store, publish, provider: providerOf, protectedValues });
+  const titler = new ThreadTitler({
+    store,
+    publish,
+    provider: auxiliaryProviderOf,
+    protectedValues,
+  });
   const scheduler = new Scheduler({
     store,
     publish,
     workers: options.workers ?? AGENT_WORKERS_DEFAULT,
     execute: (runId, signal) =>
-      runAgentLoop(
-        {
-          store,
-          publish,
-          provider: providerOf,
-          resolveModel: (providerId, modelId) => registry.resolveModel(providerId, modelId),
-          protectedValues,
-          tools,
-          today,
-          unsettledWork: options.unsettledWork ?? ((runId) => runningForeground(manager, runId)),
-          home: options.home,
-          recall: (query, root) =>
-            recallMemories(memoryStore.database, { query, workspaceKey: workspaceMemoryKey(root) })
-              .memories,
-          onSettled: (runId) => {
-            if (options.threadTitles !== false) titler.afterRun(runId);
-            refineAfter(runId);
+      auxiliaryGate.duringUserRun(runProviderId(runId), () =>
+        runAgentLoop(
+          {
+            store,
+            publish,
+            provider: providerOf,
+            resolveModel: (providerId, modelId) => registry.resolveModel(providerId, modelId),
+            protectedValues,
+            tools,
+            today,
+            unsettledWork: options.unsettledWork ?? ((runId) => runningForeground(manager, runId)),
+            home: options.home,
+            recall: (query, root) =>
+              recallMemories(memoryStore.database, {
+                query,
+                workspaceKey: workspaceMemoryKey(root),
+              })
+                .memories,
+            onSettled: (runId) => {
+              if (options.threadTitles !== false) titler.afterRun(runId);
+              refineAfter(runId);
+            },
           },
-        },
-        runId,
-        signal,
-      ),
+          runId,
+          signal,
+        )),
   });
   const handlers = createHandlers({
     store,

@@ -47,8 +47,12 @@ export function goldenScript(request: ProviderRequest): ScriptedResponse {
 
 /** A model with a small window, so a few tool results force a compaction. */
 export const SMALL_MODEL = { providerId: "scripted", modelId: "scripted-small" };
-/** The small model's window, in tokens. */
-export const SMALL_WINDOW = 4_000;
+/**
+ * The small model's window, in tokens: room for the tool schemas every call carries
+ * (~14,600 tokens for the built-in tools, counted in the context estimate) and ~6,000
+ * more, where the recorded case's compactions happen (20,000–21,000 all give its shape).
+ */
+export const SMALL_WINDOW = 20_500;
 
 /** Reasoning, then three steps of two tool calls each, then an answer; summaries on request. */
 function investigate(request: ProviderRequest): ScriptedResponse {

@@ -1,17 +1,18 @@
 /**
  * Assembles one model call's input in the order the seed fixes — identity and
  * instructions, selected history, the status block, then the current turn — within
- * 95 % of the model's window, and records what was used (the StepInput).
+ * 95 % of the model's window, and records what was used (the StepInput). The tool
+ * schemas offered with the call count against the window like the messages do.
  *
  * @module
  */
 import type { Item, Turn } from "@daedalus/protocol";
-import type { ProviderContentPart, ProviderMessage } from "../providers/provider.ts";
+import type { ProviderContentPart, ProviderMessage, ProviderTool } from "../providers/provider.ts";
 import { itemsToMessages, selectHistory } from "./history.ts";
 import type { RecalledMemory } from "@daedalus/storage";
 import { memoryBlock } from "../memory/recall_block.ts";
 import { buildStatusBlock } from "./status_block.ts";
-import { estimateMessagesTokens, TOKEN_ESTIMATOR } from "./token_estimate.ts";
+import { estimateMessagesTokens, estimateToolsTokens, TOKEN_ESTIMATOR } from "./token_estimate.ts";
 import {
   AUTO_COMPACT_TOKEN_LIMIT_PERCENT,
   NOTES_RESERVE_TOKENS,
@@ -34,6 +35,8 @@ export interface ContextSources {
   attachmentParts?: ReadonlyMap<string, ProviderContentPart[]>;
   /** Memories recalled (and frozen) for the Run, best first. */
   recalled?: readonly RecalledMemory[];
+  /** The tools the call offers: their schemas travel with every request and use the window. */
+  tools?: readonly ProviderTool[];
 }
 
 /** One model call's input and its audit. */
@@ -46,7 +49,7 @@ export interface BuiltContext {
   estimatedTokens: number;
   /** 95 % of the window. */
   budgetTokens: number;
-  /** Whether the fixed part (system + current turn) alone passes 90 % of the window. */
+  /** Whether the fixed part (system, tools, current turn) alone passes 90 % of the window. */
   compactionDue: boolean;
   /** Whether it cannot fit at all (even with no history). */
   overBudget: boolean;
@@ -63,7 +66,8 @@ export function buildContext(sources: ContextSources): BuiltContext {
   const compactLimit = Math.floor(sources.contextWindow * AUTO_COMPACT_TOKEN_LIMIT_PERCENT / 100);
   const system: ProviderMessage = { role: "system", content: sources.systemText };
   const current = itemsToMessages(sources.currentItems, sources.attachmentParts);
-  const fixedTokens = estimateMessagesTokens([system, ...current]);
+  const toolTokens = estimateToolsTokens(sources.tools ?? []);
+  const fixedTokens = estimateMessagesTokens([system, ...current]) + toolTokens;
   const memory = memoryBlock(
     sources.recalled ?? [],
     budgetTokens - fixedTokens - NOTES_RESERVE_TOKENS,
@@ -98,6 +102,7 @@ export function buildContext(sources: ContextSources): BuiltContext {
     stepInput: {
       estimator: TOKEN_ESTIMATOR,
       estimatedInputTokens: estimatedTokens,
+      toolTokens,
       budgetTokens,
       contextWindow: sources.contextWindow,
       historyTurns: history.turns.map((turn) => turn.ordinal),

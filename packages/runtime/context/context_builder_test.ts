@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { Item, Turn } from "@daedalus/protocol";
 import { buildContext } from "./context_builder.ts";
 import { itemsToMessages, selectHistory } from "./history.ts";
-import { estimateTextTokens } from "./token_estimate.ts";
+import { estimateTextTokens, estimateToolsTokens } from "./token_estimate.ts";
+import type { ProviderTool } from "../providers/provider.ts";
 import { buildStatusBlock } from "./status_block.ts";
 
 const hex = (n: number) => n.toString(16).padStart(32, "0");
@@ -213,6 +214,40 @@ Deno.test("an oversized current turn is flagged for compaction, then as over bud
   assert.deepEqual([big(8_000).compactionDue, big(8_000).overBudget], [false, false]);
   assert.deepEqual([big(9_200).compactionDue, big(9_200).overBudget], [true, false]);
   assert.deepEqual([big(9_600).compactionDue, big(9_600).overBudget], [true, true]);
+});
+
+Deno.test("the tools' schemas count: a turn that fits a window without them is compacted, then over budget, with them", () => {
+  const tools: ProviderTool[] = Array.from({ length: 21 }, (_, index) => ({
+    name: `tool_${index}`,
+    description: "Does one thing well. ".repeat(12),
+    parameters: {
+      type: "object",
+      properties: { path: { type: "string", description: "Where, inside the workspace" } },
+      required: ["path"],
+    },
+  }));
+  const toolTokens = estimateToolsTokens(tools);
+  assert.ok(toolTokens > 21 * JSON.stringify(tools[0]).length, "each tool's wire form counts");
+  // A window the turn fills to 85 % without tools: no compaction, within budget.
+  const turnChars = 8_500;
+  const build = (withTools: boolean, contextWindow: number) =>
+    buildContext({
+      systemText: "s",
+      turnOrdinal: 1,
+      currentItems: [item("message", "user", "x".repeat(turnChars))],
+      readHistoryPage: () => [],
+      contextWindow,
+      ...(withTools ? { tools } : {}),
+    });
+  const without = build(false, 10_000);
+  assert.deepEqual([without.compactionDue, without.overBudget], [false, false]);
+  const withTools = build(true, 10_000);
+  assert.deepEqual([withTools.compactionDue, withTools.overBudget], [true, true]);
+  assert.equal(withTools.stepInput.toolTokens, toolTokens);
+  assert.equal(withTools.estimatedTokens, without.estimatedTokens + toolTokens);
+  // Just enough room for the tools as well: the same turn is due for compaction, not over.
+  const roomy = build(true, Math.ceil((turnChars + toolTokens + 20) / 0.92));
+  assert.deepEqual([roomy.compactionDue, roomy.overBudget], [true, false]);
 });
 
 Deno.test("the status block describes failed and cancelled runs without replaying them", () => {

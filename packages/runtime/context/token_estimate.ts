@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ProviderMessage } from "../providers/provider.ts";
+import type { ProviderMessage, ProviderTool } from "../providers/provider.ts";
 import { IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from "./limits.ts";
 
 const encoder = new TextEncoder();
@@ -60,5 +60,22 @@ export function estimateMessageTokens(message: ProviderMessage): number {
 export function estimateMessagesTokens(messages: readonly ProviderMessage[]): number {
   let total = 0;
   for (const message of messages) total += estimateMessageTokens(message);
+  return total;
+}
+
+/**
+ * Upper bound of the tokens the offered tools take: every request carries each tool's
+ * name, description and JSON Schema (the 21 built-in tools are ~14.5 KB), as the
+ * Chat Completions body serializes them.
+ *
+ * @param tools the tools offered with the request
+ * @returns the sum of their serialized sizes and framing
+ */
+export function estimateToolsTokens(tools: readonly ProviderTool[]): number {
+  let total = 0;
+  for (const { name, description, parameters } of tools) {
+    const wire = { type: "function", function: { name, description, parameters } };
+    total += MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(JSON.stringify(wire));
+  }
   return total;
 }

@@ -20,7 +20,12 @@ import {
   startItem,
   type StateStore,
 } from "@daedalus/storage";
-import { type Provider, ProviderError, type ProviderRequest } from "../providers/provider.ts";
+import {
+  type Provider,
+  ProviderError,
+  type ProviderRequest,
+  type ProviderTool,
+} from "../providers/provider.ts";
 import { redactedStream, redactFinish, redactToolCall } from "./redacted_stream.ts";
 import type { LoopTool } from "./tools.ts";
 import type { StreamMatcher } from "../security/stream_redactor.ts";
@@ -95,7 +100,9 @@ export async function runAgentLoop(
     const scope = deps.store.read((db) => readRunScope(db, runId));
     const provider = currentProvider(deps, String(config.providerId), String(config.modelId));
     if (!provider.ok) return void settle("failed", provider.reason);
-    const tools = [...deps.tools.values()];
+    const tools: ProviderTool[] = [...deps.tools.values()].map((
+      { name, description, parameters },
+    ) => ({ name, description, parameters }));
     const identity = config.identity as { text?: unknown; hash?: unknown } | undefined;
     const system = await systemPrompt(deps, config, scope.threadId, signal);
     const context = new RunContext(deps, {
@@ -111,6 +118,7 @@ export async function runAgentLoop(
       identityHash: identity?.hash ?? null,
       audit: system.audit,
       recalled: recallFor(deps, scope.threadId, runId),
+      tools,
     }, provider.provider);
     let checkedCompletion = false;
     for (let step = 1;; step++) {
@@ -125,11 +133,7 @@ export async function runAgentLoop(
       const request: ProviderRequest = {
         modelId: String(config.modelId),
         messages: prepared.messages,
-        tools: tools.map(({ name, description, parameters }) => ({
-          name,
-          description,
-          parameters,
-        })),
+        tools,
         reasoningEffort: typeof config.reasoningEffort === "string" ? config.reasoningEffort : null,
       };
       const outcome = await streamStep(deps, runId, provider.provider, request, signal, commit);

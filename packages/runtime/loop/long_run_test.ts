@@ -10,6 +10,9 @@ import { messageText } from "../providers/provider.ts";
 import type { LoopTool } from "./tools.ts";
 import { dispatchOn } from "../_test_dispatch.ts";
 
+/** Room for the built-in tools' schemas (~14,600 tokens for 21 tools) in the windows below. */
+const BUILT_IN_TOOLS_ALLOWANCE_TOKENS = 15_000;
+
 const bigTool: LoopTool = {
   name: "dump",
   description: "Returns a lot of text",
@@ -62,9 +65,13 @@ Deno.test("a run that outgrows 90 % of its window compacts, records a revision a
       return { text: [`step ${dumps}`], toolCalls: [{ name: "dump", arguments: {} }] };
     }
     return { text: ["all done"] };
-  }, { contextWindow: () => 6_000 });
+  }, { contextWindow: () => BUILT_IN_TOOLS_ALLOWANCE_TOKENS + 6_000 });
   const settled = events.find((e) => e.type === "run.settled");
-  assert.equal(settled?.payload.status, "completed");
+  assert.equal(
+    settled?.payload.status,
+    "completed",
+    `the run ${settled?.payload.reasonCode}: did the tool schemas outgrow the allowance?`,
+  );
   const compactions = events.filter((e) => e.type === "context.compacted");
   assert.ok(compactions.length >= 1, "no compaction happened");
   const purposes = events.filter((e) => e.type === "model.input_prepared").map((e) =>
@@ -76,10 +83,14 @@ Deno.test("a run that outgrows 90 % of its window compacts, records a revision a
     messageText(afterSummary.messages[0]!.content),
     /Prior context summary \(untrusted; verify\):/,
   );
-  // every model input stayed within 95 % of the window
+  // every model input, tool schemas included, stayed within 95 % of the window
   for (const event of events.filter((e) => e.type === "model.input_prepared")) {
-    const input = (event.payload as { stepInput: { estimatedInputTokens?: number } }).stepInput;
-    if (input.estimatedInputTokens !== undefined) assert.ok(input.estimatedInputTokens <= 5_700);
+    const input = (event.payload as {
+      stepInput: { estimatedInputTokens?: number; budgetTokens?: number; toolTokens?: number };
+    }).stepInput;
+    if (input.estimatedInputTokens === undefined) continue;
+    assert.ok(input.toolTokens! > 0, "the tools were not counted");
+    assert.ok(input.estimatedInputTokens <= input.budgetTokens!);
   }
   // raw items are never rewritten: all 12 tool results are still there
   const items = turns[0].runs[0].items;
@@ -120,4 +131,18 @@ Deno.test("a turn that cannot fit even alone fails with context_budget_exceeded"
     [settled?.payload.status, settled?.payload.reasonCode],
     ["failed", "context_budget_exceeded"],
   );
+});
+
+Deno.test("a window that holds the turn but not the tool schemas fails with context_budget_exceeded before any model call", async () => {
+  const { events, provider } = await runOnce(
+    () => ({ text: ["never"] }),
+    { contextWindow: () => 8_192 }, // a small local model's window; the schemas alone are larger
+    "hello",
+  );
+  const settled = events.find((e) => e.type === "run.settled");
+  assert.deepEqual(
+    [settled?.payload.status, settled?.payload.reasonCode],
+    ["failed", "context_budget_exceeded"],
+  );
+  assert.equal(provider.requests.length, 0, "a request that cannot fit was sent");
 });

@@ -16,10 +16,16 @@ import {
   recordModelResponse,
   type StateStore,
 } from "@daedalus/storage";
-import { type Provider, ProviderError, type ProviderMessage } from "../providers/provider.ts";
+import {
+  type Provider,
+  ProviderError,
+  type ProviderMessage,
+  type ProviderTool,
+} from "../providers/provider.ts";
 import { isVisionModel } from "../providers/model_defaults.ts";
 import { renderAttachments } from "../attachments/render.ts";
 import { buildContext } from "../context/context_builder.ts";
+import { estimateToolsTokens } from "../context/token_estimate.ts";
 import {
   planCompaction,
   retainedUserItems,
@@ -54,6 +60,8 @@ export interface RunFacts {
   audit?: Record<string, unknown>;
   /** Memories recalled for this Run (frozen at its start). */
   recalled?: readonly RecalledMemory[];
+  /** The tools each execution call offers (counted in the context estimate). */
+  tools?: readonly ProviderTool[];
 }
 
 /** One prepared model call. */
@@ -185,6 +193,7 @@ export class RunContext {
       contextWindow: this.#facts.contextWindow,
       attachmentParts: await renderAttachments(visible, isVisionModel(this.#facts.modelId)),
       recalled: this.#facts.recalled,
+      tools: this.#facts.tools,
     });
   }
 
@@ -192,7 +201,9 @@ export class RunContext {
     signal: AbortSignal,
   ): Promise<{ ok: true } | { ok: false; reason: RunReasonCode; errorMessage: string | null }> {
     const items = this.#runItems().filter((item) => item.ordinal > this.#revision.boundaryOrdinal);
-    const plan = planCompaction(items, this.#facts.contextWindow);
+    // The tool schemas travel with every later call: the kept tail must fit beside them.
+    const toolTokens = estimateToolsTokens(this.#facts.tools ?? []);
+    const plan = planCompaction(items, Math.max(0, this.#facts.contextWindow - toolTokens));
     if (!plan) return { ok: true }; // nothing older than the tail: the budget check decides
     const callOrdinal = this.nextCallOrdinal();
     const request = summaryRequest(

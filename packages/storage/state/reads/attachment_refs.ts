@@ -6,6 +6,7 @@
  * @module
  */
 import type { StateDatabase } from "../database.ts";
+import { statement } from "../_statements.ts";
 
 /**
  * Reads every attachment path recorded on an item.
@@ -14,7 +15,8 @@ import type { StateDatabase } from "../database.ts";
  * @returns the paths, as recorded (absolute paths on this machine)
  */
 export function readReferencedAttachmentPaths(db: StateDatabase): Set<string> {
-  const rows = db.connection.prepare(
+  const rows = statement(
+    db.connection,
     `SELECT json_extract(attachment.value, '$.path') AS path
      FROM items, json_each(items.data_json, '$.attachments') AS attachment
      WHERE json_type(items.data_json, '$.attachments') = 'array'`,

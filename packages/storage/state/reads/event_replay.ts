@@ -9,6 +9,7 @@ import type { StateDatabase } from "../database.ts";
 import { nonNegativeInteger, pageLimit, requireId } from "./_params.ts";
 import { envelopeFromRow, EVENT_COLUMNS, type ReplayedEvent, selectLatestSeq } from "../_rows.ts";
 import { REPLAY_DEFAULT_EVENTS, REPLAY_MAX_EVENTS } from "./limits.ts";
+import { statement } from "../_statements.ts";
 
 export type { ReplayedEvent } from "../_rows.ts";
 
@@ -63,7 +64,8 @@ export function replayEvents(db: StateDatabase, options: ReplayOptions): EventRe
   const afterSeq = nonNegativeInteger(options.afterSeq, "afterSeq");
   const limit = pageLimit(options.limit, REPLAY_DEFAULT_EVENTS, REPLAY_MAX_EVENTS);
   return db.readTransaction(() => {
-    const events = db.connection.prepare(
+    const events = statement(
+      db.connection,
       `SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq ASC LIMIT ?`,
     ).all(afterSeq, limit).map(envelopeFromRow);
     const latest = selectLatestSeq(db.connection);
@@ -118,7 +120,8 @@ function readScopedEvents(
   const afterSeq = nonNegativeInteger(options.afterSeq, "afterSeq");
   const limit = pageLimit(options.limit, REPLAY_DEFAULT_EVENTS, REPLAY_MAX_EVENTS);
   // One extra row tells whether more follow; this scope's max(seq) is not the journal's.
-  const rows = db.connection.prepare(
+  const rows = statement(
+    db.connection,
     `SELECT ${EVENT_COLUMNS} FROM events WHERE ${column} = ? AND seq > ?
      ORDER BY seq ASC LIMIT ?`,
   ).all(id, afterSeq, limit + 1);

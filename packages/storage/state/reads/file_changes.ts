@@ -5,6 +5,7 @@
  * @module
  */
 import type { StateDatabase } from "../database.ts";
+import { statement } from "../_statements.ts";
 
 /** A recorded change: its thread and the record the file tool captured. */
 export interface StoredFileChange {
@@ -22,7 +23,8 @@ export interface StoredFileChange {
  * @returns the change, or null when none was recorded
  */
 export function readFileChange(db: StateDatabase, toolCallItemId: string): StoredFileChange | null {
-  const row = db.connection.prepare(
+  const row = statement(
+    db.connection,
     `SELECT f.record_json, t.thread_id FROM file_changes f
      JOIN items i ON i.id = f.tool_call_item_id JOIN turns t ON t.id = i.turn_id
      WHERE f.tool_call_item_id = ?`,
@@ -41,7 +43,8 @@ export function readFileChange(db: StateDatabase, toolCallItemId: string): Store
  * @returns true when a write/edit of the thread touched it
  */
 export function threadChangedPath(db: StateDatabase, threadId: string, path: string): boolean {
-  return db.connection.prepare(
+  return statement(
+    db.connection,
     `SELECT 1 FROM file_changes f JOIN items i ON i.id = f.tool_call_item_id
      JOIN turns t ON t.id = i.turn_id
      WHERE t.thread_id = ? AND json_extract(f.record_json, '$.path') = ? LIMIT 1`,

@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { StateDatabase } from "../database.ts";
+import { statement } from "../_statements.ts";
 
 /** A citable Item. */
 export interface ItemSource {
@@ -27,7 +28,8 @@ export interface ItemSource {
  * @returns its source facts, or null when there is no such Item
  */
 export function readItemSource(db: StateDatabase, itemId: string): ItemSource | null {
-  const row = db.connection.prepare(
+  const row = statement(
+    db.connection,
     `SELECT i.id, i.turn_id, i.content, t.thread_id FROM items i JOIN turns t ON t.id = i.turn_id
      WHERE i.id = ?`,
   ).get(itemId);

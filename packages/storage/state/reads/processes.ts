@@ -6,6 +6,7 @@
  */
 import type { ProcessRecord } from "@daedalus/protocol";
 import type { StateDatabase } from "../database.ts";
+import { statement } from "../_statements.ts";
 
 /**
  * Reads one process's latest recorded facts.
@@ -15,7 +16,10 @@ import type { StateDatabase } from "../database.ts";
  * @returns its record, or null
  */
 export function readProcessRecord(db: StateDatabase, processId: string): ProcessRecord | null {
-  const row = db.connection.prepare("SELECT record_json FROM process_sessions WHERE process_id = ?")
+  const row = statement(
+    db.connection,
+    "SELECT record_json FROM process_sessions WHERE process_id = ?",
+  )
     .get(processId);
   return row ? JSON.parse(String(row.record_json)) as ProcessRecord : null;
 }
@@ -27,7 +31,8 @@ export function readProcessRecord(db: StateDatabase, processId: string): Process
  * @returns their records
  */
 export function readRunningProcessRecords(db: StateDatabase): ProcessRecord[] {
-  return db.connection.prepare(
+  return statement(
+    db.connection,
     `SELECT record_json FROM process_sessions
      WHERE json_extract(record_json, '$.state') = 'running' ORDER BY rowid`,
   ).all().map((row) => JSON.parse(String(row.record_json)) as ProcessRecord);

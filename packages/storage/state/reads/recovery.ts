@@ -8,6 +8,7 @@ import type { RunStatus } from "@daedalus/protocol";
 import type { StateDatabase } from "../database.ts";
 import { textColumn } from "../_sqlite.ts";
 import { ReadError } from "./errors.ts";
+import { statement } from "../_statements.ts";
 
 /** A run left unsettled when the runtime stopped. */
 export interface RecoverableRun {
@@ -44,7 +45,8 @@ const RECOVERABLE_STATUSES = ["queued", "running"] as const;
  */
 export function listRecoverableRuns(db: StateDatabase): RecoverableRun[] {
   // One statement is one consistent snapshot; no transaction needed.
-  const rows = db.connection.prepare(
+  const rows = statement(
+    db.connection,
     `SELECT r.id, r.turn_id, t.thread_id, t.branch_id, r.status, r.provider_id, r.model_id,
             (SELECT min(e.seq) FROM events AS e WHERE e.run_id = r.id) AS first_seq
      FROM runs AS r JOIN turns AS t ON t.id = r.turn_id

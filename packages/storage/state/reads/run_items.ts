@@ -8,6 +8,7 @@ import type { Item } from "@daedalus/protocol";
 import type { StateDatabase } from "../database.ts";
 import { ITEM_COLUMNS, itemFromRow } from "../_rows.ts";
 import { overlayStreamedText } from "../streamed_text.ts";
+import { statement } from "../_statements.ts";
 
 /**
  * Reads a Run's Items by ordinal.
@@ -17,7 +18,8 @@ import { overlayStreamedText } from "../streamed_text.ts";
  * @returns its items (empty for an unknown run)
  */
 export function readRunItems(db: StateDatabase, runId: string): Item[] {
-  const rows = db.connection.prepare(
+  const rows = statement(
+    db.connection,
     `SELECT ${ITEM_COLUMNS} FROM items WHERE run_id = ? ORDER BY ordinal`,
   ).all(runId);
   return overlayStreamedText(db, rows.map(itemFromRow));

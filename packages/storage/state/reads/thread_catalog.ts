@@ -13,6 +13,7 @@ import { pageLimit, requireId } from "./_params.ts";
 import { selectLatestSeq, THREAD_COLUMNS, threadFromRow } from "../_rows.ts";
 import { ReadError } from "./errors.ts";
 import { PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS } from "./limits.ts";
+import { statement } from "../_statements.ts";
 
 /** What {@linkcode getThread} returns: the `thread.get` result. */
 export type ThreadSnapshot = ResultOf<"thread.get">;
@@ -46,7 +47,7 @@ export interface ListThreadsOptions {
 export function getThread(db: StateDatabase, threadId: string): ThreadSnapshot {
   const id = requireId(ThreadId, threadId, "threadId");
   return db.readTransaction(() => {
-    const row = db.connection.prepare(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`)
+    const row = statement(db.connection, `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`)
       .get(id);
     if (row === undefined) {
       throw new ReadError("thread_not_found", `Thread ${id} does not exist`, "threadId");
@@ -102,12 +103,14 @@ function selectCatalogRows(
 ) {
   const order = "ORDER BY updated_at DESC, id ASC LIMIT ?";
   if (after === null) {
-    return db.connection.prepare(
+    return statement(
+      db.connection,
       `SELECT ${THREAD_COLUMNS} FROM threads WHERE ${SCOPE_PREDICATE[scope]} ${order}`,
     ).all(rowLimit);
   }
   // `updated_at <= ?` is the index range; the OR then drops the ties already returned.
-  return db.connection.prepare(
+  return statement(
+    db.connection,
     `SELECT ${THREAD_COLUMNS} FROM threads
      WHERE ${SCOPE_PREDICATE[scope]} AND updated_at <= ?
        AND (updated_at < ? OR id > ?)

@@ -34,6 +34,7 @@ import {
 } from "../_rows.ts";
 import { ReadError } from "./errors.ts";
 import { PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS } from "./limits.ts";
+import { statement } from "../_statements.ts";
 
 /** What {@linkcode listTurns} returns: the `turn.list` result. */
 export type TurnPage = ResultOf<"turn.list">;
@@ -83,11 +84,13 @@ export function listTurns(db: StateDatabase, options: ListTurnsOptions): TurnPag
       ? null
       : decodeHistoryCursor(options.cursor, scope, direction);
     const turnRows = direction === "forward"
-      ? db.connection.prepare(
+      ? statement(
+        db.connection,
         `SELECT ${TURN_COLUMNS} FROM turns WHERE branch_id = ? AND ordinal > ?
          ORDER BY ordinal ASC LIMIT ?`,
       ).all(scope.branchId, position ?? 0, limit + 1)
-      : db.connection.prepare(
+      : statement(
+        db.connection,
         `SELECT ${TURN_COLUMNS} FROM turns WHERE branch_id = ? AND ordinal < ?
          ORDER BY ordinal DESC LIMIT ?`,
       ).all(scope.branchId, position ?? Number.MAX_SAFE_INTEGER, limit + 1);
@@ -118,7 +121,7 @@ function resolveBranch(
   threadId: string,
   branchId: string | undefined,
 ): HistoryScope {
-  const thread = db.connection.prepare("SELECT default_branch_id FROM threads WHERE id = ?")
+  const thread = statement(db.connection, "SELECT default_branch_id FROM threads WHERE id = ?")
     .get(threadId);
   if (thread === undefined) {
     throw new ReadError("thread_not_found", `Thread ${threadId} does not exist`, "threadId");
@@ -126,7 +129,7 @@ function resolveBranch(
   if (branchId === undefined) {
     return { threadId, branchId: textColumn(thread, "default_branch_id") };
   }
-  const branch = db.connection.prepare("SELECT 1 FROM branches WHERE id = ? AND thread_id = ?")
+  const branch = statement(db.connection, "SELECT 1 FROM branches WHERE id = ? AND thread_id = ?")
     .get(branchId, threadId);
   if (branch === undefined) {
     throw new ReadError(
@@ -150,7 +153,8 @@ function selectRunsOfTurns(
 ): Map<string, RunWithItems[]> {
   const byTurn = new Map<string, RunWithItems[]>();
   if (turnIds.length === 0) return byTurn;
-  const runRows = db.connection.prepare(
+  const runRows = statement(
+    db.connection,
     `SELECT r.id, r.turn_id, r.provider_id, r.model_id, r.execution_policy, r.status,
             r.reason_code, r.error_message, r.created_at, r.started_at, r.settled_at,
             (SELECT count(*) FROM model_calls AS c WHERE c.run_id = r.id) AS model_call_count,
@@ -171,7 +175,8 @@ function selectRunsOfTurns(
 function selectItemsOfRuns(db: StateDatabase, runIds: string[]): Map<string, Item[]> {
   const byRun = new Map<string, Item[]>();
   if (runIds.length === 0) return byRun;
-  const rows: Row[] = db.connection.prepare(
+  const rows: Row[] = statement(
+    db.connection,
     `SELECT ${ITEM_COLUMNS} FROM items
      WHERE run_id IN (SELECT value FROM json_each(?))
      ORDER BY run_id, ordinal ASC`,
@@ -217,7 +222,8 @@ export function readTurnsNewestFirst(db: StateDatabase, options: RecentTurnsOpti
   const limit = pageLimit(options.limit, PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS);
   return db.readTransaction(() => {
     const scope = resolveBranch(db, threadId, branchId);
-    const turnRows = db.connection.prepare(
+    const turnRows = statement(
+      db.connection,
       `SELECT ${TURN_COLUMNS} FROM turns WHERE branch_id = ? AND ordinal < ?
        ORDER BY ordinal DESC LIMIT ?`,
     ).all(scope.branchId, options.beforeOrdinal ?? Number.MAX_SAFE_INTEGER, limit);

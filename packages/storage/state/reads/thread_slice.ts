@@ -8,6 +8,7 @@ import type { Item } from "@daedalus/protocol";
 import type { StateDatabase } from "../database.ts";
 import { ITEM_COLUMNS, itemFromRow } from "../_rows.ts";
 import { overlayStreamedText } from "../streamed_text.ts";
+import { statement } from "../_statements.ts";
 
 /** Options of {@linkcode readThreadSlice}. */
 export interface ThreadSliceOptions {
@@ -40,7 +41,8 @@ export interface ThreadSlice {
  */
 export function readThreadSlice(db: StateDatabase, options: ThreadSliceOptions): ThreadSlice {
   return db.readTransaction(() => {
-    const ids = db.connection.prepare(
+    const ids = statement(
+      db.connection,
       `SELECT i.id FROM items i JOIN runs r ON r.id = i.run_id JOIN turns t ON t.id = i.turn_id
        JOIN threads th ON th.id = t.thread_id AND th.default_branch_id = t.branch_id
        WHERE t.thread_id = ? ORDER BY t.ordinal, r.created_at, r.id, i.ordinal`,
@@ -55,7 +57,8 @@ export function readThreadSlice(db: StateDatabase, options: ThreadSliceOptions):
     const end = Math.min(ids.length, start + options.maxItems);
     start = Math.max(0, end - options.maxItems);
     const slice = ids.slice(start, end);
-    const rows = slice.length === 0 ? [] : db.connection.prepare(
+    const rows = slice.length === 0 ? [] : statement(
+      db.connection,
       `SELECT ${ITEM_COLUMNS} FROM items WHERE id IN (SELECT value FROM json_each(?))`,
     ).all(JSON.stringify(slice));
     const byId = new Map(rows.map((row) => [String(row.id), itemFromRow(row)]));
