@@ -126,7 +126,12 @@ Deno.test("a response header carrying the key is redacted where it is read", asy
     ]));
   for await (const event of ok.stream(request, new AbortController().signal)) events.push(event);
   const finish = events.find((event) => event.type === "finish");
-  assert.deepEqual(finish, { type: "finish", responseModelId: "m", requestId: "req-[redacted]" });
+  assert.deepEqual(finish, {
+    type: "finish",
+    responseModelId: "m",
+    requestId: "req-[redacted]",
+    finishReason: "stop",
+  });
   const failing = provider(400, () => JSON.stringify({ error: { message: `bad key ${apiKey}` } }));
   await assert.rejects(
     async () => {
