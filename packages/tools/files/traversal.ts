@@ -8,6 +8,7 @@
  * @module
  */
 import { join } from "node:path";
+import { RE2JS, RE2JSException } from "re2js";
 import { ToolError } from "../tool.ts";
 import { SEARCH_SKIPPED_DIRECTORIES } from "../limits.ts";
 
@@ -60,7 +61,7 @@ export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenera
  *
  * @param pattern the glob
  * @returns a test on `/`-separated relative paths
- * @throws {ToolError} `invalid_arguments` for an unbalanced `[` or `{`
+ * @throws {ToolError} `invalid_arguments` for an unbalanced `[` or `{` or a bad `[…]` range
  * @example
  * ```ts
  * compileGlob("src/**\/*.ts")("src/a/b.ts"); // true
@@ -68,10 +69,22 @@ export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenera
  */
 export function compileGlob(pattern: string): (relative: string) => boolean {
   const byName = !pattern.includes("/");
-  const regex = new RegExp(`^${globSource(pattern.replace(/^\.\//, ""))}$`);
+  const regex = compileGlobSource(globSource(pattern.replace(/^\.\//, "")), pattern);
   return byName
     ? (relative) => regex.test(relative.slice(relative.lastIndexOf("/") + 1))
     : (relative) => regex.test(relative);
+}
+
+/** RE2, not RegExp: `{*,*}{*,*}…` would backtrack exponentially in a JavaScript regex. */
+function compileGlobSource(source: string, pattern: string): RE2JS {
+  try {
+    return RE2JS.compile(`^${source}$`);
+  } catch (error) {
+    if (!(error instanceof RE2JSException)) throw error;
+    throw new ToolError("invalid_arguments", `pattern: not a valid glob ${pattern}`, {
+      cause: error,
+    });
+  }
 }
 
 function globSource(pattern: string): string {
