@@ -96,6 +96,9 @@ export const GREP_PATTERN_MAX_PROGRAM_SIZE = 2000;
 /** Longest a grep call may search: a bigger search is stopped with a clear error. */
 export const GREP_SEARCH_MAX_MS = 10_000;
 
+/** Longest grep matches without letting the event loop run (a cancel must get through). */
+export const GREP_MATCH_SLICE_MS = 20;
+
 /** Directories glob and grep never enter: version control and dependency trees. */
 export const SEARCH_SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([".git", "node_modules"]);
 

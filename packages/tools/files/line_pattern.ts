@@ -8,7 +8,7 @@
  */
 import { RE2JS, RE2JSException } from "re2js";
 import { ToolError } from "../tool.ts";
-import { GREP_PATTERN_MAX_PROGRAM_SIZE } from "../limits.ts";
+import { GREP_MATCH_SLICE_MS, GREP_PATTERN_MAX_PROGRAM_SIZE } from "../limits.ts";
 
 /** A compiled line pattern. */
 export interface LinePattern {
@@ -68,27 +68,45 @@ export function compileLinePattern(pattern: string, ignoreCase: boolean): LinePa
   return { test: (line) => compiled.test(line) };
 }
 
+/** When {@linkcode matchingLineIndexes} gives up or pauses. */
+export interface MatchBounds {
+  /** `performance.now()` past which the search stops with `grep_timeout`. */
+  deadline?: number;
+  /** Checked at each pause: a cancelled search stops with `cancelled`. */
+  signal?: AbortSignal;
+}
+
 /**
  * The 0-based indexes of the lines of `text` that match, at most `max` of them. Lines are
- * split at `\n` with a trailing `\r` removed, as grep shows them.
+ * split at `\n` with a trailing `\r` removed, as grep shows them. Every
+ * {@linkcode GREP_MATCH_SLICE_MS} it lets the event loop run, so a cancel message reaches the
+ * thread it runs on.
  *
  * @param pattern the compiled pattern
  * @param text the file's text
  * @param max most indexes returned
- * @param deadline `performance.now()` past which the search stops
+ * @param bounds deadline and cancellation
  * @returns the indexes, ascending
- * @throws {ToolError} `grep_timeout` past the deadline
+ * @throws {ToolError} `grep_timeout` past the deadline, `cancelled` once the signal fires
  */
-export function matchingLineIndexes(
+export async function matchingLineIndexes(
   pattern: LinePattern,
   text: string,
   max: number,
-  deadline = Infinity,
-): number[] {
+  bounds: MatchBounds = {},
+): Promise<number[]> {
   const found: number[] = [];
   const lines = text.split("\n");
+  let sliceEnd = performance.now() + GREP_MATCH_SLICE_MS;
   for (let index = 0; index < lines.length && found.length < max; index++) {
-    if (index % 64 === 0 && performance.now() > deadline) throw searchTimedOut();
+    if (index % 64 === 0) {
+      if (performance.now() > (bounds.deadline ?? Infinity)) throw searchTimedOut();
+      if (performance.now() > sliceEnd) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (bounds.signal?.aborted) throw new ToolError("cancelled", "The search was cancelled");
+        sliceEnd = performance.now() + GREP_MATCH_SLICE_MS;
+      }
+    }
     const line = lines[index] ?? "";
     if (pattern.test(line.endsWith("\r") ? line.slice(0, -1) : line)) found.push(index);
   }

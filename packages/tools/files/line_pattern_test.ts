@@ -53,12 +53,22 @@ Deno.test("ignoreCase maps to RE2's case-insensitive flag", () => {
   assert.ok(compileLinePattern("(?i)todo", false).test("TODO"), "inline flags work too");
 });
 
-Deno.test("matching line indexes strip \\r, stop at max and at the deadline", () => {
+Deno.test("matching line indexes strip \\r, stop at max, at the deadline and on cancel", async () => {
   const pattern = compileLinePattern("^hit$", false);
-  assert.deepEqual(matchingLineIndexes(pattern, "hit\r\nmiss\nhit\nhit", 10), [0, 2, 3]);
-  assert.deepEqual(matchingLineIndexes(pattern, "hit\nhit\nhit", 2), [0, 1]);
-  assert.throws(
-    () => matchingLineIndexes(pattern, "hit\n".repeat(1000), 2000, performance.now() - 1),
+  assert.deepEqual(await matchingLineIndexes(pattern, "hit\r\nmiss\nhit\nhit", 10), [0, 2, 3]);
+  assert.deepEqual(await matchingLineIndexes(pattern, "hit\nhit\nhit", 2), [0, 1]);
+  await assert.rejects(
+    matchingLineIndexes(pattern, "hit\n".repeat(1000), 2000, { deadline: performance.now() - 1 }),
     (error: unknown) => error instanceof ToolError && error.code === "grep_timeout",
+  );
+  // A slow pattern over many lines: the pause between slices lets the abort in.
+  const slow = compileLinePattern("(?i)a[ab]{600}c", false);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 50);
+  await assert.rejects(
+    matchingLineIndexes(slow, `${"ab".repeat(500)}\n`.repeat(100_000), 1, {
+      signal: controller.signal,
+    }),
+    (error: unknown) => error instanceof ToolError && error.code === "cancelled",
   );
 });

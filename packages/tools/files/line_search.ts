@@ -3,8 +3,8 @@
  * large pattern over an 8 MiB line), and compiling a large pattern takes time too. On the
  * runtime's own thread (full_access) that would stall every connection, so there the
  * search runs in a Worker that is terminated when the call is cancelled or runs out of time.
- * Inside a Worker already (the read_only/workspace_write sandbox) it runs in place, and the
- * deadline is checked between lines.
+ * Inside a Worker already (the read_only/workspace_write sandbox) it runs in place, checking
+ * the deadline between lines and pausing now and then so that a cancel gets through.
  *
  * @module
  */
@@ -54,7 +54,7 @@ export async function openLineSearch(
     return {
       matchingLines: (text, max) => {
         if (options.signal.aborted) return Promise.reject(cancelled());
-        return Promise.resolve(matchingLineIndexes(compiled, text, max, deadline));
+        return matchingLineIndexes(compiled, text, max, { deadline, signal: options.signal });
       },
       [Symbol.dispose]: () => {},
     };

@@ -14,7 +14,7 @@ import { compileLinePattern, type LinePattern, matchingLineIndexes } from "./lin
 const scope = self as unknown as Worker;
 let compiled: LinePattern | null = null;
 
-scope.onmessage = (event: MessageEvent) => {
+scope.onmessage = async (event: MessageEvent) => {
   const data = event.data as
     | { pattern: string; ignoreCase: boolean }
     | { text: string; max: number };
@@ -23,7 +23,7 @@ scope.onmessage = (event: MessageEvent) => {
       compiled = compileLinePattern(data.pattern, data.ignoreCase);
       scope.postMessage({ ok: true });
     } else if (compiled !== null) {
-      scope.postMessage({ lines: matchingLineIndexes(compiled, data.text, data.max) });
+      scope.postMessage({ lines: await matchingLineIndexes(compiled, data.text, data.max) });
     }
   } catch (error) {
     const code = error instanceof ToolError ? error.code : "tool_failed";
