@@ -10,6 +10,7 @@ import { sweepAttachments } from "./attachments/sweep.ts";
 import { openRuntimeCore, type RuntimeCore, type RuntimeCoreOptions } from "./runtime_core.ts";
 import { loadOrCreateToken, TokenStore } from "./server/auth_token.ts";
 import { type RunningServer, startServer } from "./server/app.ts";
+import type { ServerLimits } from "./server/limits.ts";
 import { RUNTIME_VERSION } from "./version.ts";
 import { SHUTDOWN_WORKER_WAIT_MS } from "./limits.ts";
 
@@ -21,6 +22,8 @@ export interface StartRuntimeOptions extends RuntimeCoreOptions {
   port: number;
   /** The built PWA to serve at `/`, when present. */
   staticRoot?: string;
+  /** Transport limits other than the defaults (the HTTP read timeouts). */
+  serverLimits?: Partial<ServerLimits>;
 }
 
 /** A running runtime. */
@@ -84,6 +87,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
       staticRoot: options.staticRoot,
       sessionsFile: paths.sessions,
       attachmentsDir: paths.attachments,
+      limits: options.serverLimits,
     });
   } catch (error) {
     await core.close();

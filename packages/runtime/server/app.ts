@@ -27,7 +27,7 @@ import { httpRpcHandler } from "./http_rpc.ts";
 import { ConnectionRegistry, webSocketHandler, WS_CLOSE_CODES } from "./ws_connection.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits, TOKEN_SWEEP_INTERVAL_MS } from "./limits.ts";
 import { type GuardedServeOptions, type GuardedServer, serveGuarded } from "./connection_guard.ts";
-import { jsonResponse, transportError } from "./_http.ts";
+import { jsonResponse, RequestBodyAbortedError, transportError } from "./_http.ts";
 import { reportToStderr, type ServerErrorReporter } from "./_rpc_call.ts";
 
 export type { ServerErrorReporter };
@@ -158,6 +158,10 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   if (options.staticRoot !== undefined) hono.get("*", staticFilesHandler(options.staticRoot));
   hono.notFound(() => transportError(404, "not_found", "Not found"));
   hono.onError((error) => {
+    if (error instanceof RequestBodyAbortedError) {
+      report(error.message, "handling a request"); // one line: a trace would say nothing more
+      return transportError(400, "request_aborted", error.message);
+    }
     report(error, "handling a request");
     return transportError(500, "internal_error", "Internal error");
   });
