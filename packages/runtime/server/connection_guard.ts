@@ -151,6 +151,8 @@ class GuardedConnection {
   #backend: Promise<Deno.Conn> | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #awaitingResponse = false;
+  /** Whether the server has sent anything since the latest header block ended. */
+  #answeredSinceHeaders = false;
   #closed = false;
   #markClosed = () => {};
   /** Resolves once the connection is closed. */
@@ -220,12 +222,16 @@ class GuardedConnection {
     const before = this.#framing.phase;
     const progress = this.#framing.feed(bytes);
     const phase = this.#framing.phase;
+    if (progress.headersCompleted > 0) this.#answeredSinceHeaders = false;
     if (phase === "headers" && (before !== "headers" || progress.requestsCompleted > 0)) {
       this.#arm(this.#options.headerReadTimeoutMs); // a request started: its headers are timed
     } else if (phase === "body" && progress.headersCompleted > 0) {
       this.#arm(this.#options.bodyReadTimeoutMs); // headers done: the whole body is timed
     } else if (phase === "idle" || phase === "upgrade_requested") {
-      if (progress.requestsCompleted > 0) {
+      if (progress.requestsCompleted > 0 && this.#answeredSinceHeaders) {
+        // Answered before its body was in (a refusal): the wait for the next request begins.
+        this.#arm(this.#options.headerReadTimeoutMs);
+      } else if (progress.requestsCompleted > 0) {
         this.#awaitingResponse = true;
         this.#disarm(); // the server is working on it
       }
@@ -245,6 +251,7 @@ class GuardedConnection {
     const phase = this.#framing.phase;
     if (phase === "tunnel") return this.#disarm();
     this.#awaitingResponse = false;
+    this.#answeredSinceHeaders = true;
     // An answered connection waits for its next request from the answer's last byte on.
     if (phase === "idle") this.#arm(this.#options.headerReadTimeoutMs);
   }

@@ -18,6 +18,7 @@ async function withGuard(test: (server: GuardedServer) => Promise<void>): Promis
         socket.onmessage = (event) => socket.send(`echo ${event.data}`);
         return response;
       }
+      if (new URL(request.url).pathname === "/refuse") return new Response(null, { status: 401 });
       const body = await request.text().catch(() => "(body cut)");
       return new Response(`${request.method} ${new URL(request.url).pathname} ${body}`);
     },
@@ -71,14 +72,22 @@ Deno.test("silent, dribbling and body-stalling connections are closed", async ()
     const dribbling = setInterval(() => {
       dribbler.write(encoder.encode("X-Slow: 1\r\n")).catch(() => {});
     }, TIMEOUT_MS / 4);
+    // Refused before its body was in, then idle: the connection does not stay open.
+    const refused = await open();
+    await refused.write(
+      encoder.encode("POST /refuse HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n"),
+    );
+    await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS / 3));
+    await refused.write(encoder.encode("abc"));
     const stalled = await open();
     await stalled.write(
       encoder.encode("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc"),
     );
     try {
-      const [fromSilent, fromDribbler, fromStalled] = await Promise.all(
-        [silent, dribbler, stalled].map(readToEnd),
+      const [fromSilent, fromDribbler, fromStalled, fromRefused] = await Promise.all(
+        [silent, dribbler, stalled, refused].map(readToEnd),
       );
+      assert.match(fromRefused, /^HTTP\/1\.1 401 /, "answered early, then closed");
       assert.match(fromSilent, /^HTTP\/1\.1 408 /);
       assert.match(fromDribbler, /^HTTP\/1\.1 408 /);
       assert.equal(fromStalled, "", "a stalled body is cut without an answer");

@@ -49,7 +49,7 @@ export const TOKEN_SWEEP_INTERVAL_MS = 1_000;
  */
 export const HTTP_HEADER_READ_TIMEOUT_MS = 10_000;
 
-/** Longest a request body may take after its headers: an upload at ≥ 0.5 MB/s fits. */
+/** Longest a request body may take after its headers: an 8 MiB upload needs ≥ 140 KB/s. */
 export const HTTP_BODY_READ_TIMEOUT_MS = 60_000;
 
 /** Largest request header block (hyper's own default is larger, but no client here needs it). */
