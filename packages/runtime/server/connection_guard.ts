@@ -4,7 +4,8 @@
  * socket that sends nothing stays open for ever), so the runtime listens itself, times
  * each request's header block and body as the bytes pass (see `_request_framing.ts`), and
  * hands the bytes to `Deno.serve` on a private Unix socket (a loopback port where Unix
- * sockets are missing). A connection is closed, with `408` when nothing is pending, when
+ * sockets are missing). A connection is closed (with `408` when a request is part-way in or
+ * nothing was ever sent) when
  *
  * - its request's header block is not complete {@linkcode HTTP_HEADER_READ_TIMEOUT_MS}
  *   after its first byte (or after the connection opened, or after the previous response's
@@ -267,9 +268,12 @@ class GuardedConnection {
   }
 
   #expire(): void {
-    const nothingPending = !this.#awaitingResponse &&
-      (this.#framing.phase === "idle" || this.#framing.phase === "headers");
-    if (!nothingPending) return this.close();
+    // A 408 only where no answer is pending and the client is not between requests: an
+    // idle kept-alive connection is closed silently, as a client reusing it right then
+    // would otherwise read the 408 as the answer to its new request.
+    const startedOrSilent = this.#framing.phase === "headers" ||
+      (this.#framing.phase === "idle" && this.#backend === null);
+    if (this.#awaitingResponse || !startedOrSilent) return this.close();
     this.#client.write(REQUEST_TIMEOUT).catch(() => {}).finally(() => this.close());
   }
 }
