@@ -43,6 +43,9 @@ export interface GuardedServer {
   shutdown(): Promise<void>;
 }
 
+/** Read buffer per direction of a connection: small, as a stalled socket holds one too. */
+const CONNECTION_BUFFER_BYTES = 16 * 1024;
+
 /** How long shutdown lets connections pass on the server's last bytes before closing them. */
 const SHUTDOWN_DRAIN_MS = 1_000;
 
@@ -187,7 +190,7 @@ class GuardedConnection {
   }
 
   async #pumpClient(): Promise<void> {
-    const buffer = new Uint8Array(64 * 1024);
+    const buffer = new Uint8Array(CONNECTION_BUFFER_BYTES);
     for (;;) {
       const read = await this.#client.read(buffer);
       if (read === null) {
@@ -209,7 +212,7 @@ class GuardedConnection {
   }
 
   async #pumpBackend(backend: Deno.Conn): Promise<void> {
-    const buffer = new Uint8Array(64 * 1024);
+    const buffer = new Uint8Array(CONNECTION_BUFFER_BYTES);
     for (;;) {
       const read = await backend.read(buffer);
       if (read === null) return this.close();
