@@ -93,6 +93,9 @@ export const GREP_PATTERN_MAX_CHARS = 1000;
  */
 export const GREP_PATTERN_MAX_PROGRAM_SIZE = 2000;
 
+/** Largest compiled glob (RE2 program size): every path is matched against it. */
+export const GLOB_PATTERN_MAX_PROGRAM_SIZE = 2000;
+
 /** Longest a grep call may search: a bigger search is stopped with a clear error. */
 export const GREP_SEARCH_MAX_MS = 10_000;
 
