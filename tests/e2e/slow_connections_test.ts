@@ -109,6 +109,7 @@ Deno.test("300 slowloris sockets are all closed while /health keeps answering", 
       }
     }
     const answersBefore = healthAnswers;
+    const opened = performance.now();
     await waitUntil(
       "every slow socket to be closed by the server",
       () => sockets.every((socket) => socket.closedByServer),
@@ -122,8 +123,11 @@ Deno.test("300 slowloris sockets are all closed while /health keeps answering", 
     );
     const closed = sockets.filter((socket) => socket.closedByServer).length;
     console.log(
-      `closed ${closed}/${sockets.length} slowloris sockets; /health answered ` +
-        `${healthAnswers - answersBefore} times meanwhile, failed ${healthFailures} times`,
+      `closed ${closed}/${sockets.length} slowloris sockets ` +
+        `${Math.round(performance.now() - opened)} ms after the last opened (timeouts 1000 ms); ` +
+        `/health answered ${
+          healthAnswers - answersBefore
+        } times meanwhile, failed ${healthFailures}`,
     );
     assert.equal(closed, kinds.length * SOCKETS_PER_KIND);
     assert.ok(healthAnswers > answersBefore, "/health answered while the sockets were open");
