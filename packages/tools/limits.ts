@@ -96,7 +96,7 @@ export const GREP_PATTERN_MAX_PROGRAM_SIZE = 2000;
 /** Largest compiled glob (RE2 program size): every path is matched against it. */
 export const GLOB_PATTERN_MAX_PROGRAM_SIZE = 2000;
 
-/** Longest a grep call may search: a bigger search is stopped with a clear error. */
+/** Most time a grep call may spend matching (file I/O not counted); then it stops with an error. */
 export const GREP_SEARCH_MAX_MS = 10_000;
 
 /** Longest grep matches without letting the event loop run (a cancel must get through). */

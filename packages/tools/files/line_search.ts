@@ -4,7 +4,9 @@
  * runtime's own thread (full_access) that would stall every connection, so there the
  * search runs in a Worker that is terminated when the call is cancelled or runs out of time.
  * Inside a Worker already (the read_only/workspace_write sandbox) it runs in place, checking
- * the deadline between lines and pausing now and then so that a cancel gets through.
+ * the time budget between lines and pausing now and then so that a cancel gets through.
+ * Either way the budget counts matching time only: walking and reading files are
+ * asynchronous and block nothing, so a large tree is not cut short by its I/O.
  *
  * @module
  */
@@ -31,7 +33,10 @@ export interface LineSearchOptions {
   ignoreCase: boolean;
   /** Cancels the search. */
   signal: AbortSignal;
-  /** Longest the search may take once compiled (default {@linkcode GREP_SEARCH_MAX_MS}). */
+  /**
+   * Most time matching may take over the whole search, once compiled (default
+   * {@linkcode GREP_SEARCH_MAX_MS}); walking and reading files do not count, they do not block.
+   */
   timeLimitMs?: number;
 }
 
@@ -50,11 +55,20 @@ export async function openLineSearch(
   const timeLimitMs = options.timeLimitMs ?? GREP_SEARCH_MAX_MS;
   if (runsInWorker()) {
     const compiled = compileLinePattern(pattern, options.ignoreCase);
-    const deadline = performance.now() + timeLimitMs;
+    let budgetMs = timeLimitMs;
     return {
-      matchingLines: (text, max) => {
-        if (options.signal.aborted) return Promise.reject(cancelled());
-        return matchingLineIndexes(compiled, text, max, { deadline, signal: options.signal });
+      matchingLines: async (text, max) => {
+        if (options.signal.aborted) throw cancelled();
+        const started = performance.now();
+        try {
+          const deadline = started + budgetMs;
+          return await matchingLineIndexes(compiled, text, max, {
+            deadline,
+            signal: options.signal,
+          });
+        } finally {
+          budgetMs -= performance.now() - started;
+        }
       },
       [Symbol.dispose]: () => {},
     };
@@ -68,19 +82,19 @@ export async function openLineSearch(
     search[Symbol.dispose]();
     throw error;
   }
-  search.startClock(timeLimitMs);
+  search.setBudget(timeLimitMs);
   return search;
 }
 
 /** A search in its own Worker, stopped by terminating it. */
 class WorkerLineSearch implements LineSearch {
   readonly #worker: Worker;
-  #deadline: number;
+  #budgetMs: number;
   readonly #signal: AbortSignal;
   #stopped: ToolError | null = null;
 
   constructor(startLimitMs: number, signal: AbortSignal) {
-    this.#deadline = performance.now() + startLimitMs;
+    this.#budgetMs = startLimitMs;
     this.#signal = signal;
     this.#worker = new Worker(new URL("./line_search_worker.ts", import.meta.url), {
       type: "module",
@@ -88,9 +102,9 @@ class WorkerLineSearch implements LineSearch {
     });
   }
 
-  /** Gives the search proper its whole time limit, from now. */
-  startClock(timeLimitMs: number): void {
-    this.#deadline = performance.now() + timeLimitMs;
+  /** Gives the search proper its whole matching time. */
+  setBudget(timeLimitMs: number): void {
+    this.#budgetMs = timeLimitMs;
   }
 
   async matchingLines(text: string, max: number): Promise<number[]> {
@@ -98,13 +112,15 @@ class WorkerLineSearch implements LineSearch {
     return (reply as { lines: number[] }).lines;
   }
 
-  /** Sends one message and waits for its answer, the deadline or cancellation. */
+  /** Sends one message and waits for its answer, the end of the time budget or cancellation. */
   request(message: unknown): Promise<unknown> {
     if (this.#stopped) return Promise.reject(this.#stopped);
     if (this.#signal.aborted) return Promise.reject(this.#stop(cancelled()));
+    const started = performance.now();
     return new Promise((resolve, reject) => {
       const settle = (outcome: () => void) => {
         clearTimeout(timer);
+        this.#budgetMs -= performance.now() - started;
         this.#signal.removeEventListener("abort", onAbort);
         this.#worker.onmessage = null;
         this.#worker.onerror = null;
@@ -113,7 +129,7 @@ class WorkerLineSearch implements LineSearch {
       const onAbort = () => settle(() => reject(this.#stop(cancelled())));
       const timer = setTimeout(
         () => settle(() => reject(this.#stop(searchTimedOut()))),
-        Math.max(0, this.#deadline - performance.now()),
+        Math.max(0, this.#budgetMs),
       );
       this.#signal.addEventListener("abort", onAbort, { once: true });
       this.#worker.onmessage = (event: MessageEvent) => {
