@@ -11,6 +11,7 @@ import { openRuntimeCore, type RuntimeCore, type RuntimeCoreOptions } from "./ru
 import { loadOrCreateToken, TokenStore } from "./server/auth_token.ts";
 import { type RunningServer, startServer } from "./server/app.ts";
 import { loginUrlFor } from "./server/login_codes.ts";
+import type { ServerLimits } from "./server/limits.ts";
 import { RUNTIME_VERSION } from "./version.ts";
 import { SHUTDOWN_WORKER_WAIT_MS } from "./limits.ts";
 
@@ -22,6 +23,8 @@ export interface StartRuntimeOptions extends RuntimeCoreOptions {
   port: number;
   /** The built PWA to serve at `/`, when present. */
   staticRoot?: string;
+  /** Transport limits other than the defaults (the HTTP read timeouts). */
+  serverLimits?: Partial<ServerLimits>;
 }
 
 /** A running runtime. */
@@ -98,6 +101,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
       sessionsFile: paths.sessions,
       attachmentsDir: paths.attachments,
       onSecretIssued: protect,
+      limits: options.serverLimits,
     });
   } catch (error) {
     await core.close();

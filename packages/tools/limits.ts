@@ -84,6 +84,24 @@ export const GREP_MAX_MATCHES = 1000;
 /** Files larger than this are skipped by grep: scanning them would stall the call. */
 export const GREP_FILE_MAX_BYTES = 8 * 1024 * 1024;
 
+/** Longest grep pattern: patterns are written by a model, and compiling costs with their size. */
+export const GREP_PATTERN_MAX_CHARS = 1000;
+
+/**
+ * Largest compiled grep pattern (RE2 program size). Matching costs up to this much work per
+ * character searched, so `(\pL|\pN){900}`-style patterns are refused instead of run.
+ */
+export const GREP_PATTERN_MAX_PROGRAM_SIZE = 2000;
+
+/** Largest compiled glob (RE2 program size): every path is matched against it. */
+export const GLOB_PATTERN_MAX_PROGRAM_SIZE = 2000;
+
+/** Most time a grep call may spend matching (file I/O not counted); then it stops with an error. */
+export const GREP_SEARCH_MAX_MS = 10_000;
+
+/** Longest grep matches without letting the event loop run (a cancel must get through). */
+export const GREP_MATCH_SLICE_MS = 20;
+
 /** Directories glob and grep never enter: version control and dependency trees. */
 export const SEARCH_SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([".git", "node_modules"]);
 

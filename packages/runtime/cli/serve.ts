@@ -57,6 +57,10 @@ export async function serve(
     subagentMaxDepth: options.subagentMaxDepth,
     host: options.host,
     port: options.port,
+    serverLimits: {
+      httpHeaderReadTimeoutMs: options.httpHeaderReadTimeoutMs,
+      httpBodyReadTimeoutMs: options.httpBodyReadTimeoutMs,
+    },
     threadTitles: Deno.env.get("DAEDALUS_THREAD_TITLES") !== "0",
     memoryRefinement: Deno.env.get("DAEDALUS_MEMORY_REFINEMENT") !== "0",
     ...extras,

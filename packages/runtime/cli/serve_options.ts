@@ -15,6 +15,13 @@ import {
   SUBAGENT_MAX_DEPTH_MAX,
   SUBAGENT_MAX_DEPTH_MIN,
 } from "../limits.ts";
+import { HTTP_BODY_READ_TIMEOUT_MS, HTTP_HEADER_READ_TIMEOUT_MS } from "../server/limits.ts";
+
+/** Shortest HTTP read timeout a variable may set: below it a slow but honest client fails. */
+const HTTP_TIMEOUT_MIN_MS = 100;
+
+/** Longest HTTP read timeout a variable may set. */
+const HTTP_TIMEOUT_MAX_MS = 3_600_000;
 
 /** Validated options of `daedalus serve`. */
 export interface ServeOptions {
@@ -32,6 +39,10 @@ export interface ServeOptions {
   subagentMaxDepth: number;
   /** Whether the bound address is a loopback one. */
   loopback: boolean;
+  /** Longest a request's header block may take (`DAEDALUS_HTTP_HEADER_TIMEOUT_MS`). */
+  httpHeaderReadTimeoutMs: number;
+  /** Longest a request's body may take (`DAEDALUS_HTTP_BODY_TIMEOUT_MS`). */
+  httpBodyReadTimeoutMs: number;
 }
 
 /** A start-up option that cannot be used. */
@@ -53,7 +64,8 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
  *
  * @param flags parsed `--name value` flags
  * @param env the environment (`DAEDALUS_HOME`, `DAEDALUS_HOST`, `DAEDALUS_PORT`,
- *   `DAEDALUS_AGENT_WORKERS`, `DAEDALUS_WORKSPACES_ROOT`, `HOME`/`USERPROFILE`)
+ *   `DAEDALUS_AGENT_WORKERS`, `DAEDALUS_WORKSPACES_ROOT`, `DAEDALUS_HTTP_HEADER_TIMEOUT_MS`,
+ *   `DAEDALUS_HTTP_BODY_TIMEOUT_MS`, `HOME`/`USERPROFILE`)
  * @returns the options
  * @throws {OptionError} naming the bad value and the allowed range
  */
@@ -101,6 +113,20 @@ export function readServeOptions(
     workers,
     subagentMaxDepth,
     loopback: LOOPBACK_HOSTS.has(host),
+    httpHeaderReadTimeoutMs: integerOption(
+      "DAEDALUS_HTTP_HEADER_TIMEOUT_MS",
+      env.DAEDALUS_HTTP_HEADER_TIMEOUT_MS,
+      HTTP_HEADER_READ_TIMEOUT_MS,
+      HTTP_TIMEOUT_MIN_MS,
+      HTTP_TIMEOUT_MAX_MS,
+    ),
+    httpBodyReadTimeoutMs: integerOption(
+      "DAEDALUS_HTTP_BODY_TIMEOUT_MS",
+      env.DAEDALUS_HTTP_BODY_TIMEOUT_MS,
+      HTTP_BODY_READ_TIMEOUT_MS,
+      HTTP_TIMEOUT_MIN_MS,
+      HTTP_TIMEOUT_MAX_MS,
+    ),
   };
 }
 

@@ -14,6 +14,8 @@ Deno.test("defaults: loopback, port 7420, ~/.daedalus, 6 workers", () => {
     workers: 6,
     subagentMaxDepth: 2,
     loopback: true,
+    httpHeaderReadTimeoutMs: 10_000,
+    httpBodyReadTimeoutMs: 60_000,
   });
 });
 
@@ -24,6 +26,8 @@ Deno.test("variables stand in for flags, and a flag wins over its variable", () 
     DAEDALUS_HOME: "/tmp/h",
     DAEDALUS_HOST: "localhost",
     DAEDALUS_AGENT_WORKERS: "1",
+    DAEDALUS_HTTP_HEADER_TIMEOUT_MS: "500",
+    DAEDALUS_HTTP_BODY_TIMEOUT_MS: "700",
   });
   assert.deepEqual([fromEnv.port, fromEnv.home, fromEnv.host, fromEnv.workers], [
     0,
@@ -31,6 +35,7 @@ Deno.test("variables stand in for flags, and a flag wins over its variable", () 
     "localhost",
     1,
   ]);
+  assert.deepEqual([fromEnv.httpHeaderReadTimeoutMs, fromEnv.httpBodyReadTimeoutMs], [500, 700]);
   const flagged = readServeOptions(
     flags([["port", "9000"], ["home", "/tmp/x"], ["host", "0.0.0.0"]]),
     {
@@ -65,6 +70,12 @@ Deno.test("bad values stop start-up naming the value and the range", () => {
     [flags([["port", "1.5"]]), {}, /--port/],
     [flags([["verbose", "1"]]), {}, /Unknown option --verbose/],
     [flags([["host", "a b"]]), {}, /Host "a b"/],
+    [
+      flags(),
+      { DAEDALUS_HTTP_HEADER_TIMEOUT_MS: "50" },
+      /DAEDALUS_HTTP_HEADER_TIMEOUT_MS="50" is not an integer from 100 to 3600000/,
+    ],
+    [flags(), { DAEDALUS_HTTP_BODY_TIMEOUT_MS: "1e3" }, /DAEDALUS_HTTP_BODY_TIMEOUT_MS="1e3"/],
   ];
   for (const [f, e, message] of cases) {
     assert.throws(() => readServeOptions(f, { ...env, ...e }), (error: unknown) => {

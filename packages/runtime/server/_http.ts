@@ -17,6 +17,7 @@ export type TransportErrorCode =
   | "attachment_empty"
   | "attachment_not_supported"
   | "upgrade_required"
+  | "request_aborted"
   | "not_found"
   | "internal_error";
 
@@ -63,12 +64,28 @@ export function transportError(
 }
 
 /**
+ * A request body that stopped part-way: the client hung up, or the connection guard closed
+ * it for being too slow. Nobody is left to answer, so it is logged as one line, not a trace.
+ */
+export class RequestBodyAbortedError extends Error {
+  /** Stable code. */
+  readonly code = "request_aborted";
+
+  /** @param options the read error as `cause` */
+  constructor(options?: ErrorOptions) {
+    super("The client closed the connection before the request body was complete", options);
+    this.name = "RequestBodyAbortedError";
+  }
+}
+
+/**
  * Reads a request body, refusing it as soon as it is larger than `maxBytes` (a
  * declared Content-Length is refused before reading anything).
  *
  * @param request the request
  * @param maxBytes the limit
  * @returns the bytes, or `"too_large"`
+ * @throws {RequestBodyAbortedError} when the body stops before its end
  */
 export async function readBodyWithin(
   request: Request,
@@ -81,7 +98,9 @@ export async function readBodyWithin(
   let total = 0;
   const reader = request.body.getReader();
   while (true) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((error) => {
+      throw new RequestBodyAbortedError({ cause: error });
+    });
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

@@ -29,7 +29,8 @@ import { allowedHostHeaders, type BoundAddress, formatHostHeader, hostGuard } fr
 import { httpRpcHandler } from "./http_rpc.ts";
 import { ConnectionRegistry, webSocketHandler, WS_CLOSE_CODES } from "./ws_connection.ts";
 import { DEFAULT_SERVER_LIMITS, type ServerLimits, TOKEN_SWEEP_INTERVAL_MS } from "./limits.ts";
-import { jsonResponse, transportError } from "./_http.ts";
+import { type GuardedServeOptions, type GuardedServer, serveGuarded } from "./connection_guard.ts";
+import { jsonResponse, RequestBodyAbortedError, transportError } from "./_http.ts";
 import { reportToStderr, type ServerErrorReporter } from "./_rpc_call.ts";
 
 export type { ServerErrorReporter };
@@ -176,6 +177,10 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   if (options.staticRoot !== undefined) hono.get("*", staticFilesHandler(options.staticRoot));
   hono.notFound(() => transportError(404, "not_found", "Not found"));
   hono.onError((error) => {
+    if (error instanceof RequestBodyAbortedError) {
+      report(error.message, "handling a request"); // one line: a trace would say nothing more
+      return transportError(400, "request_aborted", error.message);
+    }
     report(error, "handling a request");
     return transportError(500, "internal_error", "Internal error");
   });
@@ -256,10 +261,16 @@ export class ServerStartError extends Error {
 export function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { hostname } = options;
   const target: { app: ServerApp | null } = { app: null };
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  let server: GuardedServer;
   try {
     // `target.app` is set right below, before the event loop can deliver any request.
-    server = listen(hostname, options.port, (request) => target.app?.fetch(request) ?? unready());
+    const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
+    server = listen({
+      hostname,
+      port: options.port,
+      headerReadTimeoutMs: limits.httpHeaderReadTimeoutMs,
+      bodyReadTimeoutMs: limits.httpBodyReadTimeoutMs,
+    }, (request) => target.app?.fetch(request) ?? unready());
   } catch (error) {
     return Promise.reject(error);
   }
@@ -295,16 +306,12 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
 }
 
 function listen(
-  hostname: string,
-  port: number,
+  options: GuardedServeOptions,
   handler: (request: Request) => Response | Promise<Response>,
-): Deno.HttpServer<Deno.NetAddr> {
-  const where = formatHostHeader(hostname, port);
+): GuardedServer {
+  const where = formatHostHeader(options.hostname, options.port);
   try {
-    return Deno.serve(
-      { hostname, port, onListen: () => {/* the caller prints the ready line */} },
-      handler,
-    );
+    return serveGuarded(options, handler);
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
       throw new ServerStartError("port_in_use", `${where} is already in use`, { cause: error });

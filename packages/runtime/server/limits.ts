@@ -54,6 +54,19 @@ export const TOKEN_RECHECK_INTERVAL_MS = 250;
 /** How often the running server looks for a rotation to close WebSockets opened with the old token. */
 export const TOKEN_SWEEP_INTERVAL_MS = 1_000;
 
+/**
+ * Longest a request's header block may take, from its first byte, from the connection's
+ * opening, or from the previous answer's last byte (so an idle keep-alive connection is
+ * closed after it too). A browser sends its headers at once; a slowloris never finishes.
+ */
+export const HTTP_HEADER_READ_TIMEOUT_MS = 10_000;
+
+/** Longest a request body may take after its headers: an 8 MiB upload needs ≥ 140 KB/s. */
+export const HTTP_BODY_READ_TIMEOUT_MS = 60_000;
+
+/** Largest request header block (hyper's own default is larger, but no client here needs it). */
+export const HTTP_HEADER_MAX_BYTES = 64 * 1024;
+
 /** The limits one server runs with. */
 export interface ServerLimits {
   /** Largest `POST /rpc` body in bytes; larger is 413. */
@@ -74,6 +87,10 @@ export interface ServerLimits {
   sessionsMaxCount: number;
   /** Largest `POST /upload` body in bytes; larger is 413. */
   uploadBodyMaxBytes: number;
+  /** Longest a request's header block may take; longer closes the connection (408). */
+  httpHeaderReadTimeoutMs: number;
+  /** Longest a request's body may take after its headers; longer closes the connection. */
+  httpBodyReadTimeoutMs: number;
 }
 
 /** The limits a server uses unless told otherwise. */
@@ -87,4 +104,6 @@ export const DEFAULT_SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
   authBodyMaxBytes: AUTH_BODY_MAX_BYTES,
   sessionsMaxCount: SESSIONS_MAX_COUNT,
   uploadBodyMaxBytes: UPLOAD_BODY_MAX_BYTES,
+  httpHeaderReadTimeoutMs: HTTP_HEADER_READ_TIMEOUT_MS,
+  httpBodyReadTimeoutMs: HTTP_BODY_READ_TIMEOUT_MS,
 });

@@ -5,16 +5,24 @@
  */
 import { basename } from "node:path";
 import { z } from "zod";
-import { defineTool, ToolError } from "../tool.ts";
-import { GREP_FILE_MAX_BYTES, GREP_MAX_MATCHES, LINE_MAX_CHARS } from "../limits.ts";
+import { defineTool } from "../tool.ts";
+import {
+  GREP_FILE_MAX_BYTES,
+  GREP_MAX_MATCHES,
+  GREP_PATTERN_MAX_CHARS,
+  LINE_MAX_CHARS,
+} from "../limits.ts";
 import { decodeText } from "./capture.ts";
 import { displayPathOf, hasBinaryExtension, resolveToolPath, statOrThrow } from "./paths.ts";
 import { compileGlob, type WalkedFile, walkFiles } from "./traversal.ts";
+import { openLineSearch } from "./line_search.ts";
 import description from "./grep.md" with { type: "text" };
 
 /** Parameters of {@linkcode grepTool}. */
 export const GrepParams = z.strictObject({
-  pattern: z.string().min(1).describe("The regular expression"),
+  pattern: z.string().min(1).max(GREP_PATTERN_MAX_CHARS).describe(
+    "The regular expression (RE2 syntax)",
+  ),
   path: z.string().optional().describe("A folder or file to search (default: the workspace)"),
   include: z.string().min(1).optional().describe("A glob the file paths must match"),
   ignoreCase: z.boolean().optional().describe("Case-insensitive matching"),
@@ -31,16 +39,10 @@ export const grepTool = defineTool({
   mutating: false,
   risk: "read",
   async run(params, context) {
-    let regex: RegExp;
-    try {
-      regex = new RegExp(params.pattern, params.ignoreCase === true ? "i" : "");
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ToolError(
-        "invalid_arguments",
-        `pattern: not a valid regular expression (${reason})`,
-      );
-    }
+    using matcher = await openLineSearch(params.pattern, {
+      ignoreCase: params.ignoreCase === true,
+      signal: context.signal,
+    });
     const included = params.include === undefined ? () => true : compileGlob(params.include);
     const target = await resolveToolPath(params.path ?? ".", context.workspaceRoot);
     const info = await statOrThrow(target);
@@ -60,9 +62,8 @@ export const grepTool = defineTool({
       }
       const shown = displayPathOf(file.path, context.workspaceRoot);
       const lines = text.split("\n");
-      for (let index = 0; index < lines.length; index++) {
+      for (const index of await matcher.matchingLines(text, limit - matches.length + 1)) {
         const line = (lines[index] ?? "").replace(/\r$/, "");
-        if (!regex.test(line)) continue;
         if (matches.length === limit) {
           truncated = true;
           break search;

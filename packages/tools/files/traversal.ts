@@ -8,8 +8,9 @@
  * @module
  */
 import { join } from "node:path";
+import { RE2JS, RE2JSException } from "re2js";
 import { ToolError } from "../tool.ts";
-import { SEARCH_SKIPPED_DIRECTORIES } from "../limits.ts";
+import { GLOB_PATTERN_MAX_PROGRAM_SIZE, SEARCH_SKIPPED_DIRECTORIES } from "../limits.ts";
 
 /** A file found by {@linkcode walkFiles}. */
 export interface WalkedFile {
@@ -60,7 +61,8 @@ export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenera
  *
  * @param pattern the glob
  * @returns a test on `/`-separated relative paths
- * @throws {ToolError} `invalid_arguments` for an unbalanced `[` or `{`
+ * @throws {ToolError} `invalid_arguments` for an unbalanced `[` or `{`, a bad `[…]` range or
+ *   a glob too complex to match every path against
  * @example
  * ```ts
  * compileGlob("src/**\/*.ts")("src/a/b.ts"); // true
@@ -68,10 +70,27 @@ export async function* walkFiles(root: string, signal: AbortSignal): AsyncGenera
  */
 export function compileGlob(pattern: string): (relative: string) => boolean {
   const byName = !pattern.includes("/");
-  const regex = new RegExp(`^${globSource(pattern.replace(/^\.\//, ""))}$`);
+  const regex = compileGlobSource(globSource(pattern.replace(/^\.\//, "")), pattern);
   return byName
     ? (relative) => regex.test(relative.slice(relative.lastIndexOf("/") + 1))
     : (relative) => regex.test(relative);
+}
+
+/** RE2, not RegExp: `{*,*}{*,*}…` would backtrack exponentially in a JavaScript regex. */
+function compileGlobSource(source: string, pattern: string): RE2JS {
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(`^${source}$`);
+  } catch (error) {
+    if (!(error instanceof RE2JSException)) throw error;
+    throw new ToolError("invalid_arguments", `pattern: not a valid glob ${pattern}`, {
+      cause: error,
+    });
+  }
+  if (compiled.programSize() > GLOB_PATTERN_MAX_PROGRAM_SIZE) {
+    throw new ToolError("invalid_arguments", "pattern: too complex a glob; use fewer alternatives");
+  }
+  return compiled;
 }
 
 function globSource(pattern: string): string {

@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { RequestFraming } from "./_request_framing.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+function framing(): RequestFraming {
+  return new RequestFraming(1024);
+}
+
+Deno.test("a GET ends at its empty line, even when it arrives in pieces", () => {
+  const f = framing();
+  assert.equal(f.phase, "idle");
+  assert.deepEqual(f.feed(bytes("\r\nGET / HT")), { headersCompleted: 0, requestsCompleted: 0 });
+  assert.equal(f.phase, "headers", "leading empty lines do not start a request; the G does");
+  assert.deepEqual(f.feed(bytes("TP/1.1\r\nHost: x\r\n\r")), {
+    headersCompleted: 0,
+    requestsCompleted: 0,
+  });
+  assert.deepEqual(f.feed(bytes("\n")), { headersCompleted: 1, requestsCompleted: 1 });
+  assert.equal(f.phase, "idle");
+  f.feed(bytes("GET /a HTTP/1.0\nHost: x\n\n"));
+  assert.equal(f.phase, "idle", "bare LF line ends work too");
+});
+
+Deno.test("a Content-Length body is followed across feeds, and pipelined requests are counted", () => {
+  const f = framing();
+  f.feed(bytes("POST /rpc HTTP/1.1\r\nContent-Length: 10\r\n\r\n12345"));
+  assert.equal(f.phase, "body");
+  const progress = f.feed(bytes("67890GET / HTTP/1.1\r\n\r\nGET /x HTTP/1.1\r\n"));
+  assert.deepEqual(progress, { headersCompleted: 1, requestsCompleted: 2 });
+  assert.equal(f.phase, "headers", "the third request has started");
+});
+
+Deno.test("a chunked body ends after its last chunk and trailers", () => {
+  const f = framing();
+  f.feed(bytes("POST /rpc HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"));
+  assert.equal(f.phase, "body");
+  f.feed(bytes("5;ext=1\r\nhello\r\n"));
+  f.feed(bytes("3\r\nab"));
+  assert.equal(f.phase, "body");
+  f.feed(bytes("c\r\n0\r\nX-Trailer: 1\r\n"));
+  assert.equal(f.phase, "body", "trailers still open");
+  assert.deepEqual(f.feed(bytes("\r\n")), { headersCompleted: 0, requestsCompleted: 1 });
+  assert.equal(f.phase, "idle");
+});
+
+Deno.test("an upgrade waits for its answer: 101 makes a tunnel, anything else goes on", () => {
+  const upgrade = "GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n";
+  const granted = framing();
+  assert.deepEqual(granted.feed(bytes(upgrade)), { headersCompleted: 1, requestsCompleted: 1 });
+  assert.equal(granted.phase, "upgrade_requested");
+  granted.upgradeAnswered(true);
+  assert.equal(granted.phase, "tunnel");
+  assert.deepEqual(granted.feed(bytes("\x81\x05hello")), {
+    headersCompleted: 0,
+    requestsCompleted: 0,
+  });
+  const refused = framing();
+  refused.feed(bytes(upgrade));
+  refused.upgradeAnswered(false);
+  assert.equal(refused.phase, "idle");
+  refused.feed(bytes("GET / HTTP/1.1\r\n"));
+  assert.equal(refused.phase, "headers", "the next request is timed again");
+});
+
+Deno.test("what the tracker cannot follow is invalid", () => {
+  const cases = [
+    "GET / HTTP/1.1\r\nX: " + "a".repeat(2000),
+    "POST / HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
+    "POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n",
+    "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n",
+    "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+    "GET / HTTP/1.1\r\nno colon here\r\n\r\n",
+    "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+  ];
+  for (const text of cases) {
+    const f = framing();
+    f.feed(bytes(text));
+    assert.equal(f.phase, "invalid", JSON.stringify(text.slice(0, 60)));
+  }
+});
