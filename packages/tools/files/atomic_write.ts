@@ -25,47 +25,124 @@ export async function revisionOf(bytes: Uint8Array): Promise<string> {
 export interface AtomicWriteOptions {
   /** Permission bits for the new file (kept from the file it replaces). */
   mode?: number;
+  /**
+   * Refuses a directory the write may not land in (called with the parent's real path
+   * before the temp file is created, after it was written and after the rename).
+   */
+  guard?: (realDirectory: string) => void;
 }
 
 /**
  * Replaces (or creates) a file atomically. The parent directory must exist.
  *
+ * Why a racing link-flipper cannot make the bytes land outside the checked directory:
+ * 1. the parent is resolved (`realPath` must equal it: no link on the way) and guarded;
+ * 2. the temp file is created with `createNew` (O_CREAT|O_EXCL), which never follows a
+ *    symlink at its last component, under a random name nobody could plant in advance;
+ * 3. the new inode is confirmed to be at the temp path (`lstat`, no link followed) in a
+ *    directory that still resolves to the guarded real path — and only then do the bytes
+ *    go in, through the handle, never by path;
+ * 4. the same confirmation runs again just before `rename`; rename(2) follows no symlink
+ *    at either last component, so a link swapped in at `path` is replaced, not written
+ *    through, and the new name appears in the directory that holds the temp inode;
+ * 5. after the rename `path` must be that inode (else `write_verification_failed`).
+ * A directory higher up swapped for a link *between* the checks would make the temp path
+ * name another (attacker-made) file or none: the rename then fails or moves the other
+ * file, and step 5 reports it; our bytes stay in the inode checked in step 3. Only moving
+ * the checked directory itself outside (which needs write access there) carries them out.
+ *
  * @param path the target (its real path: a symlink would be replaced, not followed)
  * @param bytes the new content
- * @param options permission bits
+ * @param options permission bits, directory guard
  * @throws {ToolError} `write_verification_failed` when the temp file does not read back
- *   the same bytes; file-system errors as thrown by Deno
+ *   the same bytes or the rename did not put it at `path`; `permission_denied` when the
+ *   directory changed under the call; file-system errors as thrown by Deno
  */
 export async function writeFileAtomic(
   path: string,
   bytes: Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${crypto.randomUUID()}.tmp`);
-  try {
-    {
-      using file = await Deno.open(temp, { write: true, createNew: true, mode: options.mode });
-      let written = 0;
-      while (written < bytes.length) written += await file.write(bytes.subarray(written));
-      await file.sync();
+  const directory = dirname(path);
+  const checkDirectory = async () => {
+    const real = await Deno.realPath(directory).catch(() => null);
+    if (real !== directory) throw changedUnderCall(path);
+    options.guard?.(real);
+  };
+  await checkDirectory();
+  const temp = join(directory, `.${basename(path)}.${crypto.randomUUID()}.tmp`);
+  let file: Deno.FsFile | undefined;
+  let created: Deno.FileInfo | undefined;
+  const confirmTemp = async () => {
+    const here = await Deno.lstat(temp).catch(() => null);
+    if (here === null || here.isSymlink || created === undefined || !sameInode(here, created)) {
+      throw changedUnderCall(path);
     }
-    const [expected, actual] = await Promise.all([
-      revisionOf(bytes),
-      Deno.readFile(temp).then(revisionOf),
-    ]);
+    await checkDirectory();
+  };
+  try {
+    file = await Deno.open(temp, { read: true, write: true, createNew: true, mode: options.mode });
+    created = await file.stat();
+    await confirmTemp();
+    let written = 0;
+    while (written < bytes.length) written += await file.write(bytes.subarray(written));
+    await file.sync();
+    const expected = await revisionOf(bytes);
+    const actual = await revisionOf(await readBack(file, bytes.length));
     if (expected !== actual) {
       throw new ToolError(
         "write_verification_failed",
         `The written file did not read back as written (${actual} instead of ${expected})`,
       );
     }
-    if (options.mode !== undefined) await Deno.chmod(temp, options.mode);
+    if (options.mode !== undefined && ((created.mode ?? 0) & 0o7777) !== options.mode) {
+      await confirmTemp();
+      await Deno.chmod(temp, options.mode);
+    }
+    await confirmTemp();
     await Deno.rename(temp, path);
+    const landed = await Deno.lstat(path).catch(() => null);
+    if (landed === null || !sameInode(landed, created)) {
+      throw new ToolError(
+        "write_verification_failed",
+        `The new content of ${path} did not land where it was written (the folder changed)`,
+      );
+    }
   } catch (error) {
-    await Deno.remove(temp).catch(() => {/* already renamed or never created */});
+    // Remove the temp only while it is still ours (never a file planted in its place).
+    const here = await Deno.lstat(temp).catch(() => null);
+    if (here !== null && created !== undefined && sameInode(here, created)) {
+      await Deno.remove(temp).catch(() => {/* already gone */});
+    }
     throw error;
+  } finally {
+    file?.close();
   }
-  await syncDirectory(dirname(path));
+  await syncDirectory(directory);
+}
+
+function sameInode(a: Deno.FileInfo, b: Deno.FileInfo): boolean {
+  return a.ino !== null && a.dev === b.dev && a.ino === b.ino;
+}
+
+function changedUnderCall(path: string): ToolError {
+  return new ToolError(
+    "permission_denied",
+    `permission_denied: ${path} changed while it was being written (a symlink was swapped in)`,
+  );
+}
+
+/** The file's bytes, read through the handle from the start. */
+async function readBack(file: Deno.FsFile, length: number): Promise<Uint8Array> {
+  await file.seek(0, Deno.SeekMode.Start);
+  const out = new Uint8Array(length + 1);
+  let filled = 0;
+  while (filled < out.length) {
+    const read = await file.read(out.subarray(filled));
+    if (read === null) break;
+    filled += read;
+  }
+  return out.subarray(0, filled);
 }
 
 /** Makes the rename durable; not every platform can open a directory, which is harmless. */
