@@ -69,7 +69,11 @@ export async function* walkFiles(
         const real = await Deno.realPath(path).catch(() => null);
         if (real === null) continue; // dangling
         const target = await Deno.stat(real).catch(() => null);
-        if (target?.isFile) yield inTree(real) ? { path, relative } : { path, relative, escapes: true };
+        // Not stat'able here (the sandbox cannot see outside): an escape, whatever it is.
+        if (target === null && !inTree(real)) yield { path, relative, escapes: true };
+        else if (target?.isFile) {
+          yield inTree(real) ? { path, relative } : { path, relative, escapes: true };
+        }
       }
     }
   }
