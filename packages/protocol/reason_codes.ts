@@ -40,6 +40,7 @@ export const RUN_REASON_CODES: readonly RunReasonCode[] = [
   "provider_configuration_changed",
   "model_configuration_changed",
   "execution_policy_changed",
+  "tool_sandbox_unavailable",
   ...PROVIDER_FAILURE_CATEGORIES.map((category) => `provider_${category}` as const),
 ];
 

@@ -868,6 +868,7 @@ export type RunReasonCode =
   | "provider_configuration_changed"
   | "model_configuration_changed"
   | "execution_policy_changed"
+  | "tool_sandbox_unavailable"
   | "provider_authentication"
   | "provider_rate_limit"
   | "provider_context_overflow"

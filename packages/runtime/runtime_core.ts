@@ -158,7 +158,13 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   });
   const registry = new ProviderRegistry(config, { extraProviders: options.providers ?? [] });
   const protectedValues = ProtectedValues.fromConfig(config);
-  const sandboxes = new ToolSandboxes(paths.artifacts, () => protectedValues.values());
+  // The runtime's own secrets: no tool reads or writes them, in any mode.
+  const protectedFiles = [paths.config, paths.auth, paths.sessions];
+  const sandboxes = new ToolSandboxes(
+    paths.artifacts,
+    () => protectedValues.values(),
+    protectedFiles,
+  );
   const providerOf = (id: string) => registry.provider(id);
   const tools = new Map((options.tools ?? []).map((t) => [t.name, t]));
   const today = () => localDate(new Date());
@@ -230,6 +236,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     }),
     skillsRoot: paths.skills,
     configPath: paths.config,
+    protectedFiles,
     processManager: manager,
     memoryStore,
     tools,
@@ -246,7 +253,13 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   };
   for (
     const tool of [
-      ...createFileTools({ store, artifactsRoot: paths.artifacts, protectedValues, sandboxes }),
+      ...createFileTools({
+        store,
+        artifactsRoot: paths.artifacts,
+        protectedValues,
+        protectedFiles,
+        sandboxes,
+      }),
       ...createProcessTools({ store, manager }),
       createMemoryTool({ store, memory: memoryStore, protectedValues }),
       ...createReadTools(sessionDeps),

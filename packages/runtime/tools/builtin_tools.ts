@@ -23,7 +23,7 @@ import {
   type ToolFacts,
   type ToolResult,
 } from "@daedalus/tools";
-import type { ToolSandboxes } from "./sandbox.ts";
+import { SANDBOX_UNAVAILABLE, type ToolSandboxes } from "./sandbox.ts";
 import type { LoopTool, LoopToolContext, LoopToolResult } from "../loop/tools.ts";
 
 /** What the built-in tools need from the runtime. */
@@ -34,6 +34,11 @@ export interface BuiltinToolDeps {
   artifactsRoot: string;
   /** Configured credentials. */
   protectedValues: { find(text: string): boolean; redact(text: string): string };
+  /**
+   * `<home>/config.yaml`, `auth.json`, `sessions.json`: the tools refuse them in every mode
+   * (absent: none; the runtime always passes them).
+   */
+  protectedFiles?: readonly string[];
   /** Sandboxes for the narrowed modes (absent: the checks below only). */
   sandboxes?: ToolSandboxes;
 }
@@ -78,7 +83,11 @@ export function adaptTool(tool: ToolDefinition<unknown>, deps: BuiltinToolDeps):
           workspaceRoot,
           signal: context.signal,
         });
-        return toLoopResult(sandboxed.result, sandboxed.facts);
+        const result = toLoopResult(sandboxed.result, sandboxed.facts);
+        // No sandbox, no call: the Run cannot honour its mode, so it fails visibly.
+        return sandboxed.result.errorCode === SANDBOX_UNAVAILABLE
+          ? { ...result, runFailure: "tool_sandbox_unavailable" }
+          : result;
       }
       const facts: ToolFacts = { fileChanges: [], processes: [] };
       const result = await executeTool(tool, args, {
@@ -88,6 +97,7 @@ export function adaptTool(tool: ToolDefinition<unknown>, deps: BuiltinToolDeps):
         workspaceRoot,
         artifactsRoot: deps.artifactsRoot,
         executionPolicy: policy,
+        protectedFiles: deps.protectedFiles ?? [],
         signal: context.signal,
         protectedValues: deps.protectedValues,
         facts,

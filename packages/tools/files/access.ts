@@ -294,7 +294,11 @@ export async function readChecked(
   let total = 0;
   const chunk = new Uint8Array(64 * 1024);
   await checked.file.seek(0, Deno.SeekMode.Start);
-  for (let read = await checked.file.read(chunk); read !== null; read = await checked.file.read(chunk)) {
+  for (
+    let read = await checked.file.read(chunk);
+    read !== null;
+    read = await checked.file.read(chunk)
+  ) {
     total += read;
     if (total > maxBytes) return null;
     chunks.push(chunk.slice(0, read));
@@ -335,6 +339,22 @@ async function realPathOrThrow(path: string, shown: string): Promise<string> {
   }
 }
 
+/** A refused path (`permission_denied`); `protectedFile` when it is one of the home's secrets. */
+export class AccessDenied extends ToolError {
+  /** Whether the path is a protected runtime file (else: outside what the call may touch). */
+  readonly protectedFile: boolean;
+
+  /**
+   * @param message what the model reads (names the path)
+   * @param protectedFile whether a protected file was refused
+   */
+  constructor(message: string, protectedFile = false) {
+    super("permission_denied", message);
+    this.name = "AccessDenied";
+    this.protectedFile = protectedFile;
+  }
+}
+
 /**
  * A `permission_denied` tool error naming the path.
  *
@@ -342,14 +362,14 @@ async function realPathOrThrow(path: string, shown: string): Promise<string> {
  * @param why the rest of the sentence
  * @returns the error
  */
-export function denied(shown: string, why: string): ToolError {
-  return new ToolError("permission_denied", `permission_denied: ${shown} ${why}`);
+export function denied(shown: string, why: string): AccessDenied {
+  return new AccessDenied(`permission_denied: ${shown} ${why}`);
 }
 
-function deniedProtected(shown: string): ToolError {
-  return denied(
-    shown,
-    "is one of the runtime's protected files (config.yaml, auth.json, sessions.json); " +
-      "no tool may read or write it",
+function deniedProtected(shown: string): AccessDenied {
+  return new AccessDenied(
+    `permission_denied: ${shown} is one of the runtime's protected files (config.yaml, ` +
+      "auth.json, sessions.json); no tool may read or write it",
+    true,
   );
 }

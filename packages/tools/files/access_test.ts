@@ -56,7 +56,14 @@ for (const policy of ["read_only", "workspace_write"] as const) {
     const inside = await call(readTool as never, { path: "inside.txt" }, context);
     assert.equal(inside.isError, undefined, inside.content);
     assert.match(inside.content, /inside text/);
-    for (const path of ["../outside/secret.txt", join(outside, "secret.txt"), "file-link", "dir-link/secret.txt"]) {
+    for (
+      const path of [
+        "../outside/secret.txt",
+        join(outside, "secret.txt"),
+        "file-link",
+        "dir-link/secret.txt",
+      ]
+    ) {
       assertDenied(await call(readTool as never, { path }, context), path);
       assertDenied(await call(grepTool as never, { pattern: "secret", path }, context), path);
     }
@@ -79,11 +86,18 @@ Deno.test("read_only refuses writes; workspace_write writes inside but never thr
   {
     const { ws, context } = await sealedWorkspace("read_only");
     await using _ = ws;
-    assertDenied(await call(writeTool as never, { path: "new.txt", content: "x" }, context), "new.txt");
+    assertDenied(
+      await call(writeTool as never, { path: "new.txt", content: "x" }, context),
+      "new.txt",
+    );
   }
   const { ws, outside, context } = await sealedWorkspace("workspace_write");
   await using _ = ws;
-  const wrote = await call(writeTool as never, { path: "sub/new.txt", content: "hello\n" }, context);
+  const wrote = await call(
+    writeTool as never,
+    { path: "sub/new.txt", content: "hello\n" },
+    context,
+  );
   assert.equal(wrote.isError, undefined, wrote.content);
   assert.equal(await Deno.readTextFile(join(ws.root, "sub/new.txt")), "hello\n");
   const edited = await call(
@@ -92,11 +106,23 @@ Deno.test("read_only refuses writes; workspace_write writes inside but never thr
     context,
   );
   assert.equal(edited.isError, undefined, edited.content);
-  for (const path of ["../outside/new.txt", join(outside, "new.txt"), "file-link", "dir-link/new.txt", "dir-link/deep/new.txt"]) {
+  for (
+    const path of [
+      "../outside/new.txt",
+      join(outside, "new.txt"),
+      "file-link",
+      "dir-link/new.txt",
+      "dir-link/deep/new.txt",
+    ]
+  ) {
     assertDenied(await call(writeTool as never, { path, content: "pwned" }, context), path);
   }
   assertDenied(
-    await call(editTool as never, { path: "file-link", oldString: SECRET, newString: "x" }, context),
+    await call(
+      editTool as never,
+      { path: "file-link", oldString: SECRET, newString: "x" },
+      context,
+    ),
     "file-link",
   );
   assert.equal(await Deno.readTextFile(join(outside, "secret.txt")), `${SECRET}\n`);
@@ -115,9 +141,16 @@ Deno.test("full_access: the protected home files are refused by path, .., symlin
     assertDenied(await call(readTool as never, { path }, context), path);
     assertDenied(await call(grepTool as never, { pattern: ".", path }, context), path);
     assertDenied(await call(writeTool as never, { path, content: "x" }, context), path);
-    assertDenied(await call(editTool as never, { path, oldString: SECRET, newString: "x" }, context), path);
+    assertDenied(
+      await call(editTool as never, { path, oldString: SECRET, newString: "x" }, context),
+      path,
+    );
   }
-  const overHome = await call(grepTool as never, { pattern: SECRET.slice(0, 8), path: home }, context);
+  const overHome = await call(
+    grepTool as never,
+    { pattern: SECRET.slice(0, 8), path: home },
+    context,
+  );
   assert.ok(!overHome.content.includes(`${SECRET} in`), overHome.content);
   for (const file of protectedFiles) {
     assert.equal(await Deno.readTextFile(file), `${SECRET} in ${file}\n`, "untouched");

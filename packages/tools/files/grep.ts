@@ -10,7 +10,13 @@ import { GREP_FILE_MAX_BYTES, GREP_MAX_MATCHES, LINE_MAX_CHARS } from "../limits
 import { decodeText } from "./capture.ts";
 import { displayPathOf, hasBinaryExtension, resolveToolPath } from "./paths.ts";
 import { compileGlob, type WalkedFile, walkFiles } from "./traversal.ts";
-import { type AccessRules, accessRulesOf, checkedRealPath, openChecked, readChecked } from "./access.ts";
+import {
+  type AccessRules,
+  accessRulesOf,
+  checkedRealPath,
+  openChecked,
+  readChecked,
+} from "./access.ts";
 import description from "./grep.md" with { type: "text" };
 
 /** Parameters of {@linkcode grepTool}. */

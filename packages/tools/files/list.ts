@@ -53,7 +53,10 @@ export const listTool = defineTool({
     }
     // A directory swapped for a link while it was read listed somewhere else.
     if (await Deno.realPath(directory).catch(() => null) !== directory) {
-      throw denied(target.displayPath, "changed while it was being listed (a symlink was swapped in)");
+      throw denied(
+        target.displayPath,
+        "changed while it was being listed (a symlink was swapped in)",
+      );
     }
     names.sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
     const shown = names.slice(0, LIST_MAX_ENTRIES);

@@ -206,7 +206,11 @@ export async function isBinaryHandle(file: Deno.FsFile, path: string): Promise<b
  * @param shown the path as shown to the model
  * @throws {ToolError} `binary_file`
  */
-export async function assertTextFile(file: Deno.FsFile, path: string, shown: string): Promise<void> {
+export async function assertTextFile(
+  file: Deno.FsFile,
+  path: string,
+  shown: string,
+): Promise<void> {
   if (await isBinaryHandle(file, path)) {
     throw new ToolError(
       "binary_file",
@@ -259,9 +263,13 @@ export function fileSystemError(error: unknown, shown: string): ToolError {
   }
   if (error instanceof Deno.errors.NotCapable) {
     // The sandbox Worker's Deno permissions refused it: the second wall held.
-    return new ToolError("permission_denied", `permission_denied: ${shown} is outside what this run may access`, {
-      cause: error,
-    });
+    return new ToolError(
+      "permission_denied",
+      `permission_denied: ${shown} is outside what this run may access`,
+      {
+        cause: error,
+      },
+    );
   }
   if (error instanceof Deno.errors.PermissionDenied) {
     return new ToolError("permission_denied", `${shown} is not accessible`, { cause: error });
