@@ -95,6 +95,7 @@ export class ToolSandboxes {
   readonly #artifactsRoot: string;
   readonly #protectedValues: () => string[];
   readonly #protectedFiles: readonly string[];
+  readonly #workerUrl: URL;
   readonly #workers = new Map<string, Sandbox>();
   #nextId = 1;
 
@@ -103,12 +104,15 @@ export class ToolSandboxes {
    * @param protectedValues the current credentials, handed to the worker with each call
    * @param protectedFiles `<home>/config.yaml`, `auth.json`, `sessions.json`: refused by
    *   the tools in every mode
+   * @param workerUrl the Worker's module (tests pass a broken or stuck one)
    */
   constructor(
     artifactsRoot: string,
     protectedValues: () => string[],
     protectedFiles: readonly string[] = [],
+    workerUrl: URL = new URL("./sandbox_worker.ts", import.meta.url),
   ) {
+    this.#workerUrl = workerUrl;
     this.#artifactsRoot = artifactsRoot;
     this.#protectedValues = protectedValues;
     this.#protectedFiles = protectedFiles;
@@ -206,7 +210,7 @@ export class ToolSandboxes {
     const real = await Deno.realPath(workspaceRoot).catch(() => workspaceRoot);
     const raced = this.#workers.get(key);
     if (raced) return raced;
-    const worker = new Worker(new URL("./sandbox_worker.ts", import.meta.url), {
+    const worker = new Worker(this.#workerUrl, {
       type: "module",
       deno: {
         permissions: sandboxPermissions(
