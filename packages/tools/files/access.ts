@@ -26,6 +26,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { type ToolContext, ToolError } from "../tool.ts";
 import { fileSystemError, isWithin } from "./paths.ts";
+import { OPEN_VERIFY_ROUNDS } from "../limits.ts";
 
 /** A file identity: device and inode. */
 interface FileId {
@@ -232,14 +233,19 @@ export async function assertStillAt(
   access: "read" | "write",
   shown: string,
 ): Promise<void> {
-  const link = await Deno.lstat(realPath).catch(() => null);
-  const again = await Deno.realPath(realPath).catch(() => null);
-  if (
-    link === null || link.isSymlink || again !== realPath || !sameFile(link, opened)
-  ) {
-    throw denied(shown, "changed while it was being opened (a symlink was swapped in)");
+  // Each round: the last component is the opened inode (lstat follows no link there), then
+  // no component is a link (realPath). A folder higher up swapped for a link and back must
+  // line up with every one of these checks to pass unseen; see the module notes.
+  for (let round = 0; round < OPEN_VERIFY_ROUNDS; round++) {
+    const link = await Deno.lstat(realPath).catch(() => null);
+    const again = await Deno.realPath(realPath).catch(() => null);
+    if (
+      link === null || link.isSymlink || again !== realPath || !sameFile(link, opened)
+    ) {
+      throw denied(shown, "changed while it was being opened (a symlink was swapped in)");
+    }
   }
-  assertAllowed(again, rules, access, shown);
+  assertAllowed(realPath, rules, access, shown);
 }
 
 /**

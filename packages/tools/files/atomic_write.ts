@@ -7,6 +7,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import { ToolError } from "../tool.ts";
+import { OPEN_VERIFY_ROUNDS } from "../limits.ts";
 
 /**
  * The `sha256:<hex>` revision of some bytes (what edit's `expectedRevision` compares).
@@ -45,11 +46,16 @@ export interface AtomicWriteOptions {
  * 4. the same confirmation runs again just before `rename`; rename(2) follows no symlink
  *    at either last component, so a link swapped in at `path` is replaced, not written
  *    through, and the new name appears in the directory that holds the temp inode;
- * 5. after the rename `path` must be that inode (else `write_verification_failed`).
- * A directory higher up swapped for a link *between* the checks would make the temp path
- * name another (attacker-made) file or none: the rename then fails or moves the other
- * file, and step 5 reports it; our bytes stay in the inode checked in step 3. Only moving
- * the checked directory itself outside (which needs write access there) carries them out.
+ * 5. after the rename `path` must be that inode in a folder that still resolves to the
+ *    guarded real path ({@linkcode OPEN_VERIFY_ROUNDS} rounds), else the call fails;
+ * 6. on any failure after bytes were written, the inode is truncated *through the handle*,
+ *    wherever it is now, so a folder swapped for a link between the checks cannot keep
+ *    any of the content outside.
+ * What path-only APIs cannot exclude: a folder higher up flipped to a link and back in
+ * step with every check (see `access.ts`); then the content could stay outside until the
+ * flipper is caught by a later round. Such a flipper is a separate process with write
+ * access to the workspace (a narrowed Run can make no links), which could copy anything
+ * out itself.
  *
  * @param path the target (its real path: a symlink would be replaced, not followed)
  * @param bytes the new content
@@ -73,6 +79,8 @@ export async function writeFileAtomic(
   const temp = join(directory, `.${basename(path)}.${crypto.randomUUID()}.tmp`);
   let file: Deno.FsFile | undefined;
   let created: Deno.FileInfo | undefined;
+  let written = 0;
+  let renamed = false;
   const confirmTemp = async () => {
     const here = await Deno.lstat(temp).catch(() => null);
     if (here === null || here.isSymlink || created === undefined || !sameInode(here, created)) {
@@ -84,7 +92,6 @@ export async function writeFileAtomic(
     file = await Deno.open(temp, { read: true, write: true, createNew: true, mode: options.mode });
     created = await file.stat();
     await confirmTemp();
-    let written = 0;
     while (written < bytes.length) written += await file.write(bytes.subarray(written));
     await file.sync();
     const expected = await revisionOf(bytes);
@@ -101,14 +108,22 @@ export async function writeFileAtomic(
     }
     await confirmTemp();
     await Deno.rename(temp, path);
-    const landed = await Deno.lstat(path).catch(() => null);
-    if (landed === null || !sameInode(landed, created)) {
-      throw new ToolError(
-        "write_verification_failed",
-        `The new content of ${path} did not land where it was written (the folder changed)`,
-      );
+    renamed = true;
+    for (let round = 0; round < OPEN_VERIFY_ROUNDS; round++) {
+      const landed = await Deno.lstat(path).catch(() => null);
+      if (landed === null || !sameInode(landed, created)) {
+        throw new ToolError(
+          "write_verification_failed",
+          `The new content of ${path} was replaced or moved by something else as it was written`,
+        );
+      }
+      await checkDirectory();
     }
   } catch (error) {
+    // Wherever the inode ended up (a folder swapped for a link may have carried it out),
+    // the handle still reaches it: its content is wiped, so none of it stays outside.
+    if (written > 0 && file !== undefined) await file.truncate(0).catch(() => {});
+    if (renamed) throw error;
     // Remove the temp only while it is still ours (never a file planted in its place).
     const here = await Deno.lstat(temp).catch(() => null);
     if (here !== null && created !== undefined && sameInode(here, created)) {
