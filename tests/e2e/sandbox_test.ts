@@ -292,6 +292,39 @@ Deno.test("spawned: process tools of a narrowed run cannot touch a full_access r
   await recording.client.call("process.stop", { threadId: thread.id, processId });
 });
 
+Deno.test("spawned: cancelling a read_only run whose sandboxed call is stuck settles it", async () => {
+  await using world = await sandboxWorld();
+  const { recording, thread, workspace } = world;
+  // A backtracking pattern on a line of a's keeps a backtracking regex engine busy for
+  // ages; with a linear-time engine the call simply finishes. Either way the run settles.
+  await Deno.writeTextFile(`${workspace}/aaa.txt`, `${"a".repeat(40)}!\n`);
+  const { runId } = await recording.client.call(
+    "turn.start",
+    turnParams(thread.id, `call: grep ${JSON.stringify({ pattern: "^(a+)+$", path: "aaa.txt" })}`, {
+      executionPolicy: "read_only",
+    }),
+  );
+  await recording.waitForEvent(
+    "the grep call to start",
+    (event) =>
+      event.type === "item.started" && event.runId === runId &&
+      (event.payload as { item: { kind: string } }).item.kind === "tool_call",
+  );
+  await recording.client.call("run.cancel", { runId }).catch(() => {/* already settled */});
+  const settled = await recording.waitForEvent(
+    "the cancelled run to settle",
+    (event) => event.type === "run.settled" && event.runId === runId,
+  );
+  assert.ok(
+    ["cancelled", "completed"].includes(String(settled.payload.status)),
+    `settled ${settled.payload.status}`,
+  );
+  console.log(`stuck grep run settled ${settled.payload.status} (${settled.payload.reasonCode})`);
+  // The runtime still works afterwards: the stuck Worker was replaced, not left blocking.
+  const next = await world.call("read", { path: "inside.txt" }, "read_only");
+  assert.equal(next.errorCode, undefined, next.content);
+});
+
 /**
  * A separate process flipping `link` between a file inside and a symlink to `secret` as
  * fast as it can, each flip an atomic rename (the path always exists, in one state or the
