@@ -3,10 +3,9 @@
  * `..` normalised, symlinks resolved to their real target), one async lock per real path,
  * and binary sniffing.
  *
- * Outside paths: absolute paths and `..` that climb out of the workspace are resolved, not
- * refused. The seed's only execution policy is full access, where the tools act with the
- * user's own rights; confining a Run to its workspace by permission mode is the sandbox's
- * job (it reads {@linkcode ResolvedPath.insideWorkspace}), not the path resolver's.
+ * Outside paths: absolute paths and `..` that climb out of the workspace are resolved here,
+ * not refused; what a permission mode may touch (and the protected home files) is decided
+ * when the file is opened, by `access.ts`.
  *
  * @module
  */
