@@ -148,6 +148,9 @@ export class ToolSandboxes {
       console.error(`tool sandbox (${mode}) cannot start: ${reason}`);
       return failed(SANDBOX_UNAVAILABLE, `The ${mode} tool sandbox could not start: ${reason}`);
     }
+    // Checked again after the await: an abort that fired while the sandbox was being found
+    // would never reach the listener added below, and the call would wait on the Worker.
+    if (call.signal.aborted) return failed("cancelled", `The ${toolId} call was cancelled`);
     const id = this.#nextId++;
     let grace: ReturnType<typeof setTimeout> | undefined;
     const outcome = new Promise<SandboxOutcome>((resolve) => {

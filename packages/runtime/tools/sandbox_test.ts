@@ -136,7 +136,7 @@ Deno.test("cancelling a call on a stuck Worker settles it and replaces the Worke
     const other = sandboxes.run("read_only", "read", { path: "b" }, callIn(root));
     await waitFor(() => sandboxes.size === 1);
     controller.abort();
-    const cancelled = await running;
+    const cancelled = await settlesWithin(running, "the cancelled call");
     assert.equal(cancelled.result.errorCode, "cancelled");
     // The Worker never answers the cancel: after the grace period it is terminated, its
     // other call fails (retryable) and the sandbox is gone, to be started afresh.
@@ -154,5 +154,43 @@ async function waitFor(probe: () => boolean): Promise<void> {
   while (!probe()) {
     if (Date.now() > deadline) throw new Error("timed out");
     await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+Deno.test("a cancel that lands while the sandbox is still being started settles the call", async () => {
+  const root = await Deno.makeTempDir({ prefix: "daedalus-early-cancel-" });
+  const sandboxes = new ToolSandboxes(
+    root,
+    () => [],
+    [],
+    new URL("./testdata/stuck_worker.ts", import.meta.url),
+  );
+  try {
+    const controller = new AbortController();
+    const running = sandboxes.run(
+      "read_only",
+      "read",
+      { path: "a" },
+      callIn(root, controller.signal),
+    );
+    controller.abort(); // before run() got past finding (starting) the Worker
+    const outcome = await settlesWithin(running, "the early-cancelled call");
+    assert.equal(outcome.result.errorCode, "cancelled");
+  } finally {
+    sandboxes.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+/** Fails (instead of hanging the suite) when a call that must settle does not. */
+async function settlesWithin<T>(promise: Promise<T>, label: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${label} never settled`)), 10_000);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
