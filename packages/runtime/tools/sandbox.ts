@@ -123,6 +123,13 @@ export class ToolSandboxes {
     return this.#workers.size;
   }
 
+  /** How many calls are waiting on a Worker's answer (or on a cancel's grace period). */
+  get waiting(): number {
+    let count = 0;
+    for (const sandbox of this.#workers.values()) count += sandbox.pending.size;
+    return count;
+  }
+
   /**
    * Runs a file tool in the sandbox of a mode and workspace. Never throws: a sandbox
    * that cannot start or dies gives a {@linkcode SANDBOX_UNAVAILABLE} tool error.

@@ -105,11 +105,17 @@ Deno.test("a sandbox that cannot start fails the call visibly, and the next call
     new URL("./testdata/broken_worker.ts", import.meta.url),
   );
   try {
-    const first = await sandboxes.run("read_only", "read", { path: "a" }, callIn(root));
+    const first = await settlesWithin(
+      sandboxes.run("read_only", "read", { path: "a" }, callIn(root)),
+      "the call on a broken sandbox",
+    );
     assert.equal(first.result.errorCode, SANDBOX_UNAVAILABLE, first.result.content);
     assert.match(first.result.content, /sandbox failed: .*cannot start/);
     assert.equal(sandboxes.size, 0, "the dead Worker is not kept");
-    const second = await sandboxes.run("read_only", "read", { path: "a" }, callIn(root));
+    const second = await settlesWithin(
+      sandboxes.run("read_only", "read", { path: "a" }, callIn(root)),
+      "the second call on a broken sandbox",
+    );
     assert.equal(second.result.errorCode, SANDBOX_UNAVAILABLE);
   } finally {
     sandboxes.close();
@@ -134,13 +140,13 @@ Deno.test("cancelling a call on a stuck Worker settles it and replaces the Worke
       callIn(root, controller.signal),
     );
     const other = sandboxes.run("read_only", "read", { path: "b" }, callIn(root));
-    await waitFor(() => sandboxes.size === 1);
+    await waitFor(() => sandboxes.waiting === 2); // both posted to the (stuck) Worker
     controller.abort();
     const cancelled = await settlesWithin(running, "the cancelled call");
     assert.equal(cancelled.result.errorCode, "cancelled");
     // The Worker never answers the cancel: after the grace period it is terminated, its
     // other call fails (retryable) and the sandbox is gone, to be started afresh.
-    const failed = await other;
+    const failed = await settlesWithin(other, "the stuck Worker's other call");
     assert.equal(failed.result.errorCode, "tool_failed", failed.result.content);
     assert.equal(sandboxes.size, 0);
   } finally {

@@ -326,11 +326,21 @@ function assertRegularFile(info: Deno.FileInfo, shown: string): void {
   );
 }
 
-/** Whether two stats are the same file (dev and ino). */
+/**
+ * Whether two stats are the same file: dev and ino; where the platform gives no inode
+ * number, dev, size and modification and birth times as the best available stand-in.
+ *
+ * @param a one stat
+ * @param b the other
+ * @returns true when they describe the same file
+ */
 export function sameFile(a: Deno.FileInfo, b: Deno.FileInfo): boolean {
   const x = identityOf(a);
   const y = identityOf(b);
-  return x !== null && y !== null && x.dev === y.dev && x.ino === y.ino;
+  if (x !== null && y !== null) return x.dev === y.dev && x.ino === y.ino;
+  if (x !== null || y !== null) return false;
+  return a.dev === b.dev && a.size === b.size &&
+    a.mtime?.getTime() === b.mtime?.getTime() && a.birthtime?.getTime() === b.birthtime?.getTime();
 }
 
 function identityOf(info: Deno.FileInfo): FileId | null {

@@ -57,7 +57,8 @@ export interface AtomicWriteOptions {
  * access to the workspace (a narrowed Run can make no links), which could copy anything
  * out itself.
  *
- * @param path the target (its real path: a symlink would be replaced, not followed)
+ * @param path the target (a symlink at its last component is replaced, not followed; its
+ *   folder is resolved to its real path first)
  * @param bytes the new content
  * @param options permission bits, directory guard
  * @throws {ToolError} `write_verification_failed` when the temp file does not read back
@@ -69,7 +70,10 @@ export async function writeFileAtomic(
   bytes: Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  const directory = dirname(path);
+  // The folder as it really is now (an alias such as a symlinked home resolves once, here);
+  // every later check demands that it still resolves to exactly this.
+  const directory = await Deno.realPath(dirname(path));
+  const target = join(directory, basename(path));
   const checkDirectory = async () => {
     const real = await Deno.realPath(directory).catch(() => null);
     if (real !== directory) throw changedUnderCall(path);
@@ -107,10 +111,10 @@ export async function writeFileAtomic(
       await Deno.chmod(temp, options.mode);
     }
     await confirmTemp();
-    await Deno.rename(temp, path);
+    await Deno.rename(temp, target);
     renamed = true;
     for (let round = 0; round < OPEN_VERIFY_ROUNDS; round++) {
-      const landed = await Deno.lstat(path).catch(() => null);
+      const landed = await Deno.lstat(target).catch(() => null);
       if (landed === null || !sameInode(landed, created)) {
         throw new ToolError(
           "write_verification_failed",
@@ -136,8 +140,10 @@ export async function writeFileAtomic(
   await syncDirectory(directory);
 }
 
+/** Same inode; without inode numbers (not Linux/macOS), same device and birth time. */
 function sameInode(a: Deno.FileInfo, b: Deno.FileInfo): boolean {
-  return a.ino !== null && a.dev === b.dev && a.ino === b.ino;
+  if (a.ino !== null && b.ino !== null) return a.dev === b.dev && a.ino === b.ino;
+  return a.ino === b.ino && a.dev === b.dev && a.birthtime?.getTime() === b.birthtime?.getTime();
 }
 
 function changedUnderCall(path: string): ToolError {
