@@ -394,20 +394,26 @@ Deno.test("read race: a link flipped to a secret during 400 sandboxed reads neve
   const link = `${world.workspace}/flip.txt`;
   const flipper = startFlipper(link, `${world.outside}/secret.txt`);
   const counts = { escaped: 0, refused: 0, inside: 0, other: 0 };
+  const otherCodes = new Map<string, number>();
   try {
     for (let i = 0; i < RACE_CALLS; i++) {
       const { result } = await world.call("read_only", "read", { path: "flip.txt" }, i);
       if (result.content.includes(SECRET)) counts.escaped++;
       else if (result.errorCode === "permission_denied") counts.refused++;
       else if (!result.isError && result.content.includes("inside")) counts.inside++;
-      else counts.other++;
+      else {
+        counts.other++;
+        const code = result.errorCode ?? "none";
+        otherCodes.set(code, (otherCodes.get(code) ?? 0) + 1);
+      }
     }
   } finally {
     await stopFlipper(flipper);
   }
   console.log(
     `read race: ${counts.escaped}/${RACE_CALLS} escaped, ${counts.refused} refused, ` +
-      `${counts.inside} read inside, ${counts.other} other errors`,
+      `${counts.inside} read inside, ${counts.other} other errors ` +
+      `(${[...otherCodes].map(([code, n]) => `${code} ${n}`).join(", ") || "none"})`,
   );
   assert.equal(counts.escaped, 0);
   assert.ok(counts.refused > 0, "the link to the secret was there to be followed");
