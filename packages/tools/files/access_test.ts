@@ -198,3 +198,20 @@ Deno.test("a link flipped during reads and writes never lets outside content in 
   assert.equal(escaped, 0);
   assert.deepEqual([...Deno.readDirSync(outside)].map((e) => e.name), ["secret.txt"]);
 });
+
+Deno.test("a workspace named through a symlink works sealed, with paths shown as named", async () => {
+  const { ws, context } = await sealedWorkspace("workspace_write");
+  await using _ = ws;
+  const alias = join(ws.base, "alias");
+  await Deno.symlink(ws.root, alias);
+  const aliased: ToolContext = { ...context, workspaceRoot: alias };
+  const read = await call(readTool as never, { path: "inside.txt" }, aliased);
+  assert.equal(read.isError, undefined, read.content);
+  const found = await call(grepTool as never, { pattern: "inside" }, aliased);
+  assert.match(found.content, /^inside\.txt:1:inside text/m);
+  const globbed = await call(globTool as never, { pattern: "*.txt" }, aliased);
+  assert.match(globbed.content, /^inside\.txt$/m);
+  const wrote = await call(writeTool as never, { path: "new.txt", content: "x\n" }, aliased);
+  assert.equal(wrote.isError, undefined, wrote.content);
+  assertDenied(await call(readTool as never, { path: "file-link" }, aliased), "file-link");
+});

@@ -38,7 +38,8 @@ export const globTool = defineTool({
     const limit = params.limit ?? GLOB_MAX_RESULTS;
     const files: string[] = [];
     let truncated = false;
-    for await (const file of walkFiles(root, context.signal, rules, context.workspaceRoot)) {
+    const walk = walkFiles(root, context.signal, rules, context.workspaceRoot, target.path);
+    for await (const file of walk) {
       if (file.escapes || !matches(file.relative)) continue;
       if (await isBinaryChecked(file.path, rules)) continue;
       if (files.length === limit) {

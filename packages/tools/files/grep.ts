@@ -58,7 +58,7 @@ export const grepTool = defineTool({
       (await openChecked(target.path, rules, target.displayPath))[Symbol.dispose]();
     }
     const files: AsyncIterable<WalkedFile> | WalkedFile[] = isDirectory
-      ? walkFiles(root, context.signal, rules, context.workspaceRoot)
+      ? walkFiles(root, context.signal, rules, context.workspaceRoot, target.path)
       : [{ path: target.path, relative: basename(target.path) }];
     const refused: string[] = [];
     const limit = params.limit ?? GREP_MAX_MATCHES;

@@ -18,7 +18,7 @@ import { SEARCH_SKIPPED_DIRECTORIES } from "../limits.ts";
 
 /** A file found by {@linkcode walkFiles}. */
 export interface WalkedFile {
-  /** Absolute path. */
+  /** Absolute path, below the walked folder as the caller named it. */
   path: string;
   /** Path relative to the walk's root, `/`-separated. */
   relative: string;
@@ -33,6 +33,8 @@ export interface WalkedFile {
  * @param signal checked before each directory is read
  * @param rules the call's access rules
  * @param workspaceRoot the workspace (links into it are followed from anywhere in the walk)
+ * @param shownRoot the walked folder as the caller named it (yielded paths start with it,
+ *   so they display as the model wrote them; default `root`)
  * @returns the files, breadth-first, sorted by name within a directory
  * @throws {ToolError} `cancelled` when the signal fires
  */
@@ -41,6 +43,7 @@ export async function* walkFiles(
   signal: AbortSignal,
   rules: AccessRules,
   workspaceRoot: string,
+  shownRoot: string = root,
 ): AsyncGenerator<WalkedFile> {
   const inTree = (real: string) =>
     mayRead(real, rules) &&
@@ -61,18 +64,19 @@ export async function* walkFiles(
     for (const entry of entries) {
       const relative = next === "" ? entry.name : `${next}/${entry.name}`;
       const path = join(root, relative);
+      const shown = join(shownRoot, relative);
       if (entry.isDirectory) {
         if (!SEARCH_SKIPPED_DIRECTORIES.has(entry.name)) queue.push(relative);
       } else if (entry.isFile) {
-        yield { path, relative };
+        yield { path: shown, relative };
       } else if (entry.isSymlink) {
         const real = await Deno.realPath(path).catch(() => null);
         if (real === null) continue; // dangling
         const target = await Deno.stat(real).catch(() => null);
         // Not stat'able here (the sandbox cannot see outside): an escape, whatever it is.
-        if (target === null && !inTree(real)) yield { path, relative, escapes: true };
+        if (target === null && !inTree(real)) yield { path: shown, relative, escapes: true };
         else if (target?.isFile) {
-          yield inTree(real) ? { path, relative } : { path, relative, escapes: true };
+          yield inTree(real) ? { path: shown, relative } : { path: shown, relative, escapes: true };
         }
       }
     }
