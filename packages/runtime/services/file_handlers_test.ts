@@ -191,3 +191,54 @@ Deno.test("file.preview does not follow a link out of the workspace or to the ho
     }
   });
 });
+
+Deno.test("file.change.get hides a change recorded on a protected home file", async () => {
+  await withCore(async (call, core) => {
+    const { thread } = await call("thread.create", { title: "f" }) as {
+      thread: { id: string; workspace: { rootUri: string } };
+    };
+    const root = thread.workspace.rootUri;
+    const home = root.slice(0, root.indexOf("/ws/"));
+    const { runId } = startTurn(core.store, {
+      threadId: thread.id,
+      content: "w",
+      providerId: "p",
+      modelId: "m",
+      runConfig: {},
+    }).result;
+    activateRun(core.store, runId);
+    const record = (path: string) => {
+      const item =
+        startItem(core.store, runId, { kind: "tool_call", role: "assistant", status: "running" })
+          .result;
+      settleToolCall(
+        core.store,
+        item.id,
+        { status: "completed" },
+        { status: "completed", content: "ok" },
+        (context, scope) =>
+          void appendFileChange(context, scope, {
+            toolCallItemId: item.id,
+            path,
+            operation: "write",
+            additions: 1,
+            deletions: 0,
+            diff: "@@ -0,0 +1 @@\n+api_key: sk-hidden",
+          }),
+      );
+      return item.id;
+    };
+    // Recorded before such writes were refused: by absolute path, and by a `..` path.
+    for (const path of [`${home}/config.yaml`, "../../../config.yaml", "notes.txt"]) {
+      const change = await call("file.change.get", {
+        threadId: thread.id,
+        toolCallItemId: record(path),
+      });
+      if (path === "notes.txt") assert.equal(change.status, "recorded");
+      else {
+        assert.deepEqual([change.status, change.reason], ["unavailable", "protected_content"]);
+        assert.ok(!JSON.stringify(change).includes("sk-hidden"));
+      }
+    }
+  });
+});
