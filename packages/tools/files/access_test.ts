@@ -215,3 +215,18 @@ Deno.test("a workspace named through a symlink works sealed, with paths shown as
   assert.equal(wrote.isError, undefined, wrote.content);
   assertDenied(await call(readTool as never, { path: "file-link" }, aliased), "file-link");
 });
+
+Deno.test("read_only reads its own thread's large-result artifacts, not another thread's", async () => {
+  const { ws, context } = await sealedWorkspace("read_only");
+  await using _ = ws;
+  const own = join(context.artifactsRoot, context.threadId, "item-1.txt");
+  const other = join(context.artifactsRoot, "thread-2", "item-1.txt");
+  for (const file of [own, other]) {
+    await Deno.mkdir(join(file, ".."), { recursive: true });
+    await Deno.writeTextFile(file, "artifact text\n");
+  }
+  const read = await call(readTool as never, { path: own }, context);
+  assert.match(read.content, /artifact text/);
+  assertDenied(await call(readTool as never, { path: other }, context), other);
+  assertDenied(await call(writeTool as never, { path: own, content: "x" }, context), own);
+});
