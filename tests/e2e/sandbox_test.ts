@@ -451,5 +451,5 @@ Deno.test("write race: a link flipped to a secret during 400 sandboxed writes ne
   );
   assert.equal(counts.escaped, 0);
   assert.equal(await Deno.readTextFile(secretPath), `${SECRET}\n`);
-  assert.ok(counts.wrote > 0, "writes inside still work under the race");
+  assert.ok(counts.wrote + counts.replaced > 0, "writes inside still land under the race");
 });
