@@ -42,6 +42,7 @@ export const RUN_REASON_CODES: readonly RunReasonCode[] = [
   "execution_policy_changed",
   // The model stopped at its output limit (finish_reason "length"): the answer is cut.
   "model_output_limit",
+  "tool_sandbox_unavailable",
   ...PROVIDER_FAILURE_CATEGORIES.map((category) => `provider_${category}` as const),
 ];
 

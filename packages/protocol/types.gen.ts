@@ -869,6 +869,7 @@ export type RunReasonCode =
   | "model_configuration_changed"
   | "execution_policy_changed"
   | "model_output_limit"
+  | "tool_sandbox_unavailable"
   | "provider_authentication"
   | "provider_rate_limit"
   | "provider_context_overflow"

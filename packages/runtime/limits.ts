@@ -14,6 +14,12 @@ export const AGENT_WORKERS_MAX = 8;
 /** How long shutdown waits for cancelled Runs to settle before closing the databases. */
 export const SHUTDOWN_WORKER_WAIT_MS = 10_000;
 
+/**
+ * How long a cancelled sandboxed tool call waits for its Worker to answer the cancel before
+ * the Worker is terminated and replaced (a Worker stuck in a long loop never reads it).
+ */
+export const SANDBOX_CANCEL_GRACE_MS = 500;
+
 /** Default port of `daedalus serve`. */
 export const DEFAULT_PORT = 7420;
 

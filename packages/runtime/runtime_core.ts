@@ -177,7 +177,13 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   });
   const registry = new ProviderRegistry(config, { extraProviders: options.providers ?? [] });
   protectedValues.update(config);
-  const sandboxes = new ToolSandboxes(paths.artifacts, () => protectedValues.values());
+  // The runtime's own secrets: no tool reads or writes them, in any mode.
+  const protectedFiles = [paths.config, paths.auth, paths.sessions];
+  const sandboxes = new ToolSandboxes(
+    paths.artifacts,
+    () => protectedValues.values(),
+    protectedFiles,
+  );
   const providerOf = (id: string) => registry.provider(id);
   // Titles and refinement use the gated provider: they wait while a user Run is active.
   const auxiliaryGate = new AuxiliaryGate();
@@ -271,6 +277,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     }),
     skillsRoot: paths.skills,
     configPath: paths.config,
+    protectedFiles,
     processManager: manager,
     memoryStore,
     tools,
@@ -287,7 +294,13 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   };
   for (
     const tool of [
-      ...createFileTools({ store, artifactsRoot: paths.artifacts, protectedValues, sandboxes }),
+      ...createFileTools({
+        store,
+        artifactsRoot: paths.artifacts,
+        protectedValues,
+        protectedFiles,
+        sandboxes,
+      }),
       ...createProcessTools({ store, manager }),
       createMemoryTool({ store, memory: memoryStore, protectedValues }),
       ...createReadTools(sessionDeps),

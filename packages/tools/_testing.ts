@@ -28,6 +28,10 @@ export interface TestWorkspaceOptions {
   threadId?: string;
   /** The tool_call item id. */
   itemId?: string;
+  /** The permission mode (default full_access). */
+  executionPolicy?: ToolContext["executionPolicy"];
+  /** Protected files (absolute). */
+  protectedFiles?: string[];
 }
 
 /**
@@ -49,7 +53,8 @@ export async function createTestWorkspace(
     itemId: options.itemId ?? "item-1",
     workspaceRoot: root,
     artifactsRoot: join(base, "artifacts"),
-    executionPolicy: "full_access",
+    executionPolicy: options.executionPolicy ?? "full_access",
+    protectedFiles: options.protectedFiles ?? [],
     signal: options.signal ?? new AbortController().signal,
     protectedValues: {
       find: (text) => secrets.some((secret) => text.includes(secret)),

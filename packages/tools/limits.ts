@@ -9,6 +9,14 @@
 /** Longest path a tool accepts (seed 000: 4,096 characters, the common PATH_MAX). */
 export const TOOL_PATH_MAX_CHARS = 4096;
 
+/**
+ * Rounds of the after-open check (the path still names the opened inode, with no symlink on
+ * the way). One round defeats a link swapped in at the last component; a folder higher up
+ * flipped to a link and back must line up with every round, so each extra round makes that
+ * (path-API-only, see files/access.ts) residual rarer. Two rounds cost four syscalls more.
+ */
+export const OPEN_VERIFY_ROUNDS = 2;
+
 /** Bytes sampled to tell a binary file from text (seed 000: 4,096). */
 export const BINARY_SNIFF_BYTES = 4096;
 

@@ -38,6 +38,14 @@ export { GrepParams, grepTool } from "./files/grep.ts";
 export type { FileCapture, FileChange, NewlineStyle } from "./files/capture.ts";
 export { isWithin, type ResolvedPath, resolveToolPath } from "./files/paths.ts";
 export {
+  AccessDenied,
+  type AccessRules,
+  buildAccessRules,
+  type CheckedFile,
+  openChecked,
+  readChecked,
+} from "./files/access.ts";
+export {
   ProcessManager,
   type ProcessManagerOptions,
   type StartProcessOptions,

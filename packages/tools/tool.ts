@@ -44,6 +44,11 @@ export interface ToolContext {
   readonly executionPolicy: ExecutionPolicy;
   /** Cancellation of the Run (and of this call). */
   readonly signal: AbortSignal;
+  /**
+   * The runtime's own secret files (`<home>/config.yaml`, `auth.json`, `sessions.json`):
+   * no file tool reads or writes them in any mode, through any alias.
+   */
+  readonly protectedFiles: readonly string[];
   /** Configured credentials: tool output carrying one is refused. */
   readonly protectedValues: { find(text: string): boolean; redact(text: string): string };
   /** Where the call's facts go. */

@@ -4,9 +4,20 @@
  * must name the revision of the first; a file that changed answers
  * `revision_changed`. Preview text never becomes model input.
  *
+ * The file is opened under the same sealed access rules as the file tools (real path inside
+ * the allowed roots, the handle verified against the path, protected home files refused), so
+ * a symlink in the workspace cannot lead the preview outside it.
+ *
  * @module
  */
 import type { FilePreview } from "@daedalus/protocol";
+import {
+  AccessDenied,
+  type AccessRules,
+  openChecked,
+  readChecked,
+  ToolError,
+} from "@daedalus/tools";
 import { hex } from "../attachments/inspect.ts";
 
 /** Largest page, in bytes. */
@@ -24,6 +35,8 @@ export interface PreviewRequest {
   path: string;
   /** The absolute path. */
   absolutePath: string;
+  /** What may be opened (sealed to the workspace, protected files refused). */
+  rules: AccessRules;
   /** 1-based first line. */
   offset: number;
   /** The revision of the first page, for later pages. */
@@ -43,15 +56,18 @@ export async function previewFile(request: PreviewRequest): Promise<FilePreview>
     status: "unavailable" as const,
     reason,
   });
-  let info: Deno.FileInfo;
+  let bytes: Uint8Array | null;
   try {
-    info = await Deno.stat(request.absolutePath);
-  } catch {
+    using checked = await openChecked(request.absolutePath, request.rules, request.path);
+    bytes = await readChecked(checked, PREVIEW_SCAN_MAX_BYTES);
+  } catch (error) {
+    if (error instanceof AccessDenied) {
+      return unavailable(error.protectedFile ? "protected_content" : "outside_workspace");
+    }
+    if (error instanceof ToolError && error.code === "not_a_file") return unavailable("not_a_file");
     return unavailable("file_not_found");
   }
-  if (!info.isFile) return unavailable("not_a_file");
-  if (info.size > PREVIEW_SCAN_MAX_BYTES) return unavailable("scan_limit");
-  const bytes = await Deno.readFile(request.absolutePath);
+  if (bytes === null) return unavailable("scan_limit");
   const revision = `sha256:${await hex(bytes)}`;
   if (request.expectedRevision && request.expectedRevision !== revision) {
     return unavailable("revision_changed");

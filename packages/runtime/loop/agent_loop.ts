@@ -174,7 +174,15 @@ export async function runAgentLoop(
         deps.onSettled?.(runId);
         return;
       }
-      await runToolCalls(deps, runId, scope.threadId, outcome.toolCalls, signal, commit);
+      const toolFailure = await runToolCalls(
+        deps,
+        runId,
+        scope.threadId,
+        outcome.toolCalls,
+        signal,
+        commit,
+      );
+      if (toolFailure !== null && !signal.aborted) return void settle("failed", toolFailure);
     }
     settle("cancelled", abortReason(signal));
   } catch (error) {

@@ -13,7 +13,7 @@ import {
   startItem,
   type StateStore,
 } from "@daedalus/storage";
-import type { JournalEvent } from "@daedalus/protocol";
+import type { JournalEvent, RunReasonCode } from "@daedalus/protocol";
 import type { LoopTool, LoopToolResult } from "./tools.ts";
 import type { ToolCallRequest } from "./agent_loop.ts";
 import { redactValue } from "../security/redact_value.ts";
@@ -39,6 +39,7 @@ export interface ToolRunnerDeps {
  * @param calls the calls, in the model's order
  * @param signal cancellation
  * @param commit publishes a write's events and returns its result
+ * @returns the reason the Run must fail after these calls (a tool's `runFailure`), or null
  */
 export async function runToolCalls(
   deps: ToolRunnerDeps,
@@ -47,7 +48,8 @@ export async function runToolCalls(
   calls: ToolCallRequest[],
   signal: AbortSignal,
   commit: <T>(c: Committed<T>) => T,
-): Promise<void> {
+): Promise<RunReasonCode | null> {
+  let runFailure: RunReasonCode | null = null;
   const started = calls.map((call) => {
     let args: unknown = call.arguments;
     try {
@@ -62,14 +64,15 @@ export async function runToolCalls(
     return { call, args, item, tool: deps.tools.get(call.name) };
   });
   for (const batch of gateBatches(started)) {
-    if (signal.aborted) return;
+    if (signal.aborted || runFailure !== null) return runFailure;
     await Promise.all(batch.map(async ({ call, args, item, tool }) => {
       const result = redactResult(
         deps,
         await execute(tool, call, args, { threadId, runId, itemId: item.id, signal }),
       );
       if (signal.aborted) return;
-      const status = result.isError ? "failed" : "completed";
+      if (result.runFailure) runFailure ??= result.runFailure;
+      const status = result.isError || result.runFailure ? "failed" : "completed";
       commit(settleToolCall(
         deps.store,
         item.id,
@@ -80,7 +83,7 @@ export async function runToolCalls(
           data: {
             toolId: call.name,
             callId: call.id,
-            isError: result.isError ?? false,
+            isError: result.isError ?? result.runFailure !== undefined,
             ...result.details,
           },
         },
@@ -95,6 +98,7 @@ export async function runToolCalls(
       ));
     }));
   }
+  return runFailure;
 }
 
 /**

@@ -89,3 +89,65 @@ Deno.test("read-only tools overlap, a mutating tool runs alone, facts commit wit
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("a tool whose sandbox is unusable fails its call and then the run, with the reason", async () => {
+  let later = 0;
+  const broken: LoopTool = {
+    name: "broken",
+    description: "a sandboxed tool whose sandbox cannot start",
+    parameters: { type: "object" },
+    mutating: false,
+    run: () =>
+      Promise.resolve({
+        content: "The read_only tool sandbox could not start: no",
+        isError: true,
+        details: { errorCode: "sandbox_unavailable" },
+        runFailure: "tool_sandbox_unavailable",
+      }),
+  };
+  const home = await Deno.makeTempDir({ prefix: "daedalus-sandbox-fail-" });
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/ws`,
+    threadTitles: false,
+    memoryRefinement: false,
+    tools: [broken],
+    providers: [createScriptedProvider({
+      script: () => {
+        later++;
+        return later === 1
+          ? { toolCalls: [{ name: "broken", arguments: {} }] }
+          : { text: ["all good (never said)"] };
+      },
+    })],
+  });
+  const events: JournalEvent[] = [];
+  core.hub.subscribe((e) => events.push(e));
+  try {
+    const dispatch = dispatchOn(core);
+    const { thread } = await dispatch("thread.create", { title: "s" });
+    const { runId } = await dispatch("turn.start", {
+      threadId: thread.id,
+      content: "go",
+      providerId: "scripted",
+      modelId: "scripted-model",
+    });
+    while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const settled = events.find((e) => e.type === "run.settled")!;
+    assert.deepEqual(
+      [settled.payload.status, settled.payload.reasonCode],
+      ["failed", "tool_sandbox_unavailable"],
+    );
+    assert.equal(later, 1, "the model is not called again after the sandbox failed");
+    const result = events.find((e) =>
+      e.type === "item.completed" &&
+      (e.payload as { item: { kind: string } }).item.kind === "tool_result"
+    );
+    assert.match(JSON.stringify(result?.payload), /sandbox_unavailable/);
+  } finally {
+    await core.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -36,6 +36,12 @@ export interface LoopToolResult {
   isError?: boolean;
   /** Details for clients. */
   details?: Record<string, unknown>;
+  /**
+   * Set when the tool could not run at all in a way the Run cannot recover from (its
+   * permission sandbox is unusable): the call settles failed and then the Run fails with
+   * this reason instead of going on.
+   */
+  runFailure?: import("@daedalus/protocol").RunReasonCode;
 }
 
 /** A tool the loop can run. */

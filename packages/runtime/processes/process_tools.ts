@@ -2,7 +2,10 @@
  * The six process tools over the runtime's ProcessManager: start, read, wait, stop,
  * write, resize. Commands belong to their thread (a model can never reach another
  * thread's process) and need the `full_access` permission mode, since a spawned
- * command escapes Deno's permission checks.
+ * command escapes Deno's permission checks. Every process tool, not only start, is refused
+ * in `read_only`/`workspace_write`: a narrowed Run acts only on what its own mode may
+ * start, so it cannot read, feed, wait on, resize or stop a command a full_access Run of
+ * the same thread left running.
  *
  * @module
  */
@@ -34,7 +37,7 @@ export function createProcessTools(deps: ProcessToolDeps): LoopTool[] {
     const policy = String(config.executionPolicy ?? "full_access");
     return policy === "full_access" ? null : toolError(
       "permission_denied",
-      `Running commands needs full_access; this run is ${policy}`,
+      `permission_denied: process tools need full_access; this run is ${policy}`,
     );
   };
   const owned = (context: LoopToolContext, processId: string) => {
@@ -106,6 +109,8 @@ export function createProcessTools(deps: ProcessToolDeps): LoopTool[] {
       params: z.strictObject({ processId: ProcessRef, cursor: z.int().min(0).optional() }),
       mutating: false,
       run: async (params, context) => {
+        const refusal = denied(context);
+        if (refusal) return refusal;
         owned(context, params.processId);
         return await page(params.processId, params.cursor);
       },
@@ -119,6 +124,8 @@ export function createProcessTools(deps: ProcessToolDeps): LoopTool[] {
       }),
       mutating: false,
       run: async (params, context) => {
+        const refusal = denied(context);
+        if (refusal) return refusal;
         owned(context, params.processId);
         const waited = await deps.manager.wait(
           params.processId,
@@ -136,6 +143,8 @@ export function createProcessTools(deps: ProcessToolDeps): LoopTool[] {
       params: z.strictObject({ processId: ProcessRef }),
       mutating: true,
       run: async (params, context) => {
+        const refusal = denied(context);
+        if (refusal) return refusal;
         owned(context, params.processId);
         const record = await deps.manager.stop(params.processId);
         return { content: `Stopped ${record.processId}`, details: { state: record.state } };
@@ -164,6 +173,8 @@ export function createProcessTools(deps: ProcessToolDeps): LoopTool[] {
       }),
       mutating: true,
       run: async (params, context) => {
+        const refusal = denied(context);
+        if (refusal) return refusal;
         owned(context, params.processId);
         await deps.manager.resize(params.processId, params.cols, params.rows);
         return { content: `Resized ${params.processId} to ${params.cols}×${params.rows}` };

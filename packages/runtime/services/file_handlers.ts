@@ -5,6 +5,7 @@
  */
 import type { FileChange, ResultOf, ValidParamsOf } from "@daedalus/protocol";
 import { getThread, readFileChange, type StateStore, threadChangedPath } from "@daedalus/storage";
+import { buildAccessRules } from "@daedalus/tools";
 import { previewFile } from "../files/preview.ts";
 import type { Handled } from "./services.ts";
 
@@ -14,6 +15,8 @@ export interface FileHandlerDeps {
   store: StateStore;
   /** Configured credentials: a file carrying one is not previewed. */
   protectedValues: { find(text: string): boolean };
+  /** `<home>/config.yaml`, `auth.json`, `sessions.json`: never previewed, through any alias. */
+  protectedFiles: readonly string[];
 }
 
 /** The `file.*` handlers. */
@@ -48,17 +51,25 @@ export function createFileHandlers(deps: FileHandlerDeps): FileHandlers {
       const base = { threadId: params.threadId, path: params.path };
       const inside = root !== null &&
         (absolutePath === root || absolutePath.startsWith(root + "/"));
-      if (
-        !absolutePath ||
-        (!inside &&
-          !deps.store.read((db) => threadChangedPath(db, params.threadId, absolutePath)))
-      ) {
+      const changedOutside = !inside && absolutePath !== "" &&
+        deps.store.read((db) => threadChangedPath(db, params.threadId, absolutePath));
+      if (!absolutePath || (!inside && !changedOutside)) {
         return { result: { ...base, status: "unavailable", reason: "outside_workspace" } };
       }
+      // Sealed like a read_only tool call: the real file must be in the workspace (or be
+      // the very file a run of this thread changed outside it), whatever links say.
+      const rules = await buildAccessRules({
+        sealed: true,
+        mode: "file.preview",
+        readRoots: [...(root === null ? [] : [root]), ...(changedOutside ? [absolutePath] : [])],
+        writeRoots: [],
+        protectedFiles: deps.protectedFiles,
+      });
       const page = await previewFile({
         threadId: params.threadId,
         path: params.path,
         absolutePath,
+        rules,
         offset: params.offset ?? 1,
         expectedRevision: params.expectedRevision,
       });
@@ -67,16 +78,24 @@ export function createFileHandlers(deps: FileHandlerDeps): FileHandlers {
       }
       return { result: page };
     },
-    "file.change.get": (params) => {
+    "file.change.get": async (params) => {
       const stored = deps.store.read((db) => readFileChange(db, params.toolCallItemId));
       const base = { threadId: params.threadId, toolCallItemId: params.toolCallItemId };
       if (!stored || stored.threadId !== params.threadId) {
-        return Promise.resolve({
+        return {
           result: { ...base, status: "unavailable", reason: "change_not_recorded" } as FileChange,
-        });
+        };
       }
       const record = stored.record;
-      return Promise.resolve({
+      // A change recorded (before they were refused) on a protected home file stays hidden.
+      const { thread } = deps.store.read((db) => getThread(db, params.threadId));
+      const changed = resolve(thread.workspace?.rootUri ?? null, String(record.path));
+      if (await isProtectedFile(changed, deps.protectedFiles)) {
+        return {
+          result: { ...base, status: "unavailable", reason: "protected_content" } as FileChange,
+        };
+      }
+      return {
         result: {
           ...base,
           path: String(record.path),
@@ -89,9 +108,19 @@ export function createFileHandlers(deps: FileHandlerDeps): FileHandlers {
           additions: Number(record.additions ?? 0),
           deletions: Number(record.deletions ?? 0),
         } as FileChange,
-      });
+      };
     },
   };
+}
+
+/** Whether a path (as written, or its real path) is one of the protected files. */
+async function isProtectedFile(path: string, protectedFiles: readonly string[]): Promise<boolean> {
+  if (path === "") return false;
+  const real = await Deno.realPath(path).catch(() => path);
+  const reals = await Promise.all(
+    protectedFiles.map((file) => Deno.realPath(file).catch(() => file)),
+  );
+  return [...protectedFiles, ...reals].some((file) => file === path || file === real);
 }
 
 /** An absolute, normalised path (`..` and `.` resolved), or "" when it cannot be. */

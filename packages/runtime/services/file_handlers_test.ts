@@ -160,3 +160,85 @@ Deno.test("file.change.get returns a recorded write and refuses unknown or forei
     assert.deepEqual([foreign.status, foreign.reason], ["unavailable", "change_not_recorded"]);
   });
 });
+
+Deno.test("file.preview does not follow a link out of the workspace or to the home's secrets", async () => {
+  await withCore(async (call, core) => {
+    void core;
+    const { thread } = await call("thread.create", { title: "links" }) as {
+      thread: { id: string; workspace: { rootUri: string } };
+    };
+    const root = thread.workspace.rootUri;
+    const outside = await Deno.makeTempDir({ prefix: "daedalus-outside-" });
+    try {
+      await Deno.writeTextFile(`${outside}/secret.txt`, "preview-secret\n");
+      await Deno.symlink(`${outside}/secret.txt`, `${root}/file-link`);
+      await Deno.symlink(outside, `${root}/dir-link`);
+      const home = root.slice(0, root.indexOf("/ws/"));
+      await Deno.writeTextFile(`${home}/auth.json`, `{"token":"preview-token"}`);
+      await Deno.symlink(`${home}/auth.json`, `${root}/auth-link`);
+      await Deno.writeTextFile(`${root}/ok.txt`, "fine\n");
+      const preview = (path: string) => call("file.preview", { threadId: thread.id, path });
+      assert.equal((await preview("ok.txt")).status, "text");
+      for (const path of ["file-link", "dir-link/secret.txt", "../../secret.txt"]) {
+        const page = await preview(path);
+        assert.deepEqual([page.status, page.reason], ["unavailable", "outside_workspace"], path);
+      }
+      const auth = await preview("auth-link");
+      assert.deepEqual([auth.status, auth.reason], ["unavailable", "protected_content"]);
+      assert.ok(!JSON.stringify(auth).includes("preview-token"));
+    } finally {
+      await Deno.remove(outside, { recursive: true });
+    }
+  });
+});
+
+Deno.test("file.change.get hides a change recorded on a protected home file", async () => {
+  await withCore(async (call, core) => {
+    const { thread } = await call("thread.create", { title: "f" }) as {
+      thread: { id: string; workspace: { rootUri: string } };
+    };
+    const root = thread.workspace.rootUri;
+    const home = root.slice(0, root.indexOf("/ws/"));
+    const { runId } = startTurn(core.store, {
+      threadId: thread.id,
+      content: "w",
+      providerId: "p",
+      modelId: "m",
+      runConfig: {},
+    }).result;
+    activateRun(core.store, runId);
+    const record = (path: string) => {
+      const item =
+        startItem(core.store, runId, { kind: "tool_call", role: "assistant", status: "running" })
+          .result;
+      settleToolCall(
+        core.store,
+        item.id,
+        { status: "completed" },
+        { status: "completed", content: "ok" },
+        (context, scope) =>
+          void appendFileChange(context, scope, {
+            toolCallItemId: item.id,
+            path,
+            operation: "write",
+            additions: 1,
+            deletions: 0,
+            diff: "@@ -0,0 +1 @@\n+api_key: sk-hidden",
+          }),
+      );
+      return item.id;
+    };
+    // Recorded before such writes were refused: by absolute path, and by a `..` path.
+    for (const path of [`${home}/config.yaml`, "../../../config.yaml", "notes.txt"]) {
+      const change = await call("file.change.get", {
+        threadId: thread.id,
+        toolCallItemId: record(path),
+      });
+      if (path === "notes.txt") assert.equal(change.status, "recorded");
+      else {
+        assert.deepEqual([change.status, change.reason], ["unavailable", "protected_content"]);
+        assert.ok(!JSON.stringify(change).includes("sk-hidden"));
+      }
+    }
+  });
+});

@@ -60,6 +60,8 @@ export interface ServiceDeps {
   skillsRoot: string;
   /** `<home>/config.yaml` (its `skills.disabled`). */
   configPath: string;
+  /** `<home>/config.yaml`, `auth.json`, `sessions.json`: no file view shows them. */
+  protectedFiles?: readonly string[];
   /** The runtime's managed processes. */
   processManager: ProcessManager;
   /** Long-term memory (memory.db). */
@@ -236,7 +238,11 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         result: store.read((db) => readUsage(db, { today: localDate(new Date()) })),
       }),
     ...deps.providerHandlers,
-    ...createFileHandlers({ store, protectedValues: deps.protectedValues }),
+    ...createFileHandlers({
+      store,
+      protectedValues: deps.protectedValues,
+      protectedFiles: deps.protectedFiles ?? [],
+    }),
     ...createProcessHandlers({ store, manager: deps.processManager }),
     ...createMemoryHandlers({
       store: deps.memoryStore,

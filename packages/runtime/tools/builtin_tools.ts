@@ -4,11 +4,13 @@
  * artifacts folder, cancellation, credentials), goes through `executeTool`, and its
  * facts are committed with its result.
  *
- * Permission modes: `read_only` refuses writes and any path outside the workspace;
- * `workspace_write` refuses paths outside it — first by the checks here (clear
- * messages), then by Deno itself, since narrowed modes run the tool inside a
- * permission-narrowed Worker (`sandbox.ts`). A refusal is a tool error
- * (`permission_denied`) the model reads, never a crashed Run.
+ * Permission modes: `read_only` refuses writes, `read_only` and `workspace_write` refuse
+ * commands and session changes (the checks here), and both are sealed to the workspace
+ * by the tools' own access rules (`@daedalus/tools` `files/access.ts`: real paths,
+ * handles verified after opening, the protected home files refused in every mode), inside
+ * a permission-narrowed Worker (`sandbox.ts`) whose Deno permissions are the second wall.
+ * A refusal is a tool error (`permission_denied`) the model reads, never a crashed Run; a
+ * sandbox that cannot run the call fails the Run (`tool_sandbox_unavailable`).
  *
  * @module
  */
@@ -18,12 +20,11 @@ import { getThread, readRunConfig, type StateStore } from "@daedalus/storage";
 import {
   executeTool,
   FILE_TOOLS,
-  resolveToolPath,
   type ToolDefinition,
   type ToolFacts,
   type ToolResult,
 } from "@daedalus/tools";
-import type { ToolSandboxes } from "./sandbox.ts";
+import { SANDBOX_UNAVAILABLE, type ToolSandboxes } from "./sandbox.ts";
 import type { LoopTool, LoopToolContext, LoopToolResult } from "../loop/tools.ts";
 
 /** What the built-in tools need from the runtime. */
@@ -34,6 +35,11 @@ export interface BuiltinToolDeps {
   artifactsRoot: string;
   /** Configured credentials. */
   protectedValues: { find(text: string): boolean; redact(text: string): string };
+  /**
+   * `<home>/config.yaml`, `auth.json`, `sessions.json`: the tools refuse them in every mode
+   * (absent: none; the runtime always passes them).
+   */
+  protectedFiles?: readonly string[];
   /** Sandboxes for the narrowed modes (absent: the checks below only). */
   sandboxes?: ToolSandboxes;
 }
@@ -66,7 +72,7 @@ export function adaptTool(tool: ToolDefinition<unknown>, deps: BuiltinToolDeps):
       const policy = String(config.executionPolicy ?? "full_access") as ExecutionPolicy;
       const { thread } = deps.store.read((db) => getThread(db, context.threadId));
       const workspaceRoot = thread.workspace?.rootUri ?? Deno.cwd();
-      const refusal = await permissionRefusal(tool, args, policy, workspaceRoot);
+      const refusal = permissionRefusal(tool, policy);
       if (refusal) {
         return { content: refusal, isError: true, details: { errorCode: "permission_denied" } };
       }
@@ -78,7 +84,11 @@ export function adaptTool(tool: ToolDefinition<unknown>, deps: BuiltinToolDeps):
           workspaceRoot,
           signal: context.signal,
         });
-        return toLoopResult(sandboxed.result, sandboxed.facts);
+        const result = toLoopResult(sandboxed.result, sandboxed.facts);
+        // No sandbox, no call: the Run cannot honour its mode, so it fails visibly.
+        return sandboxed.result.errorCode === SANDBOX_UNAVAILABLE
+          ? { ...result, runFailure: "tool_sandbox_unavailable" }
+          : result;
       }
       const facts: ToolFacts = { fileChanges: [], processes: [] };
       const result = await executeTool(tool, args, {
@@ -88,6 +98,7 @@ export function adaptTool(tool: ToolDefinition<unknown>, deps: BuiltinToolDeps):
         workspaceRoot,
         artifactsRoot: deps.artifactsRoot,
         executionPolicy: policy,
+        protectedFiles: deps.protectedFiles ?? [],
         signal: context.signal,
         protectedValues: deps.protectedValues,
         facts,
@@ -106,31 +117,17 @@ function toLoopResult(result: ToolResult, facts: ToolFacts): LoopToolResult {
   };
 }
 
-/** Why a narrowed permission mode refuses this call, or null when it may run. */
-async function permissionRefusal(
-  tool: ToolDefinition<unknown>,
-  args: unknown,
-  policy: ExecutionPolicy,
-  workspaceRoot: string,
-): Promise<string | null> {
+/**
+ * Why a narrowed permission mode refuses this kind of call, or null when it may run (which
+ * paths it may touch, the tool decides under its access rules).
+ */
+function permissionRefusal(tool: ToolDefinition<unknown>, policy: ExecutionPolicy): string | null {
   if (policy === "full_access") return null;
   if (tool.risk !== "read" && policy === "read_only") {
     return `permission_denied: ${tool.id} writes, and this run is read_only`;
   }
   if (tool.risk === "process" || tool.risk === "session") {
     return `permission_denied: ${tool.id} needs full_access; this run is ${policy}`;
-  }
-  const path = typeof args === "object" && args !== null
-    ? (args as { path?: unknown }).path
-    : undefined;
-  if (typeof path !== "string") return null;
-  try {
-    const resolved = await resolveToolPath(path, workspaceRoot);
-    if (!resolved.insideWorkspace) {
-      return `permission_denied: ${path} is outside the workspace, and this run is ${policy}`;
-    }
-  } catch {
-    return null; // the tool itself reports the bad path
   }
   return null;
 }

@@ -144,3 +144,73 @@ Deno.test("a background command outlives its run and is read and stopped over RP
     await t.close();
   }
 });
+
+Deno.test("a narrowed run cannot read, wait on, write to, resize or stop a full_access run's process", async () => {
+  const home = await Deno.makeTempDir({ prefix: "daedalus-proc-mode-" });
+  let processId = "";
+  const scripts: Array<() => ScriptedResponse> = [
+    () => ({
+      toolCalls: [{ name: "process_start", arguments: { command: "sleep 30", background: true } }],
+    }),
+    () => ({ text: ["started"] }),
+    () => ({
+      toolCalls: [
+        { name: "process_read", arguments: { processId } },
+        { name: "process_wait", arguments: { processId, timeoutMs: 10 } },
+        { name: "process_write", arguments: { processId, data: "x" } },
+        { name: "process_resize", arguments: { processId, cols: 80, rows: 24 } },
+        { name: "process_stop", arguments: { processId } },
+      ],
+    }),
+    () => ({ text: ["done"] }),
+  ];
+  let step = 0;
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/ws`,
+    threadTitles: false,
+    memoryRefinement: false,
+    providers: [createScriptedProvider({ script: () => scripts[step++]!() })],
+  });
+  const events: JournalEvent[] = [];
+  core.hub.subscribe((e) => events.push(e));
+  const call = dispatchOn(core);
+  const settle = async (runId: string) => {
+    while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  try {
+    const { thread } = await call("thread.create", { title: "procs" });
+    const first = await call("turn.start", {
+      threadId: thread.id,
+      content: "start",
+      providerId: "scripted",
+      modelId: "scripted-model",
+    });
+    await settle(first.runId);
+    const started = events.find((e) => e.type === "process.recorded")!;
+    processId = (started.payload as { process: { processId: string } }).process.processId;
+    for (const policy of ["read_only", "workspace_write"] as const) {
+      step = 2;
+      const { runId } = await call("turn.start", {
+        threadId: thread.id,
+        content: "poke it",
+        providerId: "scripted",
+        modelId: "scripted-model",
+        executionPolicy: policy,
+      });
+      await settle(runId);
+      const items = (await call("turn.list", { threadId: thread.id })).turns.at(-1).runs[0].items;
+      const codes = items.filter((i: { kind: string }) => i.kind === "tool_result")
+        .map((r: { data: { errorCode?: string } }) => r.data.errorCode ?? "ok");
+      assert.deepEqual(codes, Array(5).fill("permission_denied"), policy);
+    }
+    const page = await call("process.read", { threadId: thread.id, processId });
+    assert.equal(page.state, "running", "the process is untouched");
+    await call("process.stop", { threadId: thread.id, processId });
+  } finally {
+    await core.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -4,7 +4,7 @@
  * (Run with --unstable-worker-options, as the test task does.)
  */
 import assert from "node:assert/strict";
-import { ToolSandboxes } from "./sandbox.ts";
+import { SANDBOX_UNAVAILABLE, sandboxPermissions, ToolSandboxes } from "./sandbox.ts";
 
 Deno.test("a read_only sandbox reads the workspace and Deno refuses writes and outside reads", async () => {
   const root = await Deno.makeTempDir({ prefix: "daedalus-sandbox-" });
@@ -44,3 +44,159 @@ Deno.test("a read_only sandbox reads the workspace and Deno refuses writes and o
     await Deno.remove(artifacts, { recursive: true });
   }
 });
+
+function callIn(root: string, signal = new AbortController().signal) {
+  return {
+    threadId: "thread_" + "2".repeat(32),
+    runId: "run_" + "2".repeat(32),
+    itemId: "item_" + "2".repeat(32),
+    workspaceRoot: root,
+    signal,
+  };
+}
+
+Deno.test("a read_only Worker refuses an outside read even with the tools' own seal bypassed", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "daedalus-wall-" }));
+  const root = `${base}/ws`;
+  await Deno.mkdir(root);
+  await Deno.mkdir(`${base}/artifacts`);
+  await Deno.writeTextFile(`${base}/secret.txt`, "wall-secret\n");
+  // The real Worker module with the real read_only permissions, but told it runs in
+  // full_access: the tools' sealed checks are off, only Deno's permissions are left.
+  const worker = new Worker(new URL("./sandbox_worker.ts", import.meta.url), {
+    type: "module",
+    deno: { permissions: sandboxPermissions("read_only", [root], `${base}/artifacts`) },
+  });
+  try {
+    const answer = new Promise<{ result: { content: string; errorCode?: string } }>((resolve) => {
+      worker.onmessage = (event) => resolve(event.data);
+    });
+    worker.postMessage({
+      type: "run",
+      id: 1,
+      toolId: "read",
+      args: { path: `${base}/secret.txt` },
+      protectedValues: [],
+      context: {
+        threadId: "t",
+        runId: "r",
+        itemId: "i",
+        workspaceRoot: root,
+        artifactsRoot: `${base}/artifacts`,
+        executionPolicy: "full_access",
+        protectedFiles: [],
+      },
+    });
+    const { result } = await answer;
+    assert.equal(result.errorCode, "permission_denied", result.content);
+    assert.ok(!result.content.includes("wall-secret"));
+  } finally {
+    worker.terminate();
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("a sandbox that cannot start fails the call visibly, and the next call tries again", async () => {
+  const root = await Deno.makeTempDir({ prefix: "daedalus-broken-" });
+  const sandboxes = new ToolSandboxes(
+    root,
+    () => [],
+    [],
+    new URL("./testdata/broken_worker.ts", import.meta.url),
+  );
+  try {
+    const first = await settlesWithin(
+      sandboxes.run("read_only", "read", { path: "a" }, callIn(root)),
+      "the call on a broken sandbox",
+    );
+    assert.equal(first.result.errorCode, SANDBOX_UNAVAILABLE, first.result.content);
+    assert.match(first.result.content, /sandbox failed: .*cannot start/);
+    assert.equal(sandboxes.size, 0, "the dead Worker is not kept");
+    const second = await settlesWithin(
+      sandboxes.run("read_only", "read", { path: "a" }, callIn(root)),
+      "the second call on a broken sandbox",
+    );
+    assert.equal(second.result.errorCode, SANDBOX_UNAVAILABLE);
+  } finally {
+    sandboxes.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("cancelling a call on a stuck Worker settles it and replaces the Worker", async () => {
+  const root = await Deno.makeTempDir({ prefix: "daedalus-stuck-" });
+  const sandboxes = new ToolSandboxes(
+    root,
+    () => [],
+    [],
+    new URL("./testdata/stuck_worker.ts", import.meta.url),
+  );
+  try {
+    const controller = new AbortController();
+    const running = sandboxes.run(
+      "read_only",
+      "read",
+      { path: "a" },
+      callIn(root, controller.signal),
+    );
+    const other = sandboxes.run("read_only", "read", { path: "b" }, callIn(root));
+    await waitFor(() => sandboxes.waiting === 2); // both posted to the (stuck) Worker
+    controller.abort();
+    const cancelled = await settlesWithin(running, "the cancelled call");
+    assert.equal(cancelled.result.errorCode, "cancelled");
+    // The Worker never answers the cancel: after the grace period it is terminated, its
+    // other call fails (retryable) and the sandbox is gone, to be started afresh.
+    const failed = await settlesWithin(other, "the stuck Worker's other call");
+    assert.equal(failed.result.errorCode, "tool_failed", failed.result.content);
+    assert.equal(sandboxes.size, 0);
+  } finally {
+    sandboxes.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+async function waitFor(probe: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+Deno.test("a cancel that lands while the sandbox is still being started settles the call", async () => {
+  const root = await Deno.makeTempDir({ prefix: "daedalus-early-cancel-" });
+  const sandboxes = new ToolSandboxes(
+    root,
+    () => [],
+    [],
+    new URL("./testdata/stuck_worker.ts", import.meta.url),
+  );
+  try {
+    const controller = new AbortController();
+    const running = sandboxes.run(
+      "read_only",
+      "read",
+      { path: "a" },
+      callIn(root, controller.signal),
+    );
+    controller.abort(); // before run() got past finding (starting) the Worker
+    const outcome = await settlesWithin(running, "the early-cancelled call");
+    assert.equal(outcome.result.errorCode, "cancelled");
+  } finally {
+    sandboxes.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+/** Fails (instead of hanging the suite) when a call that must settle does not. */
+async function settlesWithin<T>(promise: Promise<T>, label: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${label} never settled`)), 10_000);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

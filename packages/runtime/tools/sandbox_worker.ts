@@ -21,7 +21,7 @@ self.onmessage = async (event: MessageEvent) => {
     id: number;
     toolId?: string;
     args?: unknown;
-    context?: Record<string, string>;
+    context?: Record<string, string> & { protectedFiles?: string[] };
     protectedValues?: string[];
   };
   if (message.type === "cancel") {
@@ -48,13 +48,17 @@ self.onmessage = async (event: MessageEvent) => {
       workspaceRoot: context.workspaceRoot ?? "",
       artifactsRoot: context.artifactsRoot ?? "",
       executionPolicy: (context.executionPolicy ?? "read_only") as "read_only",
+      protectedFiles: context.protectedFiles ?? [],
       signal: controller.signal,
       protectedValues,
       facts,
     },
   );
   running.delete(message.id);
-  if (result.isError && /NotCapable|Requires (read|write) access/.test(result.content)) {
+  if (
+    result.isError && result.errorCode !== "permission_denied" &&
+    /NotCapable|Requires (read|write) access/.test(result.content)
+  ) {
     result = {
       ...result,
       errorCode: "permission_denied",

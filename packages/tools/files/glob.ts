@@ -6,8 +6,9 @@
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
 import { GLOB_MAX_RESULTS } from "../limits.ts";
-import { displayPathOf, isBinaryFile, resolveToolPath, statOrThrow } from "./paths.ts";
+import { displayPathOf, isBinaryHandle, resolveToolPath } from "./paths.ts";
 import { compileGlob, walkFiles } from "./traversal.ts";
+import { type AccessRules, accessRulesOf, checkedRealPath, openChecked } from "./access.ts";
 import description from "./glob.md" with { type: "text" };
 
 /** Parameters of {@linkcode globTool}. */
@@ -29,15 +30,18 @@ export const globTool = defineTool({
   async run(params, context) {
     const matches = compileGlob(params.pattern);
     const target = await resolveToolPath(params.path ?? ".", context.workspaceRoot);
-    if (!(await statOrThrow(target)).isDirectory) {
+    const rules = await accessRulesOf(context);
+    const root = await checkedRealPath(target.path, rules, target.displayPath);
+    if (!(await Deno.stat(root).catch(() => null))?.isDirectory) {
       throw new ToolError("not_a_directory", `${target.displayPath} is not a directory`);
     }
     const limit = params.limit ?? GLOB_MAX_RESULTS;
     const files: string[] = [];
     let truncated = false;
-    for await (const file of walkFiles(target.path, context.signal)) {
-      if (!matches(file.relative)) continue;
-      if (await isBinaryFile(file.path).catch(() => true)) continue;
+    const walk = walkFiles(root, context.signal, rules, context.workspaceRoot, target.path);
+    for await (const file of walk) {
+      if (file.escapes || !matches(file.relative)) continue;
+      if (await isBinaryChecked(file.path, rules)) continue;
       if (files.length === limit) {
         truncated = true;
         break;
@@ -60,3 +64,13 @@ export const globTool = defineTool({
     };
   },
 });
+
+/** Whether a found file is binary, sniffed through a checked handle (refused counts as binary). */
+async function isBinaryChecked(path: string, rules: AccessRules): Promise<boolean> {
+  try {
+    using checked = await openChecked(path, rules, path);
+    return await isBinaryHandle(checked.file, path);
+  } catch {
+    return true;
+  }
+}

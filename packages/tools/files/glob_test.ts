@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { createTestWorkspace, type TestWorkspace } from "../_testing.ts";
 import { executeTool } from "../execute.ts";
 import { globTool } from "./glob.ts";
+import { accessRulesOf } from "./access.ts";
 import { compileGlob, walkFiles } from "./traversal.ts";
 
 async function tree(ws: TestWorkspace) {
@@ -82,7 +83,8 @@ Deno.test("the walk checks cancellation between directories", async () => {
   const seen: string[] = [];
   await assert.rejects(
     async () => {
-      for await (const file of walkFiles(ws.root, controller.signal)) {
+      const rules = await accessRulesOf(ws.context);
+      for await (const file of walkFiles(ws.root, controller.signal, rules, ws.root)) {
         seen.push(file.relative);
         controller.abort();
       }

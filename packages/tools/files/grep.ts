@@ -5,7 +5,7 @@
  */
 import { basename } from "node:path";
 import { z } from "zod";
-import { defineTool } from "../tool.ts";
+import { defineTool, ToolError } from "../tool.ts";
 import {
   GREP_FILE_MAX_BYTES,
   GREP_MAX_MATCHES,
@@ -13,9 +13,16 @@ import {
   LINE_MAX_CHARS,
 } from "../limits.ts";
 import { decodeText } from "./capture.ts";
-import { displayPathOf, hasBinaryExtension, resolveToolPath, statOrThrow } from "./paths.ts";
+import { displayPathOf, hasBinaryExtension, resolveToolPath } from "./paths.ts";
 import { compileGlob, type WalkedFile, walkFiles } from "./traversal.ts";
 import { openLineSearch } from "./line_search.ts";
+import {
+  type AccessRules,
+  accessRulesOf,
+  checkedRealPath,
+  openChecked,
+  readChecked,
+} from "./access.ts";
 import description from "./grep.md" with { type: "text" };
 
 /** Parameters of {@linkcode grepTool}. */
@@ -45,17 +52,29 @@ export const grepTool = defineTool({
     });
     const included = params.include === undefined ? () => true : compileGlob(params.include);
     const target = await resolveToolPath(params.path ?? ".", context.workspaceRoot);
-    const info = await statOrThrow(target);
-    const files: AsyncIterable<WalkedFile> | WalkedFile[] = info.isDirectory
-      ? walkFiles(target.path, context.signal)
+    const rules = await accessRulesOf(context);
+    const root = await checkedRealPath(target.path, rules, target.displayPath);
+    const isDirectory = (await Deno.stat(root).catch(() => null))?.isDirectory === true;
+    if (!isDirectory) {
+      // A single file: opened and checked like read; a refusal is the call's error.
+      (await openChecked(target.path, rules, target.displayPath))[Symbol.dispose]();
+    }
+    const files: AsyncIterable<WalkedFile> | WalkedFile[] = isDirectory
+      ? walkFiles(root, context.signal, rules, context.workspaceRoot, target.path)
       : [{ path: target.path, relative: basename(target.path) }];
+    const refused: string[] = [];
     const limit = params.limit ?? GREP_MAX_MATCHES;
     const matches: string[] = [];
     let truncated = false;
     let skipped = 0;
     search: for await (const file of files) {
       if (!included(file.relative) || hasBinaryExtension(file.path)) continue;
-      const text = await readSearchable(file.path);
+      if (file.escapes) {
+        refused.push(displayPathOf(file.path, context.workspaceRoot));
+        continue;
+      }
+      const shownFile = displayPathOf(file.path, context.workspaceRoot);
+      const text = await readSearchable(file.path, rules, shownFile, refused);
       if (text === null) {
         skipped++;
         continue;
@@ -72,11 +91,13 @@ export const grepTool = defineTool({
         matches.push(`${shown}:${index + 1}:${cut}`);
       }
     }
-    const summary = matches.length === 0
+    const found = matches.length === 0
       ? `No matches for /${params.pattern}/ in ${target.displayPath}`
       : truncated
       ? `[first ${matches.length} matches; narrow the pattern, path or include for the rest]`
       : `[${matches.length} match${matches.length === 1 ? "" : "es"}]`;
+    const summary = refused.length === 0 ? found : `${found}\n[not searched, permission_denied ` +
+      `(outside the workspace or a protected file): ${refused.join(", ")}]`;
     return {
       content: matches.length === 0 ? summary : [...matches, "", summary].join("\n"),
       details: {
@@ -85,18 +106,28 @@ export const grepTool = defineTool({
         count: matches.length,
         truncated,
         skippedFiles: skipped,
+        refusedFiles: refused,
       },
     };
   },
 });
 
-/** The file's text, or null when it is too large, binary or unreadable. */
-async function readSearchable(path: string): Promise<string | null> {
+/**
+ * The file's text, or null when it is too large, binary, unreadable or refused (refused
+ * paths are collected: a link out of the workspace, a protected file, a swapped link).
+ */
+async function readSearchable(
+  path: string,
+  rules: AccessRules,
+  shown: string,
+  refused: string[],
+): Promise<string | null> {
   try {
-    const info = await Deno.stat(path);
-    if (info.size > GREP_FILE_MAX_BYTES) return null;
-    return decodeText(await Deno.readFile(path));
-  } catch {
+    using checked = await openChecked(path, rules, shown);
+    const bytes = await readChecked(checked, GREP_FILE_MAX_BYTES);
+    return bytes === null ? null : decodeText(bytes);
+  } catch (error) {
+    if (error instanceof ToolError && error.code === "permission_denied") refused.push(shown);
     return null;
   }
 }

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
 import { LIST_MAX_ENTRIES } from "../limits.ts";
-import { fileSystemError, resolveToolPath, statOrThrow } from "./paths.ts";
+import { fileSystemError, resolveToolPath } from "./paths.ts";
+import { type AccessRules, accessRulesOf, checkedRealPath, denied, mayRead } from "./access.ts";
 import description from "./list.md" with { type: "text" };
 
 /** Parameters of {@linkcode listTool}. */
@@ -36,19 +37,30 @@ export const listTool = defineTool({
   risk: "read",
   async run(params, context) {
     const target = await resolveToolPath(params.path ?? ".", context.workspaceRoot);
-    const info = await statOrThrow(target);
+    const rules = await accessRulesOf(context);
+    const directory = await checkedRealPath(target.path, rules, target.displayPath);
+    const info = await Deno.stat(directory).catch((error) => {
+      throw fileSystemError(error, target.displayPath);
+    });
     if (!info.isDirectory) {
       throw new ToolError("not_a_directory", `${target.displayPath} is a file, not a directory`);
     }
     const names: string[] = [];
     try {
-      for await (const entry of Deno.readDir(target.path)) names.push(entry.name);
+      for await (const entry of Deno.readDir(directory)) names.push(entry.name);
     } catch (error) {
       throw fileSystemError(error, target.displayPath);
     }
+    // A directory swapped for a link while it was read listed somewhere else.
+    if (await Deno.realPath(directory).catch(() => null) !== directory) {
+      throw denied(
+        target.displayPath,
+        "changed while it was being listed (a symlink was swapped in)",
+      );
+    }
     names.sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
     const shown = names.slice(0, LIST_MAX_ENTRIES);
-    const entries = await Promise.all(shown.map((name) => describeEntry(target.path, name)));
+    const entries = await Promise.all(shown.map((name) => describeEntry(directory, name, rules)));
     const lines = entries.map((entry) => {
       const suffix = entry.type === "directory" ? "/" : entry.type === "symlink" ? "@" : "";
       return `${entry.name}${suffix}\t${entry.size ?? "-"}\t${entry.mtime ?? "-"}`;
@@ -63,10 +75,21 @@ export const listTool = defineTool({
   },
 });
 
-async function describeEntry(directory: string, name: string): Promise<ListEntry> {
+/** One entry; a symlink shows its target's size and time only when the call may read it. */
+async function describeEntry(
+  directory: string,
+  name: string,
+  rules: AccessRules,
+): Promise<ListEntry> {
   const path = join(directory, name);
   const link = await Deno.lstat(path).catch(() => null);
   if (link === null) return { name, type: "other", size: null, mtime: null };
+  if (link.isSymlink) {
+    const real = await Deno.realPath(path).catch(() => null);
+    if (real === null || !mayRead(real, rules)) {
+      return { name, type: "symlink", size: null, mtime: null };
+    }
+  }
   const info = link.isSymlink ? await Deno.stat(path).catch(() => link) : link;
   const type = link.isSymlink
     ? "symlink"

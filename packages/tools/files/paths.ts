@@ -3,10 +3,9 @@
  * `..` normalised, symlinks resolved to their real target), one async lock per real path,
  * and binary sniffing.
  *
- * Outside paths: absolute paths and `..` that climb out of the workspace are resolved, not
- * refused. The seed's only execution policy is full access, where the tools act with the
- * user's own rights; confining a Run to its workspace by permission mode is the sandbox's
- * job (it reads {@linkcode ResolvedPath.insideWorkspace}), not the path resolver's.
+ * Outside paths: absolute paths and `..` that climb out of the workspace are resolved here,
+ * not refused; what a permission mode may touch (and the protected home files) is decided
+ * when the file is opened, by `access.ts`.
  *
  * @module
  */
@@ -174,6 +173,20 @@ export function looksBinary(sample: Uint8Array, complete: boolean): boolean {
 export async function isBinaryFile(path: string): Promise<boolean> {
   if (hasBinaryExtension(path)) return true;
   using file = await Deno.open(path, { read: true });
+  return await isBinaryHandle(file, path);
+}
+
+/**
+ * Whether an opened file is binary, by its name's extension or its first
+ * {@linkcode BINARY_SNIFF_BYTES} (read from the start; the position is left after them).
+ *
+ * @param file the open handle
+ * @param path its path (for the extension)
+ * @returns true when binary
+ */
+export async function isBinaryHandle(file: Deno.FsFile, path: string): Promise<boolean> {
+  if (hasBinaryExtension(path)) return true;
+  await file.seek(0, Deno.SeekMode.Start);
   const sample = new Uint8Array(BINARY_SNIFF_BYTES);
   let filled = 0;
   while (filled < sample.length) {
@@ -187,12 +200,17 @@ export async function isBinaryFile(path: string): Promise<boolean> {
 /**
  * Refuses a binary file for a text operation.
  *
- * @param path the file
+ * @param file the open handle
+ * @param path its path (for the extension)
  * @param shown the path as shown to the model
  * @throws {ToolError} `binary_file`
  */
-export async function assertTextFile(path: string, shown: string): Promise<void> {
-  if (await isBinaryFile(path)) {
+export async function assertTextFile(
+  file: Deno.FsFile,
+  path: string,
+  shown: string,
+): Promise<void> {
+  if (await isBinaryHandle(file, path)) {
     throw new ToolError(
       "binary_file",
       `${shown} is a binary file; only UTF-8 text files can be read or edited`,
@@ -241,6 +259,16 @@ export function fileSystemError(error: unknown, shown: string): ToolError {
   if (error instanceof ToolError) return error;
   if (error instanceof Deno.errors.NotFound) {
     return new ToolError("file_not_found", `${shown} does not exist`, { cause: error });
+  }
+  if (error instanceof Deno.errors.NotCapable) {
+    // The sandbox Worker's Deno permissions refused it: the second wall held.
+    return new ToolError(
+      "permission_denied",
+      `permission_denied: ${shown} is outside what this run may access`,
+      {
+        cause: error,
+      },
+    );
   }
   if (error instanceof Deno.errors.PermissionDenied) {
     return new ToolError("permission_denied", `${shown} is not accessible`, { cause: error });

@@ -10,7 +10,8 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { defineTool, ToolError } from "../tool.ts";
 import { FILE_EDIT_MAX_BYTES, LINE_MAX_CHARS, READ_MAX_BYTES, READ_MAX_LINES } from "../limits.ts";
-import { assertTextFile, fileSystemError, resolveToolPath, statFile } from "./paths.ts";
+import { assertTextFile, fileSystemError, resolveToolPath } from "./paths.ts";
+import { accessRulesOf, type CheckedFile, openChecked } from "./access.ts";
 import description from "./read.md" with { type: "text" };
 
 /** Parameters of {@linkcode readTool}. */
@@ -40,13 +41,20 @@ export const readTool = defineTool({
   risk: "read",
   async run(params, context) {
     const target = await resolveToolPath(params.path, context.workspaceRoot);
-    const info = await statFile(target);
+    // One handle, checked after opening, serves the sniff and the page: nothing is
+    // opened again by path, so a link swapped in later cannot redirect the read.
+    using checked = await openChecked(
+      target.path,
+      await accessRulesOf(context),
+      target.displayPath,
+    );
+    const info = checked.info;
     const offset = params.offset ?? 1;
     const limit = params.limit ?? READ_MAX_LINES;
     let page: Page;
     try {
-      await assertTextFile(target.path, target.displayPath);
-      page = await readPage(target.path, offset, limit, info.size <= FILE_EDIT_MAX_BYTES);
+      await assertTextFile(checked.file, checked.realPath, target.displayPath);
+      page = await readPage(checked, offset, limit, info.size <= FILE_EDIT_MAX_BYTES);
     } catch (error) {
       if (error instanceof TypeError) {
         throw new ToolError("binary_file", `${target.displayPath} is not valid UTF-8 text`);
@@ -87,7 +95,7 @@ export const readTool = defineTool({
  * Throws a TypeError (from the fatal decoder) when the text is not UTF-8.
  */
 async function readPage(
-  path: string,
+  checked: CheckedFile,
   offset: number,
   limit: number,
   toTheEnd: boolean,
@@ -141,7 +149,8 @@ async function readPage(
     append(text.slice(start));
   };
 
-  using file = await Deno.open(path, { read: true });
+  const file = checked.file;
+  await file.seek(0, Deno.SeekMode.Start);
   const chunk = new Uint8Array(64 * 1024);
   for (let read = await file.read(chunk); read !== null; read = await file.read(chunk)) {
     const bytes = chunk.subarray(0, read);
