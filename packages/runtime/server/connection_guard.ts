@@ -77,6 +77,9 @@ export function serveGuarded(
   const accepting = (async () => {
     try {
       for await (const conn of listener) {
+        // Without it Nagle holds the frames that follow a small answer until the client's
+        // delayed ACK: ~40 ms on every tool turn (Deno.serve sets it on its own sockets).
+        conn.setNoDelay(true);
         const guarded = new GuardedConnection(conn, backend.connect, options, () => {
           open.delete(guarded);
         });
@@ -139,7 +142,11 @@ function startPrivateBackend(
     const port = server.addr.port;
     return {
       server,
-      connect: () => Deno.connect({ hostname: "127.0.0.1", port }),
+      connect: async () => {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+        conn.setNoDelay(true);
+        return conn;
+      },
       cleanUp: () => Promise.resolve(),
     };
   }
