@@ -14,7 +14,8 @@
  *   with the thread.create before it);
  * - system prompt + tool schema bytes per model request (from the fake's recorded body);
  * - the 2,000-delta answer (2,000 SSE chunks of 6 characters) to 3 clients: turn.start →
- *   the last of the 3 clients sees run.settled, median and p90 of 10, and bytes per client.
+ *   the last of the 3 clients sees run.settled, median and p90 of 10, bytes per client,
+ *   and the floor: the fake's own time to stream the same response to a plain fetch.
  * Then `Deno.bench` times the same three turns in deno bench's own table.
  *
  * RSS after 1,000 warm tool turns takes a minute or more: tool_turn_rss.ts, opt-in.
@@ -127,10 +128,26 @@ for (let i = 0; i < STREAM_MEASURED; i++) {
   streamClientBytes += streamBytes.bytes / STREAM_MEASURED;
 }
 
+// The floor: the same 2,000-chunk response read straight from the fake by the bench.
+const floorTurns: number[] = [];
+for (let i = 0; i < STREAM_MEASURED; i++) {
+  daedalus.fake.enqueue(streamResponse());
+  const started = performance.now();
+  const response = await fetch(`${daedalus.fake.url}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "fake-model", messages: [{ role: "user", content: "x" }] }),
+  });
+  await response.text();
+  floorTurns.push(performance.now() - started);
+}
+daedalus.fake.requests.length = 0;
+
 const load = (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ");
 const d = summarize(daedalusTurns);
 const b = summarize(baselineTurns);
 const s = summarize(streamTurns);
+const f = summarize(floorTurns);
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 console.log(
@@ -153,7 +170,8 @@ console.log(
       kb(utf8(firstRequest))
     })`,
     `2,000-delta answer to 3 clients: median ${ms(s.median)}, p90 ${ms(s.p90)} (n=${s.n}), ` +
-    `${kb(streamClientBytes)} per client`,
+    `${kb(streamClientBytes)} per client; the fake alone streams it in ${ms(f.median)} ` +
+    `(median, read by the bench directly)`,
     "",
   ].join("\n"),
 );
