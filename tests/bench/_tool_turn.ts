@@ -98,6 +98,8 @@ export interface DaedalusUnderTest extends AsyncDisposable {
   readonly pid: number;
   /** Connects one more @daedalus/client, counting its bytes when a counter is given. */
   client(counter?: ByteCounter): Promise<DaedalusClient>;
+  /** Kills the runtime and removes its home at once (for `unload`, which cannot wait). */
+  disposeSync(): void;
 }
 
 /**
@@ -139,6 +141,10 @@ export async function startDaedalus(): Promise<DaedalusUnderTest> {
     token,
     pid: server.ready.pid,
     client: open,
+    disposeSync() {
+      server.child.kill("SIGKILL");
+      removeSyncOrSay(home.home.slice(0, home.home.lastIndexOf("/")));
+    },
     async [Symbol.asyncDispose]() {
       await server[Symbol.asyncDispose]();
       await fake.close();
@@ -221,6 +227,8 @@ export interface Baseline extends AsyncDisposable {
   readonly pid: number;
   /** One tool turn: thread.create (not timed), then turn.start → run.settled. */
   toolTurn(): Promise<number>;
+  /** Kills the baseline and removes its folder at once (for `unload`). */
+  disposeSync(): void;
 }
 
 /**
@@ -300,12 +308,26 @@ export async function startBaseline(
       }
       return elapsed;
     },
+    disposeSync() {
+      socket.close();
+      child.kill("SIGKILL");
+      removeSyncOrSay(home);
+    },
     async [Symbol.asyncDispose]() {
       socket.close();
       await child[Symbol.asyncDispose]();
       await Deno.remove(home, { recursive: true });
     },
   };
+}
+
+/** Removes a folder; a process killed a moment ago may still hold it, so say what is left. */
+function removeSyncOrSay(path: string) {
+  try {
+    Deno.removeSync(path, { recursive: true });
+  } catch (error) {
+    console.error(`could not remove ${path}: ${error}`);
+  }
 }
 
 /** VmRSS of a process, in MiB. */

@@ -207,10 +207,11 @@ Deno.bench("daedalus: 2,000-delta answer to 3 clients", {
   t.end();
 });
 
+// `unload` cannot await: kill both servers and remove their folders synchronously.
 globalThis.addEventListener("unload", () => {
   for (const watcher of watchers) void watcher.close();
-  void baseline[Symbol.asyncDispose]();
-  void daedalus[Symbol.asyncDispose]();
+  baseline.disposeSync();
+  daedalus.disposeSync();
 });
 
 /**
