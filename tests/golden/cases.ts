@@ -49,7 +49,7 @@ export function goldenScript(request: ProviderRequest): ScriptedResponse {
 export const SMALL_MODEL = { providerId: "scripted", modelId: "scripted-small" };
 /**
  * The small model's window, in tokens: room for the tool schemas every call carries
- * (~9,150 tokens for the built-in tools and echo, counted in the context estimate) and
+ * (~9,170 tokens for the built-in tools and echo, counted in the context estimate) and
  * ~4,500 more, where the recorded case's compactions happen (13,300–14,100 all give its
  * shape).
  */
