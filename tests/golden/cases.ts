@@ -49,10 +49,11 @@ export function goldenScript(request: ProviderRequest): ScriptedResponse {
 export const SMALL_MODEL = { providerId: "scripted", modelId: "scripted-small" };
 /**
  * The small model's window, in tokens: room for the tool schemas every call carries
- * (~14,600 tokens for the built-in tools, counted in the context estimate) and ~6,000
- * more, where the recorded case's compactions happen (20,000–21,000 all give its shape).
+ * (~9,170 tokens for the built-in tools and echo, counted in the context estimate) and
+ * ~4,500 more, where the recorded case's compactions happen (13,300–14,100 all give its
+ * shape).
  */
-export const SMALL_WINDOW = 20_500;
+export const SMALL_WINDOW = 13_700;
 
 /** Reasoning, then three steps of two tool calls each, then an answer; summaries on request. */
 function investigate(request: ProviderRequest): ScriptedResponse {

@@ -10,8 +10,8 @@ import { messageText } from "../providers/provider.ts";
 import type { LoopTool } from "./tools.ts";
 import { dispatchOn } from "../_test_dispatch.ts";
 
-/** Room for the built-in tools' schemas (~14,600 tokens for 21 tools) in the windows below. */
-const BUILT_IN_TOOLS_ALLOWANCE_TOKENS = 15_000;
+/** Room for the built-in tools' schemas (~9,100 tokens for 21 tools) in the windows below. */
+const BUILT_IN_TOOLS_ALLOWANCE_TOKENS = 10_000;
 
 const bigTool: LoopTool = {
   name: "dump",

@@ -67,9 +67,8 @@ export function createMemoryTool(deps: MemoryToolDeps): LoopTool {
     );
   return sessionTool({
     name: "memory",
-    description: "Long-term memory across conversations. `save` a durable fact or preference " +
-      "the user would want remembered; `search` memories; `update` one with corrected content; " +
-      "`forget` one. Never save secrets.",
+    description: "Long-term memory across conversations: `save` a durable fact or preference " +
+      "worth remembering (never secrets), `search`, `update` or `forget` one by id.",
     params: Params,
     mutating: true,
     run: (params, context) => {

@@ -61,9 +61,9 @@ export function createProcessTools(deps: ProcessToolDeps): LoopTool[] {
   return [
     sessionTool({
       name: "process_start",
-      description: "Run a shell command in this thread's workspace (or `cwd`). Foreground " +
-        "commands must finish or be stopped before the run ends; `background: true` ones may " +
-        "outlive it. `supervise` restarts it on exit. `pty: true` gives it a terminal.",
+      description: "Run a shell command in the workspace or `cwd`. A foreground command must " +
+        "finish or be stopped before your run ends; a `background` one may outlive it. " +
+        "`supervise` restarts it when it exits; `pty` gives it a terminal.",
       params: z.strictObject({
         command: z.string().min(1).max(32_768),
         cwd: z.string().min(1).max(4096).optional(),
@@ -105,7 +105,7 @@ export function createProcessTools(deps: ProcessToolDeps): LoopTool[] {
     }),
     sessionTool({
       name: "process_read",
-      description: "Read a command's output from a byte cursor (pages ≤ 16 KiB).",
+      description: "Read a command's output from byte `cursor`, 16 KiB a page.",
       params: z.strictObject({ processId: ProcessRef, cursor: z.int().min(0).optional() }),
       mutating: false,
       run: async (params, context) => {
@@ -117,7 +117,7 @@ export function createProcessTools(deps: ProcessToolDeps): LoopTool[] {
     }),
     sessionTool({
       name: "process_wait",
-      description: "Wait up to `timeoutMs` (≤ 10 minutes) for a command to finish.",
+      description: "Wait up to `timeoutMs` (default 30 s) for a command to finish.",
       params: z.strictObject({
         processId: ProcessRef,
         timeoutMs: z.int().min(0).max(600_000).optional(),
@@ -139,7 +139,7 @@ export function createProcessTools(deps: ProcessToolDeps): LoopTool[] {
     }),
     sessionTool({
       name: "process_stop",
-      description: "Stop a command and its whole process tree.",
+      description: "Stop a command and its process tree.",
       params: z.strictObject({ processId: ProcessRef }),
       mutating: true,
       run: async (params, context) => {
@@ -152,7 +152,7 @@ export function createProcessTools(deps: ProcessToolDeps): LoopTool[] {
     }),
     sessionTool({
       name: "process_write",
-      description: "Write text to a command's standard input.",
+      description: "Write to a command's stdin.",
       params: z.strictObject({ processId: ProcessRef, data: z.string().max(65_536) }),
       mutating: true,
       run: async (params, context) => {
@@ -165,7 +165,7 @@ export function createProcessTools(deps: ProcessToolDeps): LoopTool[] {
     }),
     sessionTool({
       name: "process_resize",
-      description: "Resize a terminal (pty) command's window.",
+      description: "Resize a pty command's terminal.",
       params: z.strictObject({
         processId: ProcessRef,
         cols: z.int().min(1).max(1000),

@@ -1,8 +1,9 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Item, JournalEvent } from "@daedalus/protocol";
 import { readRunConfig, type StateStore } from "@daedalus/storage";
 import type { LoopTool, LoopToolResult } from "../loop/tools.ts";
 import type { Scheduler } from "../scheduler/scheduler.ts";
+import { modelParameterSchema } from "../tools/model_schema.ts";
 
 /** Longest slice text a session read returns, in characters. */
 export const SESSION_READ_MAX_CHARS = 24_000;
@@ -66,7 +67,7 @@ export function sessionTool<S extends z.ZodType>(
   return {
     name: definition.name,
     description: definition.description,
-    parameters: z.toJSONSchema(definition.params, { io: "input" }) as Record<string, unknown>,
+    parameters: modelParameterSchema(definition.params),
     mutating: definition.mutating,
     run: async (args, context) => {
       const parsed = definition.params.safeParse(args);

@@ -100,8 +100,8 @@ export function createDelegateTools(deps: SessionToolDeps): LoopTool[] {
   return [
     sessionTool({
       name: "thread_send",
-      description: "Send a message into another conversation and start a run there (with " +
-        "`wait: true`, wait for its answer). Refused when that thread is busy or archived.",
+      description: "Send a message to another conversation, starting a run there; `wait` " +
+        "waits for its answer. Refused if that thread is busy or archived.",
       params: z.strictObject({
         threadId: ThreadRef,
         content: z.string().min(1).max(100_000),
@@ -148,9 +148,8 @@ export function createDelegateTools(deps: SessionToolDeps): LoopTool[] {
     }),
     sessionTool({
       name: "subagent",
-      description: "Delegate a task to a sub-agent working in a new thread on the same " +
-        "workspace. By default waits for its answer; `wait: false` returns at once (read it " +
-        "later with thread_read).",
+      description: "Delegate a task to a sub-agent in a new thread on this workspace. Waits " +
+        "for its answer unless `wait: false` (then collect it with thread_read).",
       params: z.strictObject({
         task: z.string().min(1).max(100_000),
         title: z.string().min(1).max(200).optional(),

@@ -23,7 +23,7 @@ export function createManageTools(deps: SessionToolDeps): LoopTool[] {
   return [
     sessionTool({
       name: "thread_create",
-      description: "Create a new conversation (thread) with its own workspace folder.",
+      description: "Create a conversation with its own workspace folder.",
       params: z.strictObject({ title: Title.optional() }),
       mutating: true,
       run: async (params, context) => {
@@ -57,7 +57,7 @@ export function createManageTools(deps: SessionToolDeps): LoopTool[] {
     }),
     sessionTool({
       name: "thread_archive",
-      description: "Archive a conversation (archived: true) or bring it back (archived: false).",
+      description: "Archive or unarchive a conversation.",
       params: z.strictObject({ threadId: ThreadRef, archived: z.boolean() }),
       mutating: true,
       run: (params, context) => {

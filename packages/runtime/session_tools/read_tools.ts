@@ -46,15 +46,15 @@ export function createReadTools(deps: SessionToolDeps): LoopTool[] {
   return [
     sessionTool({
       name: "history_read",
-      description: "Read earlier items of this conversation that are not in your context: up to " +
-        "41 items (24,000 characters) around `itemId`, or the newest when it is omitted.",
+      description: "Read items of this conversation missing from your context: up to 41 " +
+        "around `itemId`, or the newest.",
       params: z.strictObject({ itemId: ItemRef.optional() }),
       mutating: false,
       run: (params, context) => Promise.resolve(slice(context.threadId, params.itemId)),
     }),
     sessionTool({
       name: "thread_list",
-      description: "List conversations (threads), newest first.",
+      description: "List conversations, newest first.",
       params: z.strictObject({
         archived: z.boolean().optional(),
         limit: z.int().min(1).max(50).optional(),
@@ -75,8 +75,8 @@ export function createReadTools(deps: SessionToolDeps): LoopTool[] {
     }),
     sessionTool({
       name: "thread_read",
-      description: "Read another conversation: up to 41 items (24,000 characters) around " +
-        "`itemId`, or its newest items. Says when a run there is still active.",
+      description: "Read another conversation: up to 41 items around `itemId`, or the newest. " +
+        "Says if a run there is still active.",
       params: z.strictObject({ threadId: ThreadRef, itemId: ItemRef.optional() }),
       mutating: false,
       run: (params) => {

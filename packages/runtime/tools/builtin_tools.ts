@@ -14,7 +14,6 @@
  *
  * @module
  */
-import { z } from "zod";
 import type { ExecutionPolicy } from "@daedalus/protocol";
 import { getThread, readRunConfig, type StateStore } from "@daedalus/storage";
 import {
@@ -25,6 +24,7 @@ import {
   type ToolResult,
 } from "@daedalus/tools";
 import { SANDBOX_UNAVAILABLE, type ToolSandboxes } from "./sandbox.ts";
+import { modelParameterSchema } from "./model_schema.ts";
 import type { LoopTool, LoopToolContext, LoopToolResult } from "../loop/tools.ts";
 
 /** What the built-in tools need from the runtime. */
@@ -65,7 +65,7 @@ export function adaptTool(tool: ToolDefinition<unknown>, deps: BuiltinToolDeps):
   return {
     name: tool.id,
     description: tool.description,
-    parameters: z.toJSONSchema(tool.params, { io: "input" }) as Record<string, unknown>,
+    parameters: modelParameterSchema(tool.params),
     mutating: tool.mutating,
     run: async (args: unknown, context: LoopToolContext): Promise<LoopToolResult> => {
       const config = deps.store.read((db) => readRunConfig(db, context.runId));

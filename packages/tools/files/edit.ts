@@ -14,13 +14,11 @@ import description from "./edit.md" with { type: "text" };
 
 /** Parameters of {@linkcode editTool}. */
 export const EditParams = z.strictObject({
-  path: z.string().describe("The file to edit, absolute or relative to the workspace"),
-  oldString: z.string().min(1).describe("The exact text to replace"),
-  newString: z.string().describe("The replacement text"),
-  replaceAll: z.boolean().optional().describe("Replace every occurrence (default: exactly one)"),
-  expectedRevision: z.string().regex(/^sha256:[0-9a-f]{64}$/).optional().describe(
-    "The file's revision (sha256:…) when you last read it; refused if it changed since",
-  ),
+  path: z.string(),
+  oldString: z.string().min(1),
+  newString: z.string(),
+  replaceAll: z.boolean().optional(),
+  expectedRevision: z.string().regex(/^sha256:[0-9a-f]{64}$/).optional(),
 });
 
 /** Counts non-overlapping occurrences. */

@@ -13,11 +13,9 @@ import description from "./glob.md" with { type: "text" };
 
 /** Parameters of {@linkcode globTool}. */
 export const GlobParams = z.strictObject({
-  pattern: z.string().min(1).describe("The glob, e.g. **/*.ts"),
-  path: z.string().optional().describe("The folder to search (default: the workspace)"),
-  limit: z.int().min(1).max(GLOB_MAX_RESULTS).optional().describe(
-    `Most results (default and at most ${GLOB_MAX_RESULTS})`,
-  ),
+  pattern: z.string().min(1),
+  path: z.string().optional(),
+  limit: z.int().min(1).max(GLOB_MAX_RESULTS).optional(),
 });
 
 /** Finds files by pattern. */

@@ -27,15 +27,11 @@ import description from "./grep.md" with { type: "text" };
 
 /** Parameters of {@linkcode grepTool}. */
 export const GrepParams = z.strictObject({
-  pattern: z.string().min(1).max(GREP_PATTERN_MAX_CHARS).describe(
-    "The regular expression (RE2 syntax)",
-  ),
-  path: z.string().optional().describe("A folder or file to search (default: the workspace)"),
-  include: z.string().min(1).optional().describe("A glob the file paths must match"),
-  ignoreCase: z.boolean().optional().describe("Case-insensitive matching"),
-  limit: z.int().min(1).max(GREP_MAX_MATCHES).optional().describe(
-    `Most matching lines (default and at most ${GREP_MAX_MATCHES})`,
-  ),
+  pattern: z.string().min(1).max(GREP_PATTERN_MAX_CHARS),
+  path: z.string().optional().describe("Folder or file"),
+  include: z.string().min(1).optional().describe("Glob on file paths"),
+  ignoreCase: z.boolean().optional(),
+  limit: z.int().min(1).max(GREP_MAX_MATCHES).optional(),
 });
 
 /** Searches file contents. */

@@ -13,7 +13,7 @@ import description from "./list.md" with { type: "text" };
 
 /** Parameters of {@linkcode listTool}. */
 export const ListParams = z.strictObject({
-  path: z.string().optional().describe("The directory, absolute or relative to the workspace"),
+  path: z.string().optional(),
 });
 
 /** One listed entry. */

@@ -16,11 +16,9 @@ import description from "./read.md" with { type: "text" };
 
 /** Parameters of {@linkcode readTool}. */
 export const ReadParams = z.strictObject({
-  path: z.string().describe("The file to read, absolute or relative to the workspace"),
-  offset: z.int().min(1).optional().describe("1-based line to start at (default 1)"),
-  limit: z.int().min(1).max(READ_MAX_LINES).optional().describe(
-    `How many lines to read (default and at most ${READ_MAX_LINES})`,
-  ),
+  path: z.string(),
+  offset: z.int().min(1).optional().describe("1-based first line"),
+  limit: z.int().min(1).max(READ_MAX_LINES).optional(),
 });
 
 /** One page of a file, as {@linkcode readPage} collects it. */

@@ -12,8 +12,8 @@ import description from "./write.md" with { type: "text" };
 
 /** Parameters of {@linkcode writeTool}. */
 export const WriteParams = z.strictObject({
-  path: z.string().describe("The file to write, absolute or relative to the workspace"),
-  content: z.string().describe("The complete new content of the file"),
+  path: z.string(),
+  content: z.string(),
 });
 
 /** Writes a whole file. */
