@@ -4,6 +4,10 @@
  * adapter alone; the turn is the same model answering with a tool call and then a
  * text (two model calls, one tool) through the whole runtime, one client watching.
  * Per-step overhead ≈ (turn − 2 × baseline) / 2.
+ *
+ * The long answer: 2,000 text deltas of a few characters each streamed by the fake
+ * server through the adapter and the runtime to three connected clients, timed from
+ * turn.start until all three saw run.settled (issue 13's target: ≤ 80 ms).
  */
 import { connect } from "@daedalus/client";
 import { type LoopTool, startRuntime } from "@daedalus/runtime";
@@ -43,6 +47,17 @@ const answerResponse = {
   sse: [chunk({ role: "assistant", content: "It says hi." }), chunk({}, "stop"), usage, {
     raw: "data: [DONE]\n\n",
   }],
+};
+
+const LONG_ANSWER_DELTAS = 2_000;
+const longAnswerResponse = {
+  sse: [
+    chunk({ role: "assistant", content: "" }),
+    ...Array.from({ length: LONG_ANSWER_DELTAS }, (_, i) => chunk({ content: `w${i % 100} ` })),
+    chunk({}, "stop"),
+    usage,
+    { raw: "data: [DONE]\n\n" },
+  ],
 };
 
 const adapter = createOpenAICompatibleProvider({
@@ -117,7 +132,40 @@ Deno.bench("runtime: a turn with one tool call (2 model calls), turn.start → r
   b.end();
 });
 
+const watchers = await Promise.all(
+  [0, 1].map(() => connect({ url: runtime.url, token: runtime.token })),
+);
+const allClients = [client, ...watchers];
+
+Deno.bench("runtime: a 2,000-delta answer to 3 clients, turn.start → all saw run.settled", {
+  group: "long answer",
+}, async (b) => {
+  const { thread } = await client.call("thread.create", { title: "bench" });
+  fake.enqueue(longAnswerResponse);
+  let runId = "";
+  const settled = allClients.map((each) =>
+    new Promise<void>((resolve) => {
+      const stop = each.onEvent((event) => {
+        if (event.type === "run.settled" && event.runId === runId) {
+          stop();
+          resolve();
+        }
+      });
+    })
+  );
+  b.start();
+  runId = (await client.call("turn.start", {
+    threadId: thread.id,
+    content: "Tell me a long story.",
+    providerId: "bench",
+    modelId: "bench-model",
+  })).runId;
+  await Promise.all(settled);
+  b.end();
+});
+
 globalThis.addEventListener("unload", () => {
+  for (const watcher of watchers) void watcher.close();
   void client.close();
   void runtime.shutdown();
   void fake.close();
