@@ -12,6 +12,10 @@
 import { connect } from "@daedalus/client";
 import { type LoopTool, startRuntime } from "@daedalus/runtime";
 import { createOpenAICompatibleProvider } from "../../packages/runtime/providers/openai/adapter.ts";
+import {
+  DEFAULT_PROVIDER_TIMEOUTS,
+  Exchange,
+} from "../../packages/runtime/providers/openai/exchange.ts";
 import { startFakeOpenAI } from "../fixtures/fake_openai.ts";
 
 const fake = startFakeOpenAI();
@@ -80,6 +84,52 @@ Deno.bench("adapter alone: one streamed response from the fake server (baseline)
   ) {
     // drain
   }
+});
+
+Deno.bench("adapter alone: a 2,000-delta response from the fake server", {
+  group: "long answer",
+  baseline: true,
+}, async () => {
+  fake.enqueue(longAnswerResponse);
+  for await (
+    const _event of adapter.stream({
+      modelId: "bench-model",
+      messages: [{ role: "user", content: "hi" }],
+      tools: [],
+      reasoningEffort: null,
+    }, new AbortController().signal)
+  ) {
+    // drain
+  }
+});
+
+/** A body of 2,000 small SSE events, each its own chunk, pulled from memory. */
+function longInMemoryBody(): Response {
+  const encoder = new TextEncoder();
+  let sent = 0;
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === LONG_ANSWER_DELTAS) return controller.close();
+        controller.enqueue(
+          encoder.encode(`data: {"choices":[{"delta":{"content":"w${sent++}"}}]}\n\n`),
+        );
+      },
+    }, { highWaterMark: 0 }),
+  );
+}
+Deno.bench("Exchange.read alone: 2,000 chunks from memory (the idle deadline's cost)", {
+  group: "long answer",
+}, async () => {
+  const exchange = new Exchange(
+    () => Promise.resolve(longInMemoryBody()),
+    DEFAULT_PROVIDER_TIMEOUTS,
+    new AbortController().signal,
+  );
+  let chunks = 0;
+  for await (const _ of exchange.read(await exchange.open("http://x/", {}))) chunks += 1;
+  exchange.close();
+  if (chunks !== LONG_ANSWER_DELTAS) throw new Error(`read ${chunks} chunks`);
 });
 
 const echo: LoopTool = {
