@@ -103,17 +103,20 @@ Deno.bench("adapter alone: a 2,000-delta response from the fake server", {
   }
 });
 
+const encoder = new TextEncoder();
+const longAnswerChunks = Array.from(
+  { length: LONG_ANSWER_DELTAS },
+  (_, i) =>
+    encoder.encode(`data: {"choices":[{"index":0,"delta":{"content":"w${i % 100} "}}]}\n\n`),
+);
 /** A body of 2,000 small SSE events, each its own chunk, pulled from memory. */
 function longInMemoryBody(): Response {
-  const encoder = new TextEncoder();
   let sent = 0;
   return new Response(
     new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (sent === LONG_ANSWER_DELTAS) return controller.close();
-        controller.enqueue(
-          encoder.encode(`data: {"choices":[{"delta":{"content":"w${sent++}"}}]}\n\n`),
-        );
+        if (sent === longAnswerChunks.length) controller.close();
+        else controller.enqueue(longAnswerChunks[sent++]!);
       },
     }, { highWaterMark: 0 }),
   );
