@@ -77,6 +77,9 @@ export function serveGuarded(
   const accepting = (async () => {
     try {
       for await (const conn of listener) {
+        // The proxy writes each WebSocket frame as it comes: with Nagle's algorithm on, a
+        // frame right behind a response waited for the client's delayed ACK (~40 ms).
+        conn.setNoDelay(true);
         const guarded = new GuardedConnection(conn, backend.connect, options, () => {
           open.delete(guarded);
         });
@@ -139,7 +142,11 @@ function startPrivateBackend(
     const port = server.addr.port;
     return {
       server,
-      connect: () => Deno.connect({ hostname: "127.0.0.1", port }),
+      connect: async () => {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+        conn.setNoDelay(true); // as on the public side: frames pass on at once
+        return conn;
+      },
       cleanUp: () => Promise.resolve(),
     };
   }
