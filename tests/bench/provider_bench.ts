@@ -4,10 +4,18 @@
  * adapter alone; the turn is the same model answering with a tool call and then a
  * text (two model calls, one tool) through the whole runtime, one client watching.
  * Per-step overhead ≈ (turn − 2 × baseline) / 2.
+ *
+ * The long answer: 2,000 text deltas of a few characters each streamed by the fake
+ * server through the adapter and the runtime to three connected clients, timed from
+ * turn.start until all three saw run.settled (issue 13's target: ≤ 80 ms).
  */
 import { connect } from "@daedalus/client";
 import { type LoopTool, startRuntime } from "@daedalus/runtime";
 import { createOpenAICompatibleProvider } from "../../packages/runtime/providers/openai/adapter.ts";
+import {
+  DEFAULT_PROVIDER_TIMEOUTS,
+  Exchange,
+} from "../../packages/runtime/providers/openai/exchange.ts";
 import { startFakeOpenAI } from "../fixtures/fake_openai.ts";
 
 const fake = startFakeOpenAI();
@@ -45,6 +53,17 @@ const answerResponse = {
   }],
 };
 
+const LONG_ANSWER_DELTAS = 2_000;
+const longAnswerResponse = {
+  sse: [
+    chunk({ role: "assistant", content: "" }),
+    ...Array.from({ length: LONG_ANSWER_DELTAS }, (_, i) => chunk({ content: `w${i % 100} ` })),
+    chunk({}, "stop"),
+    usage,
+    { raw: "data: [DONE]\n\n" },
+  ],
+};
+
 const adapter = createOpenAICompatibleProvider({
   id: "bench",
   baseUrl: fake.url,
@@ -65,6 +84,55 @@ Deno.bench("adapter alone: one streamed response from the fake server (baseline)
   ) {
     // drain
   }
+});
+
+Deno.bench("adapter alone: a 2,000-delta response from the fake server", {
+  group: "long answer",
+  baseline: true,
+}, async () => {
+  fake.enqueue(longAnswerResponse);
+  for await (
+    const _event of adapter.stream({
+      modelId: "bench-model",
+      messages: [{ role: "user", content: "hi" }],
+      tools: [],
+      reasoningEffort: null,
+    }, new AbortController().signal)
+  ) {
+    // drain
+  }
+});
+
+const encoder = new TextEncoder();
+const longAnswerChunks = Array.from(
+  { length: LONG_ANSWER_DELTAS },
+  (_, i) =>
+    encoder.encode(`data: {"choices":[{"index":0,"delta":{"content":"w${i % 100} "}}]}\n\n`),
+);
+/** A body of 2,000 small SSE events, each its own chunk, pulled from memory. */
+function longInMemoryBody(): Response {
+  let sent = 0;
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === longAnswerChunks.length) controller.close();
+        else controller.enqueue(longAnswerChunks[sent++]!);
+      },
+    }, { highWaterMark: 0 }),
+  );
+}
+Deno.bench("Exchange.read alone: 2,000 chunks from memory (the idle deadline's cost)", {
+  group: "long answer",
+}, async () => {
+  const exchange = new Exchange(
+    () => Promise.resolve(longInMemoryBody()),
+    DEFAULT_PROVIDER_TIMEOUTS,
+    new AbortController().signal,
+  );
+  let chunks = 0;
+  for await (const _ of exchange.read(await exchange.open("http://x/", {}))) chunks += 1;
+  exchange.close();
+  if (chunks !== LONG_ANSWER_DELTAS) throw new Error(`read ${chunks} chunks`);
 });
 
 const echo: LoopTool = {
@@ -117,7 +185,40 @@ Deno.bench("runtime: a turn with one tool call (2 model calls), turn.start → r
   b.end();
 });
 
+const watchers = await Promise.all(
+  [0, 1].map(() => connect({ url: runtime.url, token: runtime.token })),
+);
+const allClients = [client, ...watchers];
+
+Deno.bench("runtime: a 2,000-delta answer to 3 clients, turn.start → all saw run.settled", {
+  group: "long answer",
+}, async (b) => {
+  const { thread } = await client.call("thread.create", { title: "bench" });
+  fake.enqueue(longAnswerResponse);
+  let runId = "";
+  const settled = allClients.map((each) =>
+    new Promise<void>((resolve) => {
+      const stop = each.onEvent((event) => {
+        if (event.type === "run.settled" && event.runId === runId) {
+          stop();
+          resolve();
+        }
+      });
+    })
+  );
+  b.start();
+  runId = (await client.call("turn.start", {
+    threadId: thread.id,
+    content: "Tell me a long story.",
+    providerId: "bench",
+    modelId: "bench-model",
+  })).runId;
+  await Promise.all(settled);
+  b.end();
+});
+
 globalThis.addEventListener("unload", () => {
+  for (const watcher of watchers) void watcher.close();
   void client.close();
   void runtime.shutdown();
   void fake.close();

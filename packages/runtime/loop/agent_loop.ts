@@ -313,18 +313,18 @@ async function streamStep(
       role: "assistant",
       status: "streaming",
     })).id;
+  // What was journaled as deltas, so completing the item needs not read them back.
+  const streamed = { content: "", reasoning: "" };
   // A configured credential echoed by the model never reaches the journal, even split
   // over deltas: the stream is redacted as a whole, so the completed item is too.
-  const text = redactedStream(
-    deps,
-    signal,
-    (delta) => commit(appendItemDelta(deps.store, ensureItem(), delta)),
-  );
-  const reasoning = redactedStream(
-    deps,
-    signal,
-    (delta) => commit(appendItemDelta(deps.store, ensureItem(), delta, "reasoning")),
-  );
+  const text = redactedStream(deps, signal, (delta) => {
+    commit(appendItemDelta(deps.store, ensureItem(), delta));
+    streamed.content += delta;
+  });
+  const reasoning = redactedStream(deps, signal, (delta) => {
+    commit(appendItemDelta(deps.store, ensureItem(), delta, "reasoning"));
+    streamed.reasoning += delta;
+  });
   const flush = () => {
     reasoning.flush();
     text.flush();
@@ -361,6 +361,6 @@ async function streamStep(
   if (signal.aborted) return { kind: "cancelled" };
   // The item of a cut answer is left streaming; the settlement marks it failed.
   if (finishReason === "length") return { kind: "cut", usage, ...finish };
-  if (itemId) commit(completeItem(deps.store, itemId, { status: "completed" }));
+  if (itemId) commit(completeItem(deps.store, itemId, { status: "completed", streamed }));
   return { kind: "done", toolCalls, usage, ...finish };
 }

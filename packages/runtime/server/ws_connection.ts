@@ -8,8 +8,6 @@
  */
 import type { Handler } from "hono";
 import {
-  encodeStrictJson,
-  type EventNotification,
   type JournalEvent,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -33,6 +31,7 @@ import {
   type ServerErrorReporter,
 } from "./_rpc_call.ts";
 import { OutboundQueue, type StallReason, utf8ByteLength } from "./ws_outbound.ts";
+import { type EncodedEvent, encodeEventNotification } from "./event_notification.ts";
 import type { ServerLimits } from "./limits.ts";
 
 /** The subprotocol clients offer first (browsers then offer `bearer.<token>`). */
@@ -310,16 +309,15 @@ class RpcWebSocketConnection implements OpenConnection {
   #pushEvent(event: JournalEvent): void {
     if (this.#closed || event.seq <= this.#lastPushedSeq) return;
     this.#lastPushedSeq = event.seq;
-    const notification: EventNotification = { jsonrpc: "2.0", method: "event", params: event };
-    let text: string;
+    let encoded: EncodedEvent;
     try {
-      text = encodeStrictJson(notification);
+      encoded = encodeEventNotification(event);
     } catch (error) {
       this.#options.report(error, `encoding event ${event.seq}`);
       this.close(WS_CLOSE_CODES.internalError, "event could not be encoded");
       return;
     }
-    this.#outbound.pushEvent(text);
+    this.#outbound.pushEvent(encoded.text, encoded.bytes);
   }
 
   async #stillAuthorized(): Promise<boolean> {

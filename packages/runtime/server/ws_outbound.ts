@@ -41,6 +41,8 @@ export interface OutboundQueueOptions {
 
 interface Waiting {
   text: string;
+  /** Its UTF-8 length, when the sender already knows it. */
+  bytes: number | undefined;
   isEvent: boolean;
 }
 
@@ -56,7 +58,7 @@ export class OutboundQueue {
   readonly #now: () => number;
   readonly #waiting: Waiting[] = [];
   readonly #inFlight: InFlight[] = [];
-  #held: string[] | null = null;
+  #held: Waiting[] | null = null;
   #eventCount = 0;
   #sentBytes = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -87,7 +89,7 @@ export class OutboundQueue {
    */
   pushResponse(text: string): void {
     if (this.#finished) return;
-    this.#waiting.push({ text, isEvent: false });
+    this.#waiting.push({ text, bytes: undefined, isEvent: false });
     this.#flush();
   }
 
@@ -95,19 +97,22 @@ export class OutboundQueue {
    * Queues an event notification (or holds it, see {@linkcode holdEvents}).
    *
    * @param text the JSON text
+   * @param bytes its UTF-8 length, when known (an event shared by every connection is
+   *   measured once); counted here otherwise
    */
-  pushEvent(text: string): void {
+  pushEvent(text: string, bytes?: number): void {
     if (this.#finished) return;
     if (this.#eventCount >= this.#options.maxEvents) {
       this.#stall("overflow");
       return;
     }
     this.#eventCount++;
+    const waiting = { text, bytes, isEvent: true };
     if (this.#held) {
-      this.#held.push(text);
+      this.#held.push(waiting);
       return;
     }
-    this.#waiting.push({ text, isEvent: true });
+    this.#waiting.push(waiting);
     this.#flush();
   }
 
@@ -121,7 +126,7 @@ export class OutboundQueue {
     const held = this.#held;
     if (!held) return;
     this.#held = null;
-    for (const text of held) this.#waiting.push({ text, isEvent: true });
+    for (const waiting of held) this.#waiting.push(waiting);
     this.#flush();
   }
 
@@ -143,7 +148,7 @@ export class OutboundQueue {
       if (!next) break;
       if (next.isEvent) this.#eventCount--;
       this.#sink.send(next.text);
-      this.#sentBytes += utf8ByteLength(next.text);
+      this.#sentBytes += next.bytes ?? utf8ByteLength(next.text);
       this.#inFlight.push({ endOffset: this.#sentBytes, sentAt: this.#now() });
     }
     const oldest = this.#inFlight[0];

@@ -22,7 +22,7 @@ import { StoreError } from "./errors.ts";
 import { statement } from "./_statements.ts";
 import { readRunSummary } from "./run_row.ts";
 import { ITEM_COLUMNS, itemFromRow } from "./_rows.ts";
-import { overlayStreamedText } from "./streamed_text.ts";
+import { overlayStreamedText, type StreamedText, withStreamedText } from "./streamed_text.ts";
 
 /** The scope ids of a Run. */
 export interface RunScope {
@@ -249,11 +249,19 @@ export interface ItemCompletion {
   content?: string;
   /** Data merged over the item's data. */
   data?: Record<string, unknown>;
+  /**
+   * Everything the writer streamed into the item (its `item.delta` texts, joined in
+   * order), so completing it needs not read the deltas back from the journal; absent,
+   * they are read back. Only used while the item is streaming.
+   */
+  streamed?: StreamedText;
 }
 
 function finishItem(context: WriteContext, itemId: string, completion: ItemCompletion): Item {
-  const [current] = overlayStreamedText(context.db, [readItem(context.db, itemId)]);
-  if (!current) throw new StoreError("item_not_found", `Item ${itemId} does not exist`);
+  const stored = readItem(context.db, itemId);
+  const current = completion.streamed && stored.status === "streaming"
+    ? withStreamedText(stored, completion.streamed)
+    : overlayStreamedText(context.db, [stored])[0]!;
   const item: Item = {
     ...current,
     status: completion.status,

@@ -141,6 +141,53 @@ Deno.test("streamed deltas reach readers at once and the item row when it comple
   );
 });
 
+Deno.test("an item completed from the writer's streamed text equals one completed from its deltas", async () => {
+  await using fixture = await openTestStore();
+  const { store } = fixture;
+  const { runId } = await runningRun(fixture);
+  const stream = (id: string) => {
+    const streamed = { content: "", reasoning: "" };
+    for (
+      const [delta, field] of [["Let me ", "reasoning"], ["Hi", "content"], [
+        "!",
+        "content",
+      ]] as const
+    ) {
+      appendItemDelta(store, id, delta, field);
+      streamed[field] += delta;
+    }
+    return streamed;
+  };
+  const start = () =>
+    startItem(store, runId, { kind: "message", role: "assistant", status: "streaming" }).result.id;
+  const readBack = start();
+  stream(readBack);
+  const buffered = start();
+  const streamed = stream(buffered);
+
+  const fromDeltas = completeItem(store, readBack, {
+    status: "completed",
+    data: { finish: "stop" },
+  });
+  const fromBuffer = completeItem(store, buffered, {
+    status: "completed",
+    data: { finish: "stop" },
+    streamed,
+  });
+  const comparable = (event: { payload: Record<string, unknown> }) => {
+    const { id: _i, ordinal: _o, createdAt: _c, updatedAt: _u, ...rest } = event.payload
+      .item as Record<string, unknown>;
+    return rest;
+  };
+  assert.equal(fromBuffer.result.content, "Hi!");
+  assert.deepEqual(fromBuffer.result.data, { reasoning: "Let me ", finish: "stop" });
+  assert.deepEqual(comparable(fromBuffer.events[0]!), comparable(fromDeltas.events[0]!));
+  const rows = [item(store, readBack), item(store, buffered)].map(
+    ({ id: _i, ordinal: _o, created_at: _c, updated_at: _u, ...row }) => row,
+  );
+  assert.deepEqual(rows[1], rows[0], "the item rows match too");
+});
+
 Deno.test("settleToolCall completes the call and records its result in one transaction", async () => {
   await using fixture = await openTestStore();
   const { store } = fixture;

@@ -1,12 +1,22 @@
 /**
  * One HTTP exchange with a provider under the provider timeouts: a deadline for the
- * response headers, an idle deadline for every read of the body, and the caller's
+ * response headers, an idle deadline while reading the body, and the caller's
  * signal for cancellation. Whatever ends the exchange early becomes a classified
  * {@linkcode ProviderError} (`timeout`, `cancelled` or `network`).
  *
  * `fetch` reports no separate "connected" moment, so connecting and waiting for the
  * headers share one deadline of `connectMs + headersMs`, the longest either phase
  * alone may take.
+ *
+ * The idle deadline is one timer per body, not one per chunk: a streamed answer
+ * arrives in thousands of small chunks, and arming and clearing a timer (plus a
+ * fresh abort listener) for each was most of the adapter's cost. Each read only
+ * records when it started waiting; the timer, when it fires, measures how long the
+ * read in progress has waited and either fails the exchange or sleeps for the rest
+ * of the idle period. As before, only time spent waiting for the provider counts:
+ * while the consumer holds a chunk, no read is waiting and the body cannot be idle.
+ * A pending read is ended by cancelling the reader, so a read needs no listener of
+ * its own either.
  *
  * @module
  */
@@ -48,6 +58,10 @@ export class Exchange {
   readonly #onOuterAbort = () => this.#fail(cancelledError());
   #failure: ProviderError | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the read in progress started waiting (performance.now()); null between reads. */
+  #waitingSinceMs: number | null = null;
+  /** Ends the read in progress when the exchange fails (an injected body may ignore the signal). */
+  #onFailure: ((failure: ProviderError) => void) | null = null;
 
   /**
    * @param fetchFn the fetch to use
@@ -84,8 +98,8 @@ export class Exchange {
   }
 
   /**
-   * Reads a body chunk by chunk, each read within the idle deadline. Stopping early
-   * (break or return) cancels the body.
+   * Reads a body chunk by chunk under the idle deadline: the body may never be silent
+   * for longer than `idleMs`. Stopping early (break or return) cancels the body.
    *
    * @param response a response from {@linkcode Exchange.open}
    * @yields the body's bytes as they arrive
@@ -94,22 +108,28 @@ export class Exchange {
   async *read(response: Response): AsyncGenerator<Uint8Array> {
     if (!response.body) return;
     const reader = response.body.getReader();
+    this.#onFailure = (failure) => void reader.cancel(failure).catch(() => {});
     try {
+      if (this.#failure) throw this.#failure;
+      this.#armIdle();
       while (true) {
-        const { idleMs } = this.#timeouts;
-        this.#arm(idleMs, `The provider sent nothing for ${idleMs} ms`);
         let chunk: ReadableStreamReadResult<Uint8Array>;
+        this.#waitingSinceMs = performance.now();
         try {
-          chunk = await this.#guard(reader.read());
+          chunk = await reader.read();
         } catch (error) {
           throw this.#failure ?? networkError("The connection broke while reading", error);
         } finally {
-          this.#disarm();
+          this.#waitingSinceMs = null;
         }
+        // A cancelled reader ends with `done`: the failure that cancelled it is the outcome.
+        if (this.#failure) throw this.#failure;
         if (chunk.done) return;
         yield chunk.value;
       }
     } finally {
+      this.#onFailure = null;
+      this.#disarm();
       await reader.cancel().catch(() => {
         // The body is being abandoned; a failure to cancel it changes nothing.
       });
@@ -154,6 +174,24 @@ export class Exchange {
     );
   }
 
+  /** Starts the body's one idle timer; see the module comment. */
+  #armIdle(): void {
+    const { idleMs } = this.#timeouts;
+    const message = `The provider sent nothing for ${idleMs} ms`;
+    const check = () => {
+      const since = this.#waitingSinceMs;
+      const silentMs = since === null ? 0 : performance.now() - since;
+      if (silentMs >= idleMs) {
+        this.#timer = undefined;
+        this.#fail(new ProviderError("timeout", message, { retryable: true }));
+      } else {
+        this.#timer = setTimeout(check, idleMs - silentMs);
+      }
+    };
+    this.#disarm();
+    this.#timer = setTimeout(check, idleMs);
+  }
+
   #disarm(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -162,6 +200,7 @@ export class Exchange {
   #fail(failure: ProviderError): void {
     this.#failure ??= failure;
     this.#controller.abort(failure);
+    this.#onFailure?.(this.#failure);
   }
 
   /** Settles with the promise, or rejects as soon as the exchange fails (an injected fetch may ignore the signal). */

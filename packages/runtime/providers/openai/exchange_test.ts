@@ -17,7 +17,11 @@ function streamingFetch(onCancel: () => void = () => {}) {
     cancel: onCancel,
   });
   const fetchFn = () => Promise.resolve(new Response(body));
-  return { fetchFn, send: (text: string) => source?.enqueue(encoder.encode(text)) };
+  return {
+    fetchFn,
+    send: (text: string) => source?.enqueue(encoder.encode(text)),
+    end: () => source?.close(),
+  };
 }
 
 Deno.test("the defaults are the seed's timeouts", () => {
@@ -100,5 +104,73 @@ Deno.test("readText stops at the limit and cancels the rest of the body", async 
     complete: false,
   });
   assert.equal(cancelled, true);
+  exchange.close();
+});
+
+/** Reads the whole body, counting its pieces; the failure, if any, is returned. */
+async function drain(
+  exchange: Exchange,
+  response: Response,
+  onPiece: (received: number) => Promise<void> | void = () => {},
+): Promise<{ received: number; failure: unknown }> {
+  let received = 0;
+  try {
+    for await (const _ of exchange.read(response)) {
+      received += 1;
+      await onPiece(received);
+    }
+    return { received, failure: null };
+  } catch (failure) {
+    return { received, failure };
+  }
+}
+
+Deno.test("a stream slower than the idle limit between chunks fails with the idle timeout", async () => {
+  const { fetchFn, send } = streamingFetch();
+  const exchange = new Exchange(fetchFn, { ...small, idleMs: 40 }, new AbortController().signal);
+  const response = await exchange.open("http://x/", {});
+  // Each piece comes only after three idle periods: the first gap must end the stream.
+  const timers = [120, 240, 360].map((ms) => setTimeout(() => send("late"), ms));
+  send("first");
+  const { received, failure } = await drain(exchange, response);
+  timers.forEach(clearTimeout);
+  assert.equal(received, 1, "only the piece before the first long silence arrives");
+  assert.ok(failure instanceof ProviderError, `expected a ProviderError, got ${failure}`);
+  assert.equal(failure.category, "timeout");
+  assert.equal(failure.retryable, true);
+  assert.equal(failure.message, "The provider sent nothing for 40 ms");
+  exchange.close();
+});
+
+Deno.test("a long fast stream outlasting many idle periods is not cut", async () => {
+  const { fetchFn, send, end } = streamingFetch();
+  const exchange = new Exchange(fetchFn, { ...small, idleMs: 200 }, new AbortController().signal);
+  const response = await exchange.open("http://x/", {});
+  const pieces = 300;
+  // Each piece is sent a few milliseconds after the last arrived: the stream lasts
+  // several idle periods, and only a deadline that follows the pieces keeps it alive.
+  send("piece 0");
+  const { received, failure } = await drain(exchange, response, (count) => {
+    if (count < pieces) setTimeout(() => send(`piece ${count}`), 3);
+    else end();
+  });
+  assert.equal(failure, null, `the stream failed after ${received} pieces: ${failure}`);
+  assert.equal(received, pieces);
+  exchange.close();
+});
+
+Deno.test("time the consumer spends on a piece is not provider silence", async () => {
+  const { fetchFn, send, end } = streamingFetch();
+  const exchange = new Exchange(fetchFn, { ...small, idleMs: 40 }, new AbortController().signal);
+  const response = await exchange.open("http://x/", {});
+  send("first");
+  send("second");
+  // The consumer holds the first piece for three idle periods; the provider was not silent.
+  const { received, failure } = await drain(exchange, response, async (count) => {
+    if (count === 1) await new Promise((resolve) => setTimeout(resolve, 120));
+    else end();
+  });
+  assert.equal(failure, null, `the stream failed after ${received} pieces: ${failure}`);
+  assert.equal(received, 2);
   exchange.close();
 });

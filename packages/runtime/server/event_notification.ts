@@ -1,0 +1,47 @@
+/**
+ * The `event` notification of a journal event, encoded once for every connection.
+ * The hub hands the same event object to each subscribed socket; encoding it per
+ * socket made the JSON text (and its UTF-8 length, which the outbound queue counts)
+ * once per client. The text is kept with the event object, so it lives exactly as
+ * long as the event does.
+ *
+ * @module
+ */
+import { encodeStrictJson, type EventNotification, type JournalEvent } from "@daedalus/protocol";
+import { utf8ByteLength } from "./ws_outbound.ts";
+
+/** An event notification ready for the socket. */
+export interface EncodedEvent {
+  /** The JSON-RPC notification text. */
+  text: string;
+  /** Its length in UTF-8 bytes. */
+  bytes: number;
+}
+
+/** Each event's encoding, or the reason it could not be encoded. */
+const encodings = new WeakMap<JournalEvent, EncodedEvent | { failure: unknown }>();
+
+/**
+ * The notification of an event, encoded on first use and shared afterwards. Events
+ * are immutable once committed, so the text never goes stale.
+ *
+ * @param event a committed event
+ * @returns the notification text and its byte length
+ * @throws {StrictJsonError} when the event breaks the strict JSON rules (every caller
+ *   gets the same failure)
+ */
+export function encodeEventNotification(event: JournalEvent): EncodedEvent {
+  let encoded = encodings.get(event);
+  if (!encoded) {
+    try {
+      const notification: EventNotification = { jsonrpc: "2.0", method: "event", params: event };
+      const text = encodeStrictJson(notification);
+      encoded = { text, bytes: utf8ByteLength(text) };
+    } catch (failure) {
+      encoded = { failure };
+    }
+    encodings.set(event, encoded);
+  }
+  if ("failure" in encoded) throw encoded.failure;
+  return encoded;
+}
