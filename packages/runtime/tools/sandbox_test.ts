@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { SANDBOX_UNAVAILABLE, sandboxPermissions, ToolSandboxes } from "./sandbox.ts";
+import { waitUntil } from "../_test_wait.ts";
 
 Deno.test("a read_only sandbox reads the workspace and Deno refuses writes and outside reads", async () => {
   const root = await Deno.makeTempDir({ prefix: "daedalus-sandbox-" });
@@ -140,7 +141,11 @@ Deno.test("cancelling a call on a stuck Worker settles it and replaces the Worke
       callIn(root, controller.signal),
     );
     const other = sandboxes.run("read_only", "read", { path: "b" }, callIn(root));
-    await waitFor(() => sandboxes.waiting === 2); // both posted to the (stuck) Worker
+    await waitUntil(
+      "both calls to be posted to the (stuck) Worker",
+      () => sandboxes.waiting === 2,
+      () => `waiting: ${sandboxes.waiting}`,
+    );
     controller.abort();
     const cancelled = await settlesWithin(running, "the cancelled call");
     assert.equal(cancelled.result.errorCode, "cancelled");
@@ -154,14 +159,6 @@ Deno.test("cancelling a call on a stuck Worker settles it and replaces the Worke
     await Deno.remove(root, { recursive: true });
   }
 });
-
-async function waitFor(probe: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 Deno.test("a cancel that lands while the sandbox is still being started settles the call", async () => {
   const root = await Deno.makeTempDir({ prefix: "daedalus-early-cancel-" });
