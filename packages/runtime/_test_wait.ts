@@ -60,6 +60,8 @@ export async function within<T>(
       timeoutMs,
     );
   });
+  // Once the guard has won, a late rejection of the abandoned promise is not a new failure.
+  promise.catch(() => {});
   try {
     return await Promise.race([promise, guard]);
   } finally {
