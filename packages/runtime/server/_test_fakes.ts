@@ -319,13 +319,14 @@ export class TestSocket {
   ): Promise<TestSocket> {
     const socket = new WebSocket(url, { headers: options.headers, protocols: options.protocols });
     const wrapped = new TestSocket(socket);
-    return new Promise((resolve, reject) => {
+    const opened = new Promise<TestSocket>((resolve, reject) => {
       socket.addEventListener("open", () => resolve(wrapped));
       socket.addEventListener("error", (event) => {
         const message = event instanceof ErrorEvent ? event.message : "WebSocket error";
         reject(new Error(message));
       });
     });
+    return within(opened, `the WebSocket to ${url} to open`);
   }
 
   /** Resolves with the close event; rejects once the hang guard passed first. */
