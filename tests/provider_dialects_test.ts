@@ -12,6 +12,7 @@ import type { Item, JournalEvent } from "@daedalus/protocol";
 import { startRuntime } from "@daedalus/runtime";
 import { type FakeResponse, startFakeOpenAI } from "./fixtures/fake_openai.ts";
 import { dialect, type DialectName, type ModelStep } from "./fixtures/fake_dialects.ts";
+import { summarize, waitUntil } from "./e2e/_clients.ts";
 
 const KEY = "sk-test-9f8e7d6c5b4a3210";
 
@@ -50,9 +51,10 @@ async function setup(name: DialectName, options: { titles?: boolean; strict?: bo
       providerId: `fake-${name}`,
       modelId: "fake-model",
     });
-    const settled = await waitFor(
-      () => events.find((e) => e.type === "run.settled" && e.runId === runId),
+    const settled = await waitUntil(
       `run ${runId} to settle`,
+      () => events.find((e) => e.type === "run.settled" && e.runId === runId),
+      () => summarize(events),
     );
     const page = await client.call("turn.list", { threadId: thread.id });
     const run = page.turns.flatMap((t) => t.runs).find((r) => r.id === runId)!;
@@ -83,16 +85,6 @@ async function setup(name: DialectName, options: { titles?: boolean; strict?: bo
       await Deno.remove(workspace, { recursive: true });
     },
   };
-}
-
-async function waitFor<T>(probe: () => T | undefined | null | false, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const value = probe();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 function answerOf(items: Item[]): Item[] {

@@ -94,6 +94,12 @@ Deno.test("a writer killed with SIGKILL loses no acknowledged event", async () =
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     const killAfter = 50 + Math.floor(Math.random() * 400);
     let buffer = "";
+    // A writer that stalls is killed by the guard, which ends its stdout and this loop.
+    let stalled = false;
+    const guard = setTimeout(() => {
+      stalled = true;
+      child.kill("SIGKILL");
+    }, 30_000);
     while (acknowledged.length < killAfter) {
       const { value, done } = await reader.read();
       if (done) break;
@@ -102,6 +108,11 @@ Deno.test("a writer killed with SIGKILL loses no acknowledged event", async () =
       buffer = lines.pop() ?? "";
       for (const line of lines) if (line) acknowledged.push(Number(line));
     }
+    clearTimeout(guard);
+    assert.ok(
+      !stalled,
+      `round ${round}: the writer acknowledged ${acknowledged.length} of ${killAfter} commits in 30 s`,
+    );
     child.kill("SIGKILL");
     await child.status;
     await reader.cancel().catch(() => {});

@@ -9,6 +9,7 @@ import { openRuntimeCore } from "./runtime_core.ts";
 import { createScriptedProvider, type ScriptedResponse } from "./providers/scripted.ts";
 import { messageText, type Provider, type ProviderRequest } from "./providers/provider.ts";
 import { dispatchOn } from "./_test_dispatch.ts";
+import { waitUntil } from "./_test_wait.ts";
 
 type Kind = "user" | "title" | "refinement";
 
@@ -59,14 +60,6 @@ function recordingProvider() {
   return { provider, inFlight, log, overlaps };
 }
 
-async function waitFor(label: string, probe: () => boolean, detail: () => string) {
-  const deadline = Date.now() + 15_000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}\n${detail()}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 Deno.test("titles and memory refinement wait for the user's Runs on their provider and still arrive after them", async () => {
   const home = await Deno.makeTempDir({ prefix: "daedalus-aux-" });
   const recording = recordingProvider();
@@ -84,7 +77,7 @@ Deno.test("titles and memory refinement wait for the user's Runs on their provid
   const turn = (threadId: string, content: string) =>
     call("turn.start", { threadId, content, providerId: "scripted", modelId: "scripted-model" });
   const settled = (runId: string) =>
-    waitFor(
+    waitUntil(
       `run ${runId} to settle`,
       () => events.some((event) => event.type === "run.settled" && event.runId === runId),
       detail,
@@ -96,18 +89,18 @@ Deno.test("titles and memory refinement wait for the user's Runs on their provid
     const second = (await call("thread.create", { title: "second" })).thread;
     await settled((await turn(first.id, "plan my weekly report")).runId);
     // The first thread's title and refinement start now; the user sends on the second.
-    await waitFor(
+    await waitUntil(
       "an auxiliary request",
       () => recording.inFlight.title + recording.inFlight.refinement > 0,
       detail,
     );
     const next = await turn(second.id, "and the monthly one");
     await settled(next.runId);
-    await waitFor("both titles", () => {
+    await waitUntil("both titles", () => {
       const renamed = events.filter((event) => event.type === "thread.renamed");
       return renamed.length === 2;
     }, detail);
-    await waitFor(
+    await waitUntil(
       "both refinements",
       () => recording.log.filter((entry) => entry === "refinement finished").length === 2,
       detail,

@@ -14,6 +14,7 @@ import { createScriptedProvider, type Script } from "./providers/scripted.ts";
 import { messageText } from "./providers/provider.ts";
 import type { LoopTool } from "./loop/tools.ts";
 import type { RpcSession } from "./server/dispatcher.ts";
+import { eventSeen, runSettled } from "./_test_wait.ts";
 
 const session: RpcSession = { id: "test", transport: "http" };
 
@@ -61,16 +62,7 @@ async function call(
   return outcome.result as any;
 }
 
-function settled(events: JournalEvent[], runId: string): Promise<JournalEvent> {
-  return new Promise((resolve) => {
-    const poll = () => {
-      const found = events.find((e) => e.type === "run.settled" && e.runId === runId);
-      if (found) resolve(found);
-      else setTimeout(poll, 5);
-    };
-    poll();
-  });
-}
+const settled = runSettled;
 
 async function newThread(core: Awaited<ReturnType<typeof openRuntimeCore>>) {
   return (await call(core, "thread.create", { title: "t" })).thread;
@@ -125,7 +117,7 @@ Deno.test("cancel mid-stream keeps the partial text as cancelled and settles onc
   await withCore([{ text: ["partial ", "more ", "never"], delayMs: 40 }], async (core, events) => {
     const thread = await newThread(core);
     const started = await call(core, "turn.start", turn(thread.id, "go"));
-    while (!events.some((e) => e.type === "item.delta")) await new Promise((r) => setTimeout(r, 5));
+    await eventSeen(events, "the answer to start streaming", (e) => e.type === "item.delta");
     const cancel = await call(core, "run.cancel", { runId: started.runId });
     assert.equal(cancel.accepted, true);
     const done = await settled(events, started.runId);
@@ -158,7 +150,7 @@ Deno.test("steer text enters the running run's next model call", async () => {
   }, async (core, events) => {
     const thread = await newThread(core);
     const started = await call(core, "turn.start", turn(thread.id, "do X"));
-    while (!events.some((e) => e.type === "item.delta")) await new Promise((r) => setTimeout(r, 5));
+    await eventSeen(events, "the answer to start streaming", (e) => e.type === "item.delta");
     const steer = await call(core, "run.steer", {
       runId: started.runId,
       content: "also do Y",
@@ -292,9 +284,7 @@ Deno.test("after a thread's first run, a short call names it; a user title is ne
     const thread = await newThread(core);
     const first = await call(core, "turn.start", turn(thread.id, "plan my weekly report"));
     await settled(events, first.runId);
-    while (!events.some((e) => e.type === "thread.renamed")) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await eventSeen(events, "the thread to be named", (e) => e.type === "thread.renamed");
     const renamed = events.find((e) => e.type === "thread.renamed")!;
     assert.equal(
       (renamed.payload as { thread: { title: string } }).thread.title,

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { JournalEvent } from "@daedalus/protocol";
-import { makeTempHome, startFixture } from "./_harness.ts";
+import { makeTempHome, startFixture, WAIT_MS } from "./_harness.ts";
 import { delay, openClient, type RecordingClient, turnParams } from "./_clients.ts";
 
 const CATASTROPHIC = "^(a+)+$";
@@ -34,7 +34,12 @@ function pollHealth(url: string): { answers: number[]; stop: () => Promise<void>
   let running = true;
   const loop = (async () => {
     while (running) {
-      const response = await fetch(`${url}health`);
+      const response = await fetch(`${url}health`, { signal: AbortSignal.timeout(WAIT_MS) })
+        .catch((error) => {
+          throw new Error(`/health did not answer within ${WAIT_MS} ms: the runtime stalled`, {
+            cause: error,
+          });
+        });
       await response.body?.cancel();
       if (response.ok) answers.push(performance.now());
       await delay(50);

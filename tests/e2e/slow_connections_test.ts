@@ -7,7 +7,7 @@
  * short log line each, never a stack trace.
  */
 import assert from "node:assert/strict";
-import { makeTempHome, startFixture } from "./_harness.ts";
+import { makeTempHome, startFixture, WAIT_MS } from "./_harness.ts";
 import { delay, waitUntil } from "./_clients.ts";
 
 const TIMEOUTS = { DAEDALUS_HTTP_HEADER_TIMEOUT_MS: "1000", DAEDALUS_HTTP_BODY_TIMEOUT_MS: "1000" };
@@ -91,7 +91,10 @@ Deno.test("300 slowloris sockets are all closed while /health keeps answering", 
   const poller = (async () => {
     while (polling) {
       try {
-        const response = await fetch(`${server.url}health`);
+        // A stalled runtime counts as a failure instead of hanging the poller.
+        const response = await fetch(`${server.url}health`, {
+          signal: AbortSignal.timeout(WAIT_MS),
+        });
         await response.body?.cancel();
         if (response.ok) healthAnswers++;
         else healthFailures++;

@@ -8,6 +8,7 @@
  */
 import type { JournalEvent } from "@daedalus/protocol";
 import type { EventSource } from "../server/dispatcher.ts";
+import { type ScheduleTimer, scheduleTimer } from "../timer.ts";
 
 /** How long a gap may stay open before the hub fetches the missing events itself. */
 const GAP_REPAIR_DELAY_MS = 200;
@@ -20,6 +21,8 @@ export interface EventHubOptions {
   readAfter: (afterSeq: number, limit: number) => JournalEvent[];
   /** Reports a listener that threw (it stays subscribed). */
   onListenerError?: (error: unknown) => void;
+  /** The clock the repair timer waits on (tests pass a fake one). */
+  schedule?: ScheduleTimer;
 }
 
 /** The runtime's event hub. */
@@ -29,11 +32,13 @@ export class EventHub implements EventSource {
   readonly #pending = new Map<number, JournalEvent>();
   readonly #listeners = new Set<(event: JournalEvent) => void>();
   readonly #options: EventHubOptions;
-  #repairTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #schedule: ScheduleTimer;
+  #cancelRepair: (() => void) | undefined;
 
   /** @param options the starting seq and the journal reader */
   constructor(options: EventHubOptions) {
     this.#options = options;
+    this.#schedule = options.schedule ?? scheduleTimer;
     this.#published = options.latestSeq;
     this.#committed = options.latestSeq;
   }
@@ -78,7 +83,8 @@ export class EventHub implements EventSource {
 
   /** Stops the repair timer. */
   close(): void {
-    clearTimeout(this.#repairTimer);
+    this.#cancelRepair?.();
+    this.#cancelRepair = undefined;
     this.#listeners.clear();
   }
 
@@ -104,14 +110,14 @@ export class EventHub implements EventSource {
   #scheduleRepair(): void {
     const gapped = this.#pending.size > 0 || this.#committed > this.#published;
     if (!gapped) {
-      clearTimeout(this.#repairTimer);
-      this.#repairTimer = undefined;
+      this.#cancelRepair?.();
+      this.#cancelRepair = undefined;
       return;
     }
-    if (this.#repairTimer !== undefined) return;
+    if (this.#cancelRepair !== undefined) return;
     const stuckAt = this.#published;
-    this.#repairTimer = setTimeout(() => {
-      this.#repairTimer = undefined;
+    this.#cancelRepair = this.#schedule(() => {
+      this.#cancelRepair = undefined;
       if (this.#published !== stuckAt) return this.#scheduleRepair();
       const missing = this.#options.readAfter(this.#published, 1000);
       this.publish(missing);

@@ -7,6 +7,7 @@ import type { JournalEvent } from "@daedalus/protocol";
 import { openRuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider, type Script } from "../providers/scripted.ts";
 import { messageText } from "../providers/provider.ts";
+import { runSettled } from "../_test_wait.ts";
 
 // deno-lint-ignore no-explicit-any
 type Call = (method: string, params: unknown) => Promise<any>;
@@ -32,13 +33,7 @@ async function withRuntime(
     outcome.afterResponse?.();
     return outcome.result;
   };
-  const settled = async (runId: string) => {
-    for (;;) {
-      const found = events.find((e) => e.type === "run.settled" && e.runId === runId);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
+  const settled = (runId: string) => runSettled(events, runId);
   try {
     await fn(call, settled, home);
   } finally {

@@ -7,6 +7,7 @@
  * @module
  */
 import { DELTA_COALESCE_MAX_CHARS, DELTA_COALESCE_MAX_MS } from "../limits.ts";
+import { type ScheduleTimer, scheduleTimer } from "../timer.ts";
 
 /** Writes one coalesced piece. */
 export type DeltaWriter = (text: string) => void;
@@ -14,13 +15,18 @@ export type DeltaWriter = (text: string) => void;
 /** Coalesces the deltas of one stream (one item field). */
 export class DeltaCoalescer {
   readonly #write: DeltaWriter;
+  readonly #schedule: ScheduleTimer;
   #buffer = "";
   #wroteFirst = false;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #cancelTimer: (() => void) | undefined;
 
-  /** @param write persists one piece */
-  constructor(write: DeltaWriter) {
+  /**
+   * @param write persists one piece
+   * @param schedule the clock to wait on (tests pass a fake one)
+   */
+  constructor(write: DeltaWriter, schedule: ScheduleTimer = scheduleTimer) {
     this.#write = write;
+    this.#schedule = schedule;
   }
 
   /**
@@ -37,15 +43,15 @@ export class DeltaCoalescer {
     }
     this.#buffer += text;
     if (this.#buffer.length >= DELTA_COALESCE_MAX_CHARS) this.flush();
-    else if (this.#timer === undefined) {
-      this.#timer = setTimeout(() => this.flush(), DELTA_COALESCE_MAX_MS);
+    else if (this.#cancelTimer === undefined) {
+      this.#cancelTimer = this.#schedule(() => this.flush(), DELTA_COALESCE_MAX_MS);
     }
   }
 
   /** Writes whatever is buffered now. */
   flush(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
     if (!this.#buffer) return;
     const text = this.#buffer;
     this.#buffer = "";

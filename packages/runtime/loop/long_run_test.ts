@@ -9,6 +9,7 @@ import { createScriptedProvider, type Script } from "../providers/scripted.ts";
 import { messageText } from "../providers/provider.ts";
 import type { LoopTool } from "./tools.ts";
 import { dispatchOn } from "../_test_dispatch.ts";
+import { runSettled } from "../_test_wait.ts";
 
 /** Room for the built-in tools' schemas (~9,100 tokens for 21 tools) in the windows below. */
 const BUILT_IN_TOOLS_ALLOWANCE_TOKENS = 10_000;
@@ -45,9 +46,7 @@ async function runOnce(script: Script, options: Partial<RuntimeCoreOptions>, con
       providerId: "scripted",
       modelId: "scripted-model",
     });
-    while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await runSettled(events, runId);
     const turns = (await call("turn.list", { threadId: thread.id })).turns;
     return { events, provider, turns, runId };
   } finally {

@@ -10,6 +10,7 @@ import { createScriptedProvider, type Script } from "../providers/scripted.ts";
 import type { LoopTool } from "./tools.ts";
 import type { RpcSession } from "../server/dispatcher.ts";
 import { REDACTED_MARKER } from "../security/protected_values.ts";
+import { runSettled } from "../_test_wait.ts";
 
 const KEY = "sk-canary-9f8e7d6c5b4a3210";
 const session: RpcSession = { id: "test", transport: "http" };
@@ -64,11 +65,7 @@ async function runTurn(events: JournalEvent[], call: Call): Promise<string> {
     providerId: "scripted",
     modelId: "scripted-model",
   }) as { runId: string };
-  const deadline = Date.now() + 10_000;
-  while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
-    if (Date.now() > deadline) throw new Error("the run did not settle");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await runSettled(events, runId);
   return runId;
 }
 

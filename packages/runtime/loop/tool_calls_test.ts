@@ -5,6 +5,7 @@ import { openRuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider } from "../providers/scripted.ts";
 import type { LoopTool } from "./tools.ts";
 import { dispatchOn } from "../_test_dispatch.ts";
+import { runSettled } from "../_test_wait.ts";
 
 Deno.test("the gate batches consecutive read-only calls and isolates mutating ones", () => {
   const r = { tool: { mutating: false } };
@@ -71,9 +72,7 @@ Deno.test("read-only tools overlap, a mutating tool runs alone, facts commit wit
       providerId: "scripted",
       modelId: "scripted-model",
     });
-    while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await runSettled(events, runId);
     assert.deepEqual(log.slice(0, 2).sort(), ["start r1", "start r2"], "the two reads overlapped");
     assert.deepEqual(log.slice(4), ["start w", "end w"], "the write ran alone, after both reads");
     const change = events.findIndex((e) => e.type === "file.change_recorded");
@@ -132,9 +131,7 @@ Deno.test("a tool whose sandbox is unusable fails its call and then the run, wit
       providerId: "scripted",
       modelId: "scripted-model",
     });
-    while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await runSettled(events, runId);
     const settled = events.find((e) => e.type === "run.settled")!;
     assert.deepEqual(
       [settled.payload.status, settled.payload.reasonCode],

@@ -8,6 +8,7 @@ import { openRuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider } from "../providers/scripted.ts";
 import { messageText, type ProviderRequest } from "../providers/provider.ts";
 import { dispatchOn } from "../_test_dispatch.ts";
+import { runSettled, waitUntil } from "../_test_wait.ts";
 
 Deno.test("a memory saved by the tool is recalled into a later run's input; forget removes it", async () => {
   const home = await Deno.makeTempDir({ prefix: "daedalus-memflow-" });
@@ -59,9 +60,7 @@ Deno.test("a memory saved by the tool is recalled into a later run's input; forg
       providerId: "scripted",
       modelId: "scripted-model",
     });
-    while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await runSettled(events, runId);
   };
   try {
     const one = (await call("thread.create", { title: "one" })).thread;
@@ -151,12 +150,11 @@ Deno.test("after a completed run, background refinement extracts a memory with a
       providerId: "scripted",
       modelId: "scripted-model",
     });
-    let memories: { id: string }[] = [];
-    for (let i = 0; i < 400 && memories.length === 0; i++) {
-      memories = (await call("memory.list", {})).memories;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    assert.equal(memories.length, 1, "refinement wrote nothing");
+    const memories: { id: string }[] = await waitUntil("refinement to write a memory", async () => {
+      const listed: { id: string }[] = (await call("memory.list", {})).memories;
+      return listed.length > 0 && listed;
+    });
+    assert.equal(memories.length, 1, "refinement wrote more than the one memory");
     const memory = (await call("memory.get", { memoryId: memories[0]!.id })).memory;
     assert.equal(memory.content, "The user's cat is called Miso");
     assert.equal(memory.provenance.sourceKind, "auto_extracted");

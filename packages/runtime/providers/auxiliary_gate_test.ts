@@ -4,6 +4,7 @@ import { collectText } from "../loop/collect_text.ts";
 import { createScriptedProvider } from "./scripted.ts";
 import type { Provider, ProviderRequest } from "./provider.ts";
 import { AUXILIARY_PREEMPTIONS_MAX } from "../limits.ts";
+import { waitUntil } from "../_test_wait.ts";
 
 const request: ProviderRequest = {
   modelId: "scripted-model",
@@ -51,19 +52,11 @@ function userRun(gate: AuxiliaryGate, providerId: string, log: string[]) {
   return { finish, done };
 }
 
-async function waitFor(label: string, probe: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 Deno.test("an auxiliary call waits while its provider has a user Run, also for one that arrives meanwhile", async () => {
   const gate = new AuxiliaryGate();
   const provider = recordingProvider(["Weekly", " plan"], 0);
   const first = userRun(gate, "scripted", provider.log);
-  await waitFor("the first user Run", () => provider.log.includes("user start"));
+  await waitUntil("the first user Run", () => provider.log.includes("user start"));
   const title = collectText(
     gate.auxiliary("scripted", provider),
     request,
@@ -94,9 +87,9 @@ Deno.test("a streaming auxiliary call is aborted before a user Run starts and re
     request,
     new AbortController().signal,
   );
-  await waitFor("the auxiliary call to stream", () => provider.streaming() > 0);
+  await waitUntil("the auxiliary call to stream", () => provider.streaming() > 0);
   const run = userRun(gate, "scripted", provider.log);
-  await waitFor("the user Run", () => provider.log.includes("user start"));
+  await waitUntil("the user Run", () => provider.log.includes("user start"));
   assert.equal(provider.streaming(), 0, "the user Run started beside a streaming auxiliary call");
   run.finish();
   assert.equal((await title).text, "abcdef", "the answer is the retry's, not a mix of attempts");
@@ -134,7 +127,7 @@ Deno.test("an auxiliary call pre-empted too often fails with auxiliary_preempted
   );
   const failed = title.then(() => null, (error) => error);
   for (let round = 0; round <= AUXILIARY_PREEMPTIONS_MAX; round++) {
-    await waitFor(`attempt ${round + 1}`, () => provider.streaming() > 0);
+    await waitUntil(`attempt ${round + 1}`, () => provider.streaming() > 0);
     const run = userRun(gate, "scripted", provider.log);
     run.finish();
     await run.done;

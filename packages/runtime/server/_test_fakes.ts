@@ -16,6 +16,7 @@ import type { Dispatcher, DispatchOutcome, EventSource, RpcSession } from "./dis
 import { readAuthFile, TokenStore } from "./auth_token.ts";
 import { type RunningServer, startServer } from "./app.ts";
 import type { ServerLimits } from "./limits.ts";
+import { within } from "../_test_wait.ts";
 
 /** An event source whose events the test commits and publishes by hand. */
 export class FakeEventSource implements EventSource {
@@ -271,7 +272,9 @@ export async function rawHttpRequest(port: number, head: string, body = ""): Pro
   try {
     const headers = `${head}\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`;
     await writeAll(connection, new TextEncoder().encode(headers + body));
-    const raw = new TextDecoder().decode(await readAll(connection));
+    const raw = new TextDecoder().decode(
+      await within(readAll(connection), "the server to answer and close"),
+    );
     const [headText, ...rest] = raw.split("\r\n\r\n");
     const [statusLine, ...headerLines] = headText.split("\r\n");
     const parsed = new Headers();
@@ -288,14 +291,13 @@ export async function rawHttpRequest(port: number, head: string, body = ""): Pro
 /** A Deno WebSocket with a message queue and awaitable open/close. */
 export class TestSocket {
   readonly socket: WebSocket;
-  /** Resolves with the close event. */
-  readonly closed: Promise<CloseEvent>;
+  readonly #closed: Promise<CloseEvent>;
   readonly #messages: unknown[] = [];
   readonly #waiters: Array<(message: unknown) => void> = [];
 
   private constructor(socket: WebSocket) {
     this.socket = socket;
-    this.closed = new Promise((resolve) => socket.addEventListener("close", resolve));
+    this.#closed = new Promise((resolve) => socket.addEventListener("close", resolve));
     socket.addEventListener("message", (event) => {
       const message: unknown = JSON.parse(String(event.data));
       const waiter = this.#waiters.shift();
@@ -317,20 +319,26 @@ export class TestSocket {
   ): Promise<TestSocket> {
     const socket = new WebSocket(url, { headers: options.headers, protocols: options.protocols });
     const wrapped = new TestSocket(socket);
-    return new Promise((resolve, reject) => {
+    const opened = new Promise<TestSocket>((resolve, reject) => {
       socket.addEventListener("open", () => resolve(wrapped));
       socket.addEventListener("error", (event) => {
         const message = event instanceof ErrorEvent ? event.message : "WebSocket error";
         reject(new Error(message));
       });
     });
+    return within(opened, `the WebSocket to ${url} to open`);
   }
 
-  /** @returns the next message, parsed */
+  /** Resolves with the close event; rejects once the hang guard passed first. */
+  get closed(): Promise<CloseEvent> {
+    return within(this.#closed, "the WebSocket to close");
+  }
+
+  /** @returns the next message, parsed; rejects once the hang guard passed first */
   next(): Promise<unknown> {
     const queued = this.#messages.shift();
     if (queued !== undefined) return Promise.resolve(queued);
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    return within(new Promise((resolve) => this.#waiters.push(resolve)), "a WebSocket message");
   }
 
   /**
@@ -385,6 +393,24 @@ export class RawWebSocket {
    */
   static async connect(port: number, headers: Record<string, string>): Promise<RawWebSocket> {
     const connection = await Deno.connect({ hostname: "127.0.0.1", port });
+    try {
+      return await within(
+        RawWebSocket.#handshake(connection, port, headers),
+        "the WebSocket upgrade answer",
+      );
+    } catch (error) {
+      try {
+        connection.close();
+      } catch { /* already closed by a refused upgrade */ }
+      throw error;
+    }
+  }
+
+  static async #handshake(
+    connection: Deno.TcpConn,
+    port: number,
+    headers: Record<string, string>,
+  ): Promise<RawWebSocket> {
     const lines = [
       "GET /ws HTTP/1.1",
       `Host: 127.0.0.1:${port}`,
@@ -433,7 +459,11 @@ export class RawWebSocket {
    *
    * @returns the close code and reason, and the text frames before it
    */
-  async readUntilClose(): Promise<{ code: number; reason: string; texts: string[] }> {
+  readUntilClose(): Promise<{ code: number; reason: string; texts: string[] }> {
+    return within(this.#readUntilClose(), "the server to close the WebSocket");
+  }
+
+  async #readUntilClose(): Promise<{ code: number; reason: string; texts: string[] }> {
     const texts: string[] = [];
     while (true) {
       const frame = await this.#readFrame();

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { type GuardedServer, serveGuarded } from "./connection_guard.ts";
+import { within } from "../_test_wait.ts";
 
 const encoder = new TextEncoder();
 const TIMEOUT_MS = 300;
@@ -105,32 +106,19 @@ Deno.test("silent, dribbling and body-stalling connections are closed", async ()
   });
 });
 
-/** Awaits a promise for at most 10 s. */
-async function within<T>(label: string, promise: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out waiting for ${label}`)), 10_000);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 Deno.test("a WebSocket outlives the timeouts; shutdown closes it", async () => {
   await withGuard(async (server) => {
     const socket = new WebSocket(`ws://127.0.0.1:${server.addr.port}/ws`);
     const messages: string[] = [];
     const closed = new Promise((resolve) => socket.onclose = resolve);
-    await within("the WebSocket to open", new Promise((resolve) => socket.onopen = resolve));
+    await within(new Promise((resolve) => socket.onopen = resolve), "the WebSocket to open");
     await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 3));
     const echoed = new Promise((resolve) => socket.onmessage = (event) => resolve(event.data));
     socket.send("still here");
-    messages.push(String(await within("the echo", echoed)));
+    messages.push(String(await within(echoed, "the echo")));
     assert.deepEqual(messages, ["echo still here"]);
     assert.equal(server.openConnections, 1);
     await server.shutdown();
-    await within("the WebSocket to close", closed);
+    await within(closed, "the WebSocket to close");
   });
 });

@@ -7,6 +7,7 @@ import {
   TestSocket,
 } from "./_test_fakes.ts";
 import type { ServerLimits } from "./limits.ts";
+import { waitUntil } from "../_test_wait.ts";
 
 type Message = {
   id?: unknown;
@@ -109,7 +110,10 @@ Deno.test("requests on one connection are answered in order, one at a time", asy
       await socket.request(1, "initialize", INITIALIZE);
       socket.send({ jsonrpc: "2.0", id: 2, method: "test.wait" });
       socket.send({ jsonrpc: "2.0", id: 3, method: "test.echo" });
-      while (server.dispatcher.calls.length === 0) await delay(1);
+      await waitUntil(
+        "the first request to reach the dispatcher",
+        () => server.dispatcher.calls.length > 0,
+      );
       server.dispatcher.release();
       assert.deepEqual([(await next(socket)).id, (await next(socket)).id], [2, 3]);
       assert.deepEqual(server.dispatcher.calls.map((call) => call.method), [
@@ -241,7 +245,7 @@ async function initializeRaw(server: TestServer): Promise<RawWebSocket> {
   await raw.sendText(
     JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE }),
   );
-  while (server.events.listenerCount === 0) await delay(1);
+  await waitUntil("initialize to subscribe the connection", () => server.events.listenerCount > 0);
   return raw;
 }
 

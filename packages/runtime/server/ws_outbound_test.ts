@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { OutboundQueue, type StallReason, utf8ByteLength } from "./ws_outbound.ts";
+import { waitUntil } from "../_test_wait.ts";
 
 class FakeSink {
   readonly sent: string[] = [];
@@ -39,7 +40,11 @@ Deno.test("messages leave in order and wait while the socket is above the high-w
     assert.equal(queue.waitingEvents, 2);
     sink.bufferedAmount = 0;
     sink.draining = true;
-    while (sink.sent.length < 3) await new Promise((resolve) => setTimeout(resolve, 1));
+    await waitUntil(
+      "the held messages to leave once the socket drained",
+      () => sink.sent.length >= 3,
+      () => `sent: ${JSON.stringify(sink.sent)}`,
+    );
     assert.deepEqual(sink.sent, ["r1-0123456789", "e1", "e2"]);
     assert.equal(queue.waitingEvents, 0);
     assert.deepEqual(stalls, []);

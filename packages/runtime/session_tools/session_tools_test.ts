@@ -5,6 +5,7 @@ import { openRuntimeCore, type RuntimeCoreOptions } from "../runtime_core.ts";
 import { createScriptedProvider, type Script } from "../providers/scripted.ts";
 import { messageText, type ProviderRequest } from "../providers/provider.ts";
 import { dispatchOn } from "../_test_dispatch.ts";
+import { eventSeen, runSettled } from "../_test_wait.ts";
 
 const MODEL = { providerId: "scripted", modelId: "scripted-model" };
 
@@ -34,14 +35,7 @@ async function withCore(
   const events: JournalEvent[] = [];
   core.hub.subscribe((e) => events.push(e));
   const call = dispatchOn(core);
-  const settled = async (runId: string) => {
-    for (let i = 0; i < 3000; i++) {
-      const e = events.find((x) => x.type === "run.settled" && x.runId === runId);
-      if (e) return e;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    throw new Error(`run ${runId} did not settle`);
-  };
+  const settled = (runId: string) => runSettled(events, runId);
   const toolResult = async (threadId: string, toolId: string) => {
     const page = await call("turn.list", { threadId });
     const items = page.turns.flatMap((t: { runs: { items: unknown[] }[] }) =>
@@ -148,14 +142,12 @@ Deno.test("cancelling a parent cancels its non-blocking children", async () => {
         content: "fan out",
         ...MODEL,
       });
-      let childRunId: string | undefined;
-      while (!childRunId) {
-        const started = events.find((e) =>
-          e.type === "run.state_changed" && e.threadId !== thread.id
-        );
-        childRunId = started?.runId ?? undefined;
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      const childStarted = await eventSeen(
+        events,
+        "the sub-agent's run to start",
+        (e) => e.type === "run.state_changed" && e.threadId !== thread.id && e.runId !== null,
+      );
+      const childRunId = childStarted.runId!;
       await call("run.cancel", { runId });
       assert.equal((await settled(runId)).payload.status, "cancelled");
       assert.equal((await settled(childRunId)).payload.status, "cancelled");

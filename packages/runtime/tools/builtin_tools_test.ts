@@ -7,6 +7,7 @@ import type { JournalEvent } from "@daedalus/protocol";
 import { openRuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider, type ScriptedResponse } from "../providers/scripted.ts";
 import { dispatchOn } from "../_test_dispatch.ts";
+import { runSettled, waitUntil } from "../_test_wait.ts";
 
 type Call = { name: string; arguments: Record<string, unknown> };
 
@@ -37,9 +38,7 @@ async function turnWithCalls(
     modelId: "scripted-model",
     ...(policy ? { executionPolicy: policy } : {}),
   });
-  while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await runSettled(events, runId);
   const items = (await call("turn.list", { threadId: thread.id })).turns[0].runs[0].items;
   const results = items.filter((i: { kind: string }) => i.kind === "tool_result");
   return {
@@ -130,12 +129,10 @@ Deno.test("a background command outlives its run and is read and stopped over RP
     const processId = t.results[0].data.processId as string;
     assert.match(processId, /^process_/);
     assert.ok(t.events.some((e) => e.type === "process.recorded"));
-    let page;
-    for (let i = 0; i < 200; i++) {
-      page = await t.call("process.read", { threadId: t.thread.id, processId });
-      if (page.output.includes("started")) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const page = await waitUntil('the process to print "started"', async () => {
+      const read = await t.call("process.read", { threadId: t.thread.id, processId });
+      return read.output.includes("started") && read;
+    });
     assert.equal(page.state, "running");
     assert.match(page.output, /started/);
     const stopped = await t.call("process.stop", { threadId: t.thread.id, processId });
@@ -175,11 +172,7 @@ Deno.test("a narrowed run cannot read, wait on, write to, resize or stop a full_
   const events: JournalEvent[] = [];
   core.hub.subscribe((e) => events.push(e));
   const call = dispatchOn(core);
-  const settle = async (runId: string) => {
-    while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
+  const settle = (runId: string) => runSettled(events, runId);
   try {
     const { thread } = await call("thread.create", { title: "procs" });
     const first = await call("turn.start", {

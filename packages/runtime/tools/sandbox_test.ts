@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { SANDBOX_UNAVAILABLE, sandboxPermissions, ToolSandboxes } from "./sandbox.ts";
+import { waitUntil, within } from "../_test_wait.ts";
 
 Deno.test("a read_only sandbox reads the workspace and Deno refuses writes and outside reads", async () => {
   const root = await Deno.makeTempDir({ prefix: "daedalus-sandbox-" });
@@ -105,16 +106,16 @@ Deno.test("a sandbox that cannot start fails the call visibly, and the next call
     new URL("./testdata/broken_worker.ts", import.meta.url),
   );
   try {
-    const first = await settlesWithin(
+    const first = await within(
       sandboxes.run("read_only", "read", { path: "a" }, callIn(root)),
-      "the call on a broken sandbox",
+      "the call on a broken sandbox to settle",
     );
     assert.equal(first.result.errorCode, SANDBOX_UNAVAILABLE, first.result.content);
     assert.match(first.result.content, /sandbox failed: .*cannot start/);
     assert.equal(sandboxes.size, 0, "the dead Worker is not kept");
-    const second = await settlesWithin(
+    const second = await within(
       sandboxes.run("read_only", "read", { path: "a" }, callIn(root)),
-      "the second call on a broken sandbox",
+      "the second call on a broken sandbox to settle",
     );
     assert.equal(second.result.errorCode, SANDBOX_UNAVAILABLE);
   } finally {
@@ -140,13 +141,17 @@ Deno.test("cancelling a call on a stuck Worker settles it and replaces the Worke
       callIn(root, controller.signal),
     );
     const other = sandboxes.run("read_only", "read", { path: "b" }, callIn(root));
-    await waitFor(() => sandboxes.waiting === 2); // both posted to the (stuck) Worker
+    await waitUntil(
+      "both calls to be posted to the (stuck) Worker",
+      () => sandboxes.waiting === 2,
+      () => `waiting: ${sandboxes.waiting}`,
+    );
     controller.abort();
-    const cancelled = await settlesWithin(running, "the cancelled call");
+    const cancelled = await within(running, "the cancelled call to settle");
     assert.equal(cancelled.result.errorCode, "cancelled");
     // The Worker never answers the cancel: after the grace period it is terminated, its
     // other call fails (retryable) and the sandbox is gone, to be started afresh.
-    const failed = await settlesWithin(other, "the stuck Worker's other call");
+    const failed = await within(other, "the stuck Worker's other call to settle");
     assert.equal(failed.result.errorCode, "tool_failed", failed.result.content);
     assert.equal(sandboxes.size, 0);
   } finally {
@@ -154,14 +159,6 @@ Deno.test("cancelling a call on a stuck Worker settles it and replaces the Worke
     await Deno.remove(root, { recursive: true });
   }
 });
-
-async function waitFor(probe: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 Deno.test("a cancel that lands while the sandbox is still being started settles the call", async () => {
   const root = await Deno.makeTempDir({ prefix: "daedalus-early-cancel-" });
@@ -180,23 +177,10 @@ Deno.test("a cancel that lands while the sandbox is still being started settles 
       callIn(root, controller.signal),
     );
     controller.abort(); // before run() got past finding (starting) the Worker
-    const outcome = await settlesWithin(running, "the early-cancelled call");
+    const outcome = await within(running, "the early-cancelled call to settle");
     assert.equal(outcome.result.errorCode, "cancelled");
   } finally {
     sandboxes.close();
     await Deno.remove(root, { recursive: true });
   }
 });
-
-/** Fails (instead of hanging the suite) when a call that must settle does not. */
-async function settlesWithin<T>(promise: Promise<T>, label: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${label} never settled`)), 10_000);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
