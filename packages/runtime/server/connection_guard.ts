@@ -49,6 +49,9 @@ const CONNECTION_BUFFER_BYTES = 16 * 1024;
 /** How long shutdown lets connections pass on the server's last bytes before closing them. */
 const SHUTDOWN_DRAIN_MS = 1_000;
 
+/** The pause after an accept failed for another reason than the close (e.g. `EMFILE`). */
+const ACCEPT_RETRY_DELAY_MS = 100;
+
 const REQUEST_TIMEOUT = new TextEncoder().encode(
   "HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n",
 );
@@ -74,20 +77,14 @@ export function serveGuarded(
     throw error;
   }
   const open = new Set<GuardedConnection>();
-  const accepting = (async () => {
-    try {
-      for await (const conn of listener) {
-        const guarded = new GuardedConnection(conn, backend.connect, options, () => {
-          open.delete(guarded);
-        });
-        open.add(guarded);
-        guarded.start();
-      }
-    } catch {
-      // The listener was closed by shutdown.
-    }
-  })();
   let stopping: Promise<void> | null = null;
+  const accepting = acceptConnections(listener, () => stopping !== null, (conn) => {
+    const guarded = new GuardedConnection(conn, backend.connect, options, () => {
+      open.delete(guarded);
+    });
+    open.add(guarded);
+    guarded.start();
+  });
   return {
     addr: listener.addr as Deno.NetAddr,
     get openConnections() {
@@ -109,6 +106,45 @@ export function serveGuarded(
         await backend.cleanUp();
       })(),
   };
+}
+
+/**
+ * Accepts connections until the listener is closed. A failed accept that is not the close
+ * (too many open files, a handshake reset before it was accepted) waits
+ * {@linkcode ACCEPT_RETRY_DELAY_MS} and goes on: ending the loop there would leave the
+ * runtime running but deaf, as the listener's async iterator does on such an error.
+ *
+ * @param listener where connections arrive
+ * @param stopped whether shutdown began (then any failure ends the loop)
+ * @param onConnection takes each accepted connection
+ * @param retryDelayMs the pause after a failed accept
+ * @returns resolves once the listener is closed
+ */
+export async function acceptConnections(
+  listener: Pick<Deno.Listener, "accept">,
+  stopped: () => boolean,
+  onConnection: (conn: Deno.Conn) => void,
+  retryDelayMs: number = ACCEPT_RETRY_DELAY_MS,
+): Promise<void> {
+  for (;;) {
+    let conn: Deno.Conn;
+    try {
+      conn = await listener.accept();
+    } catch (error) {
+      const closed = error instanceof Deno.errors.BadResource ||
+        error instanceof Deno.errors.Interrupted;
+      if (closed || stopped()) return;
+      // Not reported: under descriptor exhaustion this repeats every pause; the open
+      // connections are the cause, and their own timeouts end the stalled ones.
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+      continue;
+    }
+    if (stopped()) {
+      closeQuietly(conn);
+      return;
+    }
+    onConnection(conn);
+  }
 }
 
 interface PrivateBackend {

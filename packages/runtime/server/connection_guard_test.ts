@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type GuardedServer, serveGuarded } from "./connection_guard.ts";
+import { acceptConnections, type GuardedServer, serveGuarded } from "./connection_guard.ts";
 
 const encoder = new TextEncoder();
 const TIMEOUT_MS = 300;
@@ -133,4 +133,32 @@ Deno.test("a WebSocket outlives the timeouts; shutdown closes it", async () => {
     await server.shutdown();
     await within("the WebSocket to close", closed);
   });
+});
+
+Deno.test("a failed accept (too many open files) does not stop the server accepting", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const failures = [new Error("Too many open files (os error 24)"), new Error("reset")];
+  const flaky = {
+    accept: () => {
+      const failure = failures.shift();
+      return failure === undefined ? listener.accept() : Promise.reject(failure);
+    },
+  };
+  const accepted: Deno.Conn[] = [];
+  let gotOne = () => {};
+  const got = new Promise<void>((resolve) => gotOne = resolve);
+  const loop = acceptConnections(flaky, () => false, (conn) => {
+    accepted.push(conn);
+    gotOne();
+  }, 1);
+  const client = await Deno.connect({ hostname: "127.0.0.1", port: listener.addr.port });
+  try {
+    await within("the connection after two failed accepts", got);
+    assert.equal(accepted.length, 1);
+  } finally {
+    client.close();
+    for (const conn of accepted) conn.close();
+    listener.close();
+  }
+  await within("the loop to end once the listener is closed", loop);
 });
