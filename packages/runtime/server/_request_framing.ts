@@ -31,6 +31,9 @@ export interface FramingProgress {
   requestsCompleted: number;
 }
 
+/** `HTTP/1.1 101`: enough of a status line to tell a granted upgrade. */
+const STATUS_PREFIX_BYTES = 12;
+
 const CR = 13;
 const LF = 10;
 
@@ -47,6 +50,8 @@ export class RequestFraming {
   #phase: FramingPhase = "idle";
   #header: number[] = [];
   #body: BodyState | null = null;
+  /** The start of the server's answer to an upgrade request, until its status is known. */
+  #answerStart: number[] = [];
 
   /** @param headerMaxBytes largest header block; a longer one makes the stream `invalid` */
   constructor(headerMaxBytes: number) {
@@ -117,12 +122,21 @@ export class RequestFraming {
   }
 
   /**
-   * Tells the tracker how the server answered a request that asked for an upgrade.
+   * Follows the server's answer to a request that asked for an upgrade: once the first
+   * {@linkcode STATUS_PREFIX_BYTES} bytes of its status line are in (they may come over more
+   * than one read), `101 Switching Protocols` makes a tunnel and anything else goes on as
+   * HTTP. Bytes the server sends in other phases change nothing.
    *
-   * @param granted whether the answer was `101 Switching Protocols`
+   * @param bytes the next bytes the server sent
    */
-  upgradeAnswered(granted: boolean): void {
-    if (this.#phase === "upgrade_requested") this.#phase = granted ? "tunnel" : "idle";
+  serverSent(bytes: Uint8Array): void {
+    if (this.#phase !== "upgrade_requested") return;
+    const wanted = STATUS_PREFIX_BYTES - this.#answerStart.length;
+    this.#answerStart.push(...bytes.subarray(0, wanted));
+    if (this.#answerStart.length < STATUS_PREFIX_BYTES) return;
+    const status = String.fromCharCode(...this.#answerStart);
+    this.#answerStart = [];
+    this.#phase = /^HTTP\/1\.[01] 101$/.test(status) ? "tunnel" : "idle";
   }
 
   /** The phase after a header block; sets up the body it announces. */

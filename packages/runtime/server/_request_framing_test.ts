@@ -49,7 +49,9 @@ Deno.test("an upgrade waits for its answer: 101 makes a tunnel, anything else go
   const granted = framing();
   assert.deepEqual(granted.feed(bytes(upgrade)), { headersCompleted: 1, requestsCompleted: 1 });
   assert.equal(granted.phase, "upgrade_requested");
-  granted.upgradeAnswered(true);
+  granted.serverSent(bytes("HTTP/1.1 10"));
+  assert.equal(granted.phase, "upgrade_requested", "a status line split over reads is awaited");
+  granted.serverSent(bytes("1 Switching Protocols\r\n"));
   assert.equal(granted.phase, "tunnel");
   assert.deepEqual(granted.feed(bytes("\x81\x05hello")), {
     headersCompleted: 0,
@@ -57,7 +59,7 @@ Deno.test("an upgrade waits for its answer: 101 makes a tunnel, anything else go
   });
   const refused = framing();
   refused.feed(bytes(upgrade));
-  refused.upgradeAnswered(false);
+  refused.serverSent(bytes("HTTP/1.1 401 Unauthorized\r\n"));
   assert.equal(refused.phase, "idle");
   refused.feed(bytes("GET / HTTP/1.1\r\n"));
   assert.equal(refused.phase, "headers", "the next request is timed again");

@@ -284,12 +284,10 @@ class GuardedConnection {
   }
 
   #timeServerBytes(bytes: Uint8Array): void {
-    if (this.#framing.phase === "upgrade_requested") {
-      const status = new TextDecoder().decode(bytes.subarray(0, 12));
-      this.#framing.upgradeAnswered(/^HTTP\/1\.[01] 101$/.test(status));
-    }
+    this.#framing.serverSent(bytes);
     const phase = this.#framing.phase;
     if (phase === "tunnel") return this.#disarm();
+    if (phase === "upgrade_requested") return; // the status line is still arriving
     this.#awaitingResponse = false;
     this.#answeredSinceHeaders = true;
     // An answered connection waits for its next request from the answer's last byte on.
