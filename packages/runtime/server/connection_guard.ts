@@ -17,9 +17,14 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { RequestFraming } from "./_request_framing.ts";
 import { HTTP_HEADER_MAX_BYTES } from "./limits.ts";
+import {
+  BACKEND_FOLDER_PREFIX,
+  BACKEND_SOCKET_NAME,
+  sweepStaleBackendFolders,
+} from "./_stale_backends.ts";
 
 /** Where and how strictly {@linkcode serveGuarded} listens. */
 export interface GuardedServeOptions {
@@ -103,6 +108,7 @@ export function serveGuarded(
         ]);
         clearTimeout(drainTimer);
         for (const connection of [...open]) connection.close();
+        await backend.sweeping;
         await backend.cleanUp();
       })(),
   };
@@ -151,22 +157,30 @@ interface PrivateBackend {
   server: Deno.HttpServer;
   connect: () => Promise<Deno.Conn>;
   cleanUp: () => Promise<void>;
+  /** The sweep of folders crashed runtimes left (never rejects). */
+  sweeping: Promise<void>;
 }
 
-/** `Deno.serve` where only this process can reach it: a Unix socket in a 0700 folder. */
+/**
+ * `Deno.serve` where only this process can reach it: a Unix socket in a 0700 folder. The
+ * folders that killed runtimes left beside it are swept meanwhile (`_stale_backends.ts`).
+ */
 function startPrivateBackend(
   handler: (request: Request) => Response | Promise<Response>,
 ): PrivateBackend {
   const quiet = { onListen: () => {/* the caller prints the ready line */} };
   let dir: string | null = null;
   try {
-    dir = Deno.makeTempDirSync({ prefix: "daedalus-http-" });
-    const path = join(dir, "http.sock");
+    dir = Deno.makeTempDirSync({ prefix: BACKEND_FOLDER_PREFIX });
+    const path = join(dir, BACKEND_SOCKET_NAME);
     const server = Deno.serve({ ...quiet, transport: "unix", path }, handler);
+    const own = dir;
     return {
       server,
       connect: () => Deno.connect({ transport: "unix", path }),
-      cleanUp: () => Deno.remove(dir ?? "", { recursive: true }).catch(() => {}),
+      cleanUp: () => Deno.remove(own, { recursive: true }).catch(() => {}),
+      // Best effort: a folder that cannot be swept costs a few bytes of the temp directory.
+      sweeping: sweepStaleBackendFolders(dirname(own), own).then(() => {}, () => {}),
     };
   } catch {
     // No Unix sockets here (older Windows): a loopback port the guard alone talks to.
@@ -177,6 +191,7 @@ function startPrivateBackend(
       server,
       connect: () => Deno.connect({ hostname: "127.0.0.1", port }),
       cleanUp: () => Promise.resolve(),
+      sweeping: Promise.resolve(),
     };
   }
 }

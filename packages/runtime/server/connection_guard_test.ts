@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { acceptConnections, type GuardedServer, serveGuarded } from "./connection_guard.ts";
 
 const encoder = new TextEncoder();
@@ -161,4 +162,29 @@ Deno.test("a failed accept (too many open files) does not stop the server accept
     listener.close();
   }
   await within("the loop to end once the listener is closed", loop);
+});
+
+Deno.test("a start sweeps the private folder a killed runtime left; shutdown removes its own", async () => {
+  const tempRoot = await Deno.makeTempDir({ prefix: "guard-tmp-" });
+  const left = join(tempRoot, "daedalus-http-killed");
+  Deno.mkdirSync(left);
+  // A socket file nobody listens on, as SIGKILL leaves it (the hard link outlives the close).
+  const listener = Deno.listen({ transport: "unix", path: join(left, "live.sock") });
+  Deno.linkSync(join(left, "live.sock"), join(left, "http.sock"));
+  listener.close();
+  const previous = Deno.env.get("TMPDIR");
+  Deno.env.set("TMPDIR", tempRoot);
+  try {
+    await withGuard(async (server) => {
+      const answer = await fetch(`http://127.0.0.1:${server.addr.port}/a`);
+      assert.equal(await answer.text(), "GET /a ");
+    });
+    // Shutdown awaits the sweep, then removes the guard's own folder: nothing is left.
+    const folders = [...Deno.readDirSync(tempRoot)].map((entry) => entry.name);
+    assert.deepEqual(folders, [], "the killed runtime's folder and the guard's own are gone");
+  } finally {
+    if (previous === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", previous);
+    await Deno.remove(tempRoot, { recursive: true });
+  }
 });
