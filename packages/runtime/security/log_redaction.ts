@@ -1,14 +1,13 @@
 /**
  * The runtime's logs carry no credential: while installed, `console.error`, `warn`,
  * `log`, `info` and `debug` format their arguments as Deno does and redact the line
- * before it is written. What must reach the user verbatim (the login line) goes through
- * {@linkcode LogRedaction.printVerbatim}.
+ * before it is written. There is no way around it: the login line carries a one-time
+ * code, not a protected value, so it needs none.
  *
  * @example
  * ```ts
  * const logs = installLogRedaction(() => runtime?.core.protectedValues);
  * console.error(`failed: ${error.message}`); // redacted
- * logs.printVerbatim(`Open ${url}`);
  * logs.uninstall();
  * ```
  *
@@ -23,13 +22,6 @@ export interface LogRedactor {
 
 /** Installed log redaction. */
 export interface LogRedaction {
-  /**
-   * Writes one line to stderr without redaction: only for what the user must see as it
-   * is (the login line).
-   *
-   * @param line the text
-   */
-  printVerbatim(line: string): void;
   /** Puts the original console methods back. */
   uninstall(): void;
 }
@@ -53,7 +45,6 @@ export function installLogRedaction(redactor: () => LogRedactor | undefined): Lo
     };
   }
   return {
-    printVerbatim: (line) => originals.get("error")!.call(console, line),
     uninstall: () => {
       for (const method of METHODS) console[method] = originals.get(method)!;
     },
