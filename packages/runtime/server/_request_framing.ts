@@ -220,6 +220,25 @@ export class RequestFraming {
   }
 }
 
+/**
+ * Whether a read of the server's bytes is exactly one interim response (`100 Continue`,
+ * `103 Early Hints`; not `101`, which ends HTTP): the request is not answered yet.
+ * Deno's server writes `100 Continue` on its own once the handler reads a body the client
+ * announced with `Expect: 100-continue` (curl does so for bodies over 1 MiB).
+ *
+ * @param bytes one read of what the server sent
+ * @returns true for an interim response and nothing else
+ */
+export function isInterimResponse(bytes: Uint8Array): boolean {
+  if (bytes.length > INTERIM_RESPONSE_MAX_BYTES) return false;
+  return INTERIM_RESPONSE.test(String.fromCharCode(...bytes));
+}
+
+const INTERIM_RESPONSE = /^HTTP\/1\.[01] 1(?:0[02-9]|[1-9]\d) [^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n$/;
+
+/** Longest interim response looked at (a `103` carries a few `Link` headers at most). */
+const INTERIM_RESPONSE_MAX_BYTES = 4 * 1024;
+
 /** Whether the header bytes end with an empty line (`\n\n` or `\n\r\n`). */
 function endsHeaderBlock(header: number[]): boolean {
   const n = header.length;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { RequestFraming } from "./_request_framing.ts";
+import { isInterimResponse, RequestFraming } from "./_request_framing.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -80,4 +80,13 @@ Deno.test("what the tracker cannot follow is invalid", () => {
     f.feed(bytes(text));
     assert.equal(f.phase, "invalid", JSON.stringify(text.slice(0, 60)));
   }
+});
+
+Deno.test("an interim response is told from an answer", () => {
+  assert.ok(isInterimResponse(bytes("HTTP/1.1 100 Continue\r\n\r\n")));
+  assert.ok(isInterimResponse(bytes("HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n")));
+  assert.ok(!isInterimResponse(bytes("HTTP/1.1 101 Switching Protocols\r\n\r\n")));
+  assert.ok(!isInterimResponse(bytes("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n")));
+  assert.ok(!isInterimResponse(bytes("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")));
+  assert.ok(!isInterimResponse(bytes("HTTP/1.1 100 Contin")), "a cut one is not whole");
 });

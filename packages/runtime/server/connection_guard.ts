@@ -18,7 +18,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { RequestFraming } from "./_request_framing.ts";
+import { isInterimResponse, RequestFraming } from "./_request_framing.ts";
 import { HTTP_HEADER_MAX_BYTES } from "./limits.ts";
 import {
   BACKEND_FOLDER_PREFIX,
@@ -303,6 +303,7 @@ class GuardedConnection {
     const phase = this.#framing.phase;
     if (phase === "tunnel") return this.#disarm();
     if (phase === "upgrade_requested") return; // the status line is still arriving
+    if (isInterimResponse(bytes)) return; // `100 Continue`: the answer is still to come
     this.#awaitingResponse = false;
     this.#answeredSinceHeaders = true;
     // An answered connection waits for its next request from the answer's last byte on.

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { acceptConnections, type GuardedServer, serveGuarded } from "./connection_guard.ts";
 
 const encoder = new TextEncoder();
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TIMEOUT_MS = 300;
 
 async function withGuard(test: (server: GuardedServer) => Promise<void>): Promise<void> {
@@ -21,6 +22,8 @@ async function withGuard(test: (server: GuardedServer) => Promise<void>): Promis
       }
       if (new URL(request.url).pathname === "/refuse") return new Response(null, { status: 401 });
       const body = await request.text().catch(() => "(body cut)");
+      // Work that outlasts the timeouts once the body is in.
+      if (new URL(request.url).pathname === "/slow") await delay(TIMEOUT_MS * 3);
       return new Response(`${request.method} ${new URL(request.url).pathname} ${body}`);
     },
   );
@@ -187,4 +190,23 @@ Deno.test("a start sweeps the private folder a killed runtime left; shutdown rem
     else Deno.env.set("TMPDIR", previous);
     await Deno.remove(tempRoot, { recursive: true });
   }
+});
+
+Deno.test("a body sent after 100 Continue is answered however long the work takes", async () => {
+  await withGuard(async (server) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+    await conn.write(encoder.encode(
+      "POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n" +
+        "Connection: close\r\n\r\n",
+    ));
+    const buffer = new Uint8Array(1024);
+    const interim = await within("100 Continue", conn.read(buffer));
+    assert.equal(
+      new TextDecoder().decode(buffer.subarray(0, interim ?? 0)),
+      "HTTP/1.1 100 Continue\r\n\r\n",
+    );
+    await conn.write(encoder.encode("hello"));
+    const answer = await readToEnd(conn);
+    assert.match(answer, /^HTTP\/1\.1 200 [\s\S]*POST \/slow hello$/, "the connection was cut");
+  });
 });
