@@ -230,3 +230,17 @@ Deno.test("read_only reads its own thread's large-result artifacts, not another 
   assertDenied(await call(readTool as never, { path: other }, context), other);
   assertDenied(await call(writeTool as never, { path: own, content: "x" }, context), own);
 });
+
+Deno.test("a protected file not created yet is refused through any name of its folder", async () => {
+  const { ws, home, context } = await sealedWorkspace("full_access");
+  await using _ = ws;
+  // The home as configured is a link to the real one (a symlinked home, /tmp on macOS).
+  const linkedHome = join(ws.base, "home-link");
+  await Deno.symlink(home, linkedHome);
+  await Deno.remove(join(home, "sessions.json"));
+  const viaLink = { ...context, protectedFiles: [join(linkedHome, "sessions.json")] };
+  for (const path of [join(home, "sessions.json"), join(linkedHome, "sessions.json")]) {
+    assertDenied(await call(writeTool as never, { path, content: "planted" }, viaLink), path);
+  }
+  await assert.rejects(Deno.lstat(join(home, "sessions.json")), Deno.errors.NotFound);
+});
