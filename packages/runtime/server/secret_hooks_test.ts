@@ -1,7 +1,7 @@
 /** The server tells the runtime every secret it issues, so the runtime can protect it. */
 import assert from "node:assert/strict";
 import { rotateToken, TokenStore } from "./auth_token.ts";
-import { SessionStore } from "./auth.ts";
+import { SessionStore } from "./session_store.ts";
 import { installLogRedaction } from "../security/log_redaction.ts";
 import { ProtectedValues } from "../security/protected_values.ts";
 
