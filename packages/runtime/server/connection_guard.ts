@@ -4,8 +4,9 @@
  * socket that sends nothing stays open for ever), so the runtime listens itself, times
  * each request's header block and body as the bytes pass (see `_request_framing.ts`), and
  * hands the bytes to `Deno.serve` on a private Unix socket (a loopback port where Unix
- * sockets are missing). A connection is closed (with `408` when a request is part-way in or
- * nothing was ever sent) when
+ * sockets are missing). A connection is closed (with `408` while a header block is part-way
+ * in or when nothing was ever sent; a stalled body is cut without an answer, as Deno's
+ * server may be answering it already) when
  *
  * - its request's header block is not complete {@linkcode HTTP_HEADER_READ_TIMEOUT_MS}
  *   after its first byte (or after the connection opened, or after the previous response's
@@ -14,6 +15,11 @@
  *
  * While the server works on a request nothing is timed; a granted WebSocket upgrade is
  * passed through untimed (the WebSocket layer has its own limits).
+ *
+ * Known limit: answers are not parsed, only their first bytes seen. A client that pipelines
+ * a request behind another (browsers and Deno's fetch do not) has the header timeout
+ * running from the first answer's bytes on, so work on the second request that takes
+ * longer than {@linkcode HTTP_HEADER_READ_TIMEOUT_MS} closes the connection.
  *
  * @module
  */
@@ -99,6 +105,8 @@ export function serveGuarded(
       stopping ??= (async () => {
         listener.close();
         await accepting;
+        // A connection that never sent a byte has nothing to finish: it is not drained.
+        for (const connection of [...open]) connection.closeIfSilent();
         await backend.server.shutdown();
         // What the server sent last (a WebSocket's 1001 close frame) is still being passed on.
         let drainTimer: ReturnType<typeof setTimeout> | undefined;
@@ -228,6 +236,11 @@ class GuardedConnection {
   start(): void {
     this.#arm(this.#options.headerReadTimeoutMs);
     this.#pumpClient().catch(() => this.close());
+  }
+
+  /** Closes the connection when the client never sent anything (no backend was opened). */
+  closeIfSilent(): void {
+    if (this.#backend === null) this.close();
   }
 
   close(): void {
