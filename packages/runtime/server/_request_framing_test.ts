@@ -90,3 +90,23 @@ Deno.test("an interim response is told from an answer", () => {
   assert.ok(!isInterimResponse(bytes("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")));
   assert.ok(!isInterimResponse(bytes("HTTP/1.1 100 Contin")), "a cut one is not whole");
 });
+
+Deno.test("a header block may be exactly the limit long, in any pieces; one byte more is invalid", () => {
+  const head = "GET / HTTP/1.1\r\nX: ";
+  const tail = "\r\n\r\n";
+  const limit = 64 * 1024;
+  const exact = head + "a".repeat(limit - head.length - tail.length) + tail;
+  for (const pieceBytes of [1, 1000, limit]) {
+    const f = new RequestFraming(limit);
+    let completed = 0;
+    for (let at = 0; at < exact.length; at += pieceBytes) {
+      completed += f.feed(bytes(exact.slice(at, at + pieceBytes))).requestsCompleted;
+    }
+    assert.deepEqual([f.phase, completed], ["idle", 1], `pieces of ${pieceBytes}`);
+    f.feed(bytes("GET /next HTTP/1.1\r\n\r\n"));
+    assert.equal(f.phase, "idle", "the next request on the connection is followed too");
+  }
+  const over = new RequestFraming(limit);
+  over.feed(bytes(exact.slice(0, -tail.length) + "a" + tail));
+  assert.equal(over.phase, "invalid");
+});
