@@ -40,8 +40,10 @@ export { isWithin, type ResolvedPath, resolveToolPath } from "./files/paths.ts";
 export {
   AccessDenied,
   type AccessRules,
+  assertNotProtected,
   buildAccessRules,
   type CheckedFile,
+  mayRead,
   openChecked,
   readChecked,
 } from "./files/access.ts";

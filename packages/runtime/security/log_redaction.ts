@@ -1,14 +1,14 @@
 /**
  * The runtime's logs carry no credential: while installed, `console.error`, `warn`,
  * `log`, `info` and `debug` format their arguments as Deno does and redact the line
- * before it is written. What must reach the user verbatim (the login line) goes through
- * {@linkcode LogRedaction.printVerbatim}.
+ * before it is written, and so is an uncaught error or unhandled rejection, which Deno
+ * would otherwise print itself before exiting. There is no way around it: the login line carries a one-time
+ * code, not a protected value, so it needs none.
  *
  * @example
  * ```ts
  * const logs = installLogRedaction(() => runtime?.core.protectedValues);
  * console.error(`failed: ${error.message}`); // redacted
- * logs.printVerbatim(`Open ${url}`);
  * logs.uninstall();
  * ```
  *
@@ -23,13 +23,6 @@ export interface LogRedactor {
 
 /** Installed log redaction. */
 export interface LogRedaction {
-  /**
-   * Writes one line to stderr without redaction: only for what the user must see as it
-   * is (the login line).
-   *
-   * @param line the text
-   */
-  printVerbatim(line: string): void;
   /** Puts the original console methods back. */
   uninstall(): void;
 }
@@ -52,10 +45,24 @@ export function installLogRedaction(redactor: () => LogRedactor | undefined): Lo
       original.call(console, values.redact(formatLine(args)));
     };
   }
+  // An error nothing caught is printed by Deno itself, past the console: it is printed
+  // here instead, redacted, and the process ends as Deno would end it (exit code 1).
+  const printed = originals.get("error")!;
+  const crash = (event: ErrorEvent | PromiseRejectionEvent) => {
+    const values = redactor();
+    if (!values) return;
+    event.preventDefault();
+    const error = event instanceof ErrorEvent ? event.error : event.reason;
+    printed.call(console, values.redact(`error: Uncaught ${formatLine([error])}`));
+    Deno.exit(1);
+  };
+  globalThis.addEventListener("error", crash);
+  globalThis.addEventListener("unhandledrejection", crash);
   return {
-    printVerbatim: (line) => originals.get("error")!.call(console, line),
     uninstall: () => {
       for (const method of METHODS) console[method] = originals.get(method)!;
+      globalThis.removeEventListener("error", crash);
+      globalThis.removeEventListener("unhandledrejection", crash);
     },
   };
 }

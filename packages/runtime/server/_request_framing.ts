@@ -31,6 +31,12 @@ export interface FramingProgress {
   requestsCompleted: number;
 }
 
+/** `HTTP/1.1 101`: enough of a status line to tell a granted upgrade. */
+const STATUS_PREFIX_BYTES = 12;
+
+/** First capacity of a header buffer; most requests fit, a longer one doubles it. */
+const HEADER_BUFFER_START_BYTES = 1024;
+
 const CR = 13;
 const LF = 10;
 
@@ -45,8 +51,12 @@ type BodyState =
 export class RequestFraming {
   readonly #headerMaxBytes: number;
   #phase: FramingPhase = "idle";
-  #header: number[] = [];
+  /** The header block so far, as bytes: a stalled client holds no more than the limit. */
+  #header = new Uint8Array(HEADER_BUFFER_START_BYTES);
+  #headerLength = 0;
   #body: BodyState | null = null;
+  /** The start of the server's answer to an upgrade request, until its status is known. */
+  #answerStart: number[] = [];
 
   /** @param headerMaxBytes largest header block; a longer one makes the stream `invalid` */
   constructor(headerMaxBytes: number) {
@@ -68,23 +78,29 @@ export class RequestFraming {
     const progress: FramingProgress = { headersCompleted: 0, requestsCompleted: 0 };
     for (let i = 0; i < bytes.length; i++) {
       const byte = bytes[i] ?? 0;
-      if (!["idle", "headers", "body"].includes(this.#phase)) return progress;
+      const phase = this.#phase;
+      if (phase !== "idle" && phase !== "headers" && phase !== "body") return progress;
       if (this.#phase === "idle") {
         // Empty lines before a request line are ignored (RFC 9112 §2.2).
         if (byte === CR || byte === LF) continue;
         this.#phase = "headers";
       }
       if (this.#phase === "headers") {
-        this.#header.push(byte);
-        if (this.#header.length > this.#headerMaxBytes) {
+        if (this.#headerLength >= this.#headerMaxBytes) {
           this.#phase = "invalid";
           return progress;
         }
-        if (byte === LF && endsHeaderBlock(this.#header)) {
+        this.#appendHeaderByte(byte);
+        if (byte === LF && endsHeaderBlock(this.#header, this.#headerLength)) {
           progress.headersCompleted++;
-          const next = this.#afterHeaders(new TextDecoder().decode(new Uint8Array(this.#header)));
+          const block = this.#header.subarray(0, this.#headerLength);
+          const next = this.#afterHeaders(new TextDecoder().decode(block));
           this.#phase = next;
-          this.#header = [];
+          this.#headerLength = 0;
+          // A long block's buffer is not kept for the connection's life.
+          if (this.#header.length > HEADER_BUFFER_START_BYTES) {
+            this.#header = new Uint8Array(HEADER_BUFFER_START_BYTES);
+          }
           if (next === "idle" || next === "upgrade_requested") {
             progress.requestsCompleted++;
           }
@@ -117,12 +133,30 @@ export class RequestFraming {
   }
 
   /**
-   * Tells the tracker how the server answered a request that asked for an upgrade.
+   * Follows the server's answer to a request that asked for an upgrade: once the first
+   * {@linkcode STATUS_PREFIX_BYTES} bytes of its status line are in (they may come over more
+   * than one read), `101 Switching Protocols` makes a tunnel and anything else goes on as
+   * HTTP. Bytes the server sends in other phases change nothing.
    *
-   * @param granted whether the answer was `101 Switching Protocols`
+   * @param bytes the next bytes the server sent
    */
-  upgradeAnswered(granted: boolean): void {
-    if (this.#phase === "upgrade_requested") this.#phase = granted ? "tunnel" : "idle";
+  serverSent(bytes: Uint8Array): void {
+    if (this.#phase !== "upgrade_requested") return;
+    const wanted = STATUS_PREFIX_BYTES - this.#answerStart.length;
+    this.#answerStart.push(...bytes.subarray(0, wanted));
+    if (this.#answerStart.length < STATUS_PREFIX_BYTES) return;
+    const status = String.fromCharCode(...this.#answerStart);
+    this.#answerStart = [];
+    this.#phase = /^HTTP\/1\.[01] 101$/.test(status) ? "tunnel" : "idle";
+  }
+
+  #appendHeaderByte(byte: number): void {
+    if (this.#headerLength === this.#header.length) {
+      const grown = new Uint8Array(Math.min(this.#header.length * 2, this.#headerMaxBytes));
+      grown.set(this.#header);
+      this.#header = grown;
+    }
+    this.#header[this.#headerLength++] = byte;
   }
 
   /** The phase after a header block; sets up the body it announces. */
@@ -206,9 +240,27 @@ export class RequestFraming {
   }
 }
 
-/** Whether the header bytes end with an empty line (`\n\n` or `\n\r\n`). */
-function endsHeaderBlock(header: number[]): boolean {
-  const n = header.length;
+/**
+ * Whether a read of the server's bytes is exactly one interim response (`100 Continue`,
+ * `103 Early Hints`; not `101`, which ends HTTP): the request is not answered yet.
+ * Deno's server writes `100 Continue` on its own once the handler reads a body the client
+ * announced with `Expect: 100-continue` (curl does so for bodies over 1 MiB).
+ *
+ * @param bytes one read of what the server sent
+ * @returns true for an interim response and nothing else
+ */
+export function isInterimResponse(bytes: Uint8Array): boolean {
+  if (bytes.length > INTERIM_RESPONSE_MAX_BYTES) return false;
+  return INTERIM_RESPONSE.test(String.fromCharCode(...bytes));
+}
+
+const INTERIM_RESPONSE = /^HTTP\/1\.[01] 1(?:0[02-9]|[1-9]\d) [^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n$/;
+
+/** Longest interim response looked at (a `103` carries a few `Link` headers at most). */
+const INTERIM_RESPONSE_MAX_BYTES = 4 * 1024;
+
+/** Whether the first `n` header bytes end with an empty line (`\n\n` or `\n\r\n`). */
+function endsHeaderBlock(header: Uint8Array, n: number): boolean {
   return (n >= 2 && header[n - 2] === LF) ||
     (n >= 3 && header[n - 2] === CR && header[n - 3] === LF);
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { RequestFraming } from "./_request_framing.ts";
+import { isInterimResponse, RequestFraming } from "./_request_framing.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -49,7 +49,9 @@ Deno.test("an upgrade waits for its answer: 101 makes a tunnel, anything else go
   const granted = framing();
   assert.deepEqual(granted.feed(bytes(upgrade)), { headersCompleted: 1, requestsCompleted: 1 });
   assert.equal(granted.phase, "upgrade_requested");
-  granted.upgradeAnswered(true);
+  granted.serverSent(bytes("HTTP/1.1 10"));
+  assert.equal(granted.phase, "upgrade_requested", "a status line split over reads is awaited");
+  granted.serverSent(bytes("1 Switching Protocols\r\n"));
   assert.equal(granted.phase, "tunnel");
   assert.deepEqual(granted.feed(bytes("\x81\x05hello")), {
     headersCompleted: 0,
@@ -57,7 +59,7 @@ Deno.test("an upgrade waits for its answer: 101 makes a tunnel, anything else go
   });
   const refused = framing();
   refused.feed(bytes(upgrade));
-  refused.upgradeAnswered(false);
+  refused.serverSent(bytes("HTTP/1.1 401 Unauthorized\r\n"));
   assert.equal(refused.phase, "idle");
   refused.feed(bytes("GET / HTTP/1.1\r\n"));
   assert.equal(refused.phase, "headers", "the next request is timed again");
@@ -78,4 +80,33 @@ Deno.test("what the tracker cannot follow is invalid", () => {
     f.feed(bytes(text));
     assert.equal(f.phase, "invalid", JSON.stringify(text.slice(0, 60)));
   }
+});
+
+Deno.test("an interim response is told from an answer", () => {
+  assert.ok(isInterimResponse(bytes("HTTP/1.1 100 Continue\r\n\r\n")));
+  assert.ok(isInterimResponse(bytes("HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n")));
+  assert.ok(!isInterimResponse(bytes("HTTP/1.1 101 Switching Protocols\r\n\r\n")));
+  assert.ok(!isInterimResponse(bytes("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n")));
+  assert.ok(!isInterimResponse(bytes("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")));
+  assert.ok(!isInterimResponse(bytes("HTTP/1.1 100 Contin")), "a cut one is not whole");
+});
+
+Deno.test("a header block may be exactly the limit long, in any pieces; one byte more is invalid", () => {
+  const head = "GET / HTTP/1.1\r\nX: ";
+  const tail = "\r\n\r\n";
+  const limit = 64 * 1024;
+  const exact = head + "a".repeat(limit - head.length - tail.length) + tail;
+  for (const pieceBytes of [1, 1000, limit]) {
+    const f = new RequestFraming(limit);
+    let completed = 0;
+    for (let at = 0; at < exact.length; at += pieceBytes) {
+      completed += f.feed(bytes(exact.slice(at, at + pieceBytes))).requestsCompleted;
+    }
+    assert.deepEqual([f.phase, completed], ["idle", 1], `pieces of ${pieceBytes}`);
+    f.feed(bytes("GET /next HTTP/1.1\r\n\r\n"));
+    assert.equal(f.phase, "idle", "the next request on the connection is followed too");
+  }
+  const over = new RequestFraming(limit);
+  over.feed(bytes(exact.slice(0, -tail.length) + "a" + tail));
+  assert.equal(over.phase, "invalid");
 });

@@ -22,7 +22,8 @@
 import { Hono } from "hono";
 import type { Dispatcher, EventSource } from "./dispatcher.ts";
 import type { TokenStore } from "./auth_token.ts";
-import { requireAuth, type ServerEnv, sessionRoutes, SessionStore } from "./auth.ts";
+import { requireAuth, type ServerEnv, sessionRoutes } from "./auth.ts";
+import { SessionStore } from "./session_store.ts";
 import { LoginCodeStore, type MintedLoginCode } from "./login_codes.ts";
 import { loginCodeRoute } from "./login_code_route.ts";
 import { allowedHostHeaders, type BoundAddress, formatHostHeader, hostGuard } from "./guards.ts";

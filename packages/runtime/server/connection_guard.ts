@@ -4,8 +4,9 @@
  * socket that sends nothing stays open for ever), so the runtime listens itself, times
  * each request's header block and body as the bytes pass (see `_request_framing.ts`), and
  * hands the bytes to `Deno.serve` on a private Unix socket (a loopback port where Unix
- * sockets are missing). A connection is closed (with `408` when a request is part-way in or
- * nothing was ever sent) when
+ * sockets are missing). A connection is closed (with `408` while a header block is part-way
+ * in or when nothing was ever sent; a stalled body is cut without an answer, as Deno's
+ * server may be answering it already) when
  *
  * - its request's header block is not complete {@linkcode HTTP_HEADER_READ_TIMEOUT_MS}
  *   after its first byte (or after the connection opened, or after the previous response's
@@ -15,11 +16,21 @@
  * While the server works on a request nothing is timed; a granted WebSocket upgrade is
  * passed through untimed (the WebSocket layer has its own limits).
  *
+ * Known limit: answers are not parsed, only their first bytes seen. A client that pipelines
+ * a request behind another (browsers and Deno's fetch do not) has the header timeout
+ * running from the first answer's bytes on, so work on the second request that takes
+ * longer than {@linkcode HTTP_HEADER_READ_TIMEOUT_MS} closes the connection.
+ *
  * @module
  */
-import { join } from "node:path";
-import { RequestFraming } from "./_request_framing.ts";
+import { dirname, join } from "node:path";
+import { isInterimResponse, RequestFraming } from "./_request_framing.ts";
 import { HTTP_HEADER_MAX_BYTES } from "./limits.ts";
+import {
+  BACKEND_FOLDER_PREFIX,
+  BACKEND_SOCKET_NAME,
+  sweepStaleBackendFolders,
+} from "./_stale_backends.ts";
 
 /** Where and how strictly {@linkcode serveGuarded} listens. */
 export interface GuardedServeOptions {
@@ -49,6 +60,9 @@ const CONNECTION_BUFFER_BYTES = 16 * 1024;
 /** How long shutdown lets connections pass on the server's last bytes before closing them. */
 const SHUTDOWN_DRAIN_MS = 1_000;
 
+/** The pause after an accept failed for another reason than the close (e.g. `EMFILE`). */
+const ACCEPT_RETRY_DELAY_MS = 100;
+
 const REQUEST_TIMEOUT = new TextEncoder().encode(
   "HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n",
 );
@@ -74,23 +88,17 @@ export function serveGuarded(
     throw error;
   }
   const open = new Set<GuardedConnection>();
-  const accepting = (async () => {
-    try {
-      for await (const conn of listener) {
-        // Without it Nagle holds the frames that follow a small answer until the client's
-        // delayed ACK: ~40 ms on every tool turn (Deno.serve sets it on its own sockets).
-        conn.setNoDelay(true);
-        const guarded = new GuardedConnection(conn, backend.connect, options, () => {
-          open.delete(guarded);
-        });
-        open.add(guarded);
-        guarded.start();
-      }
-    } catch {
-      // The listener was closed by shutdown.
-    }
-  })();
   let stopping: Promise<void> | null = null;
+  const accepting = acceptConnections(listener, () => stopping !== null, (conn) => {
+    // Without it Nagle holds the frames that follow a small answer until the client's
+    // delayed ACK: ~40 ms on every tool turn (Deno.serve sets it on its own sockets).
+    conn.setNoDelay(true);
+    const guarded = new GuardedConnection(conn, backend.connect, options, () => {
+      open.delete(guarded);
+    });
+    open.add(guarded);
+    guarded.start();
+  });
   return {
     addr: listener.addr as Deno.NetAddr,
     get openConnections() {
@@ -100,6 +108,8 @@ export function serveGuarded(
       stopping ??= (async () => {
         listener.close();
         await accepting;
+        // A connection that never sent a byte has nothing to finish: it is not drained.
+        for (const connection of [...open]) connection.closeIfSilent();
         await backend.server.shutdown();
         // What the server sent last (a WebSocket's 1001 close frame) is still being passed on.
         let drainTimer: ReturnType<typeof setTimeout> | undefined;
@@ -109,31 +119,79 @@ export function serveGuarded(
         ]);
         clearTimeout(drainTimer);
         for (const connection of [...open]) connection.close();
+        await backend.sweeping;
         await backend.cleanUp();
       })(),
   };
+}
+
+/**
+ * Accepts connections until the listener is closed. A failed accept that is not the close
+ * (too many open files, a handshake reset before it was accepted) waits
+ * {@linkcode ACCEPT_RETRY_DELAY_MS} and goes on: ending the loop there would leave the
+ * runtime running but deaf, as the listener's async iterator does on such an error.
+ *
+ * @param listener where connections arrive
+ * @param stopped whether shutdown began (then any failure ends the loop)
+ * @param onConnection takes each accepted connection
+ * @param retryDelayMs the pause after a failed accept
+ * @returns resolves once the listener is closed
+ */
+export async function acceptConnections<C extends Deno.Conn>(
+  listener: Pick<Deno.Listener<C>, "accept">,
+  stopped: () => boolean,
+  onConnection: (conn: C) => void,
+  retryDelayMs: number = ACCEPT_RETRY_DELAY_MS,
+): Promise<void> {
+  for (;;) {
+    let conn: C;
+    try {
+      conn = await listener.accept();
+    } catch (error) {
+      const closed = error instanceof Deno.errors.BadResource ||
+        error instanceof Deno.errors.Interrupted;
+      if (closed || stopped()) return;
+      // Not reported: under descriptor exhaustion this repeats every pause; the open
+      // connections are the cause, and their own timeouts end the stalled ones.
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+      continue;
+    }
+    if (stopped()) {
+      closeQuietly(conn);
+      return;
+    }
+    onConnection(conn);
+  }
 }
 
 interface PrivateBackend {
   server: Deno.HttpServer;
   connect: () => Promise<Deno.Conn>;
   cleanUp: () => Promise<void>;
+  /** The sweep of folders crashed runtimes left (never rejects). */
+  sweeping: Promise<void>;
 }
 
-/** `Deno.serve` where only this process can reach it: a Unix socket in a 0700 folder. */
+/**
+ * `Deno.serve` where only this process can reach it: a Unix socket in a 0700 folder. The
+ * folders that killed runtimes left beside it are swept meanwhile (`_stale_backends.ts`).
+ */
 function startPrivateBackend(
   handler: (request: Request) => Response | Promise<Response>,
 ): PrivateBackend {
   const quiet = { onListen: () => {/* the caller prints the ready line */} };
   let dir: string | null = null;
   try {
-    dir = Deno.makeTempDirSync({ prefix: "daedalus-http-" });
-    const path = join(dir, "http.sock");
+    dir = Deno.makeTempDirSync({ prefix: BACKEND_FOLDER_PREFIX });
+    const path = join(dir, BACKEND_SOCKET_NAME);
     const server = Deno.serve({ ...quiet, transport: "unix", path }, handler);
+    const own = dir;
     return {
       server,
       connect: () => Deno.connect({ transport: "unix", path }),
-      cleanUp: () => Deno.remove(dir ?? "", { recursive: true }).catch(() => {}),
+      cleanUp: () => Deno.remove(own, { recursive: true }).catch(() => {}),
+      // Best effort: a folder that cannot be swept costs a few bytes of the temp directory.
+      sweeping: sweepStaleBackendFolders(dirname(own), own).then(() => {}, () => {}),
     };
   } catch {
     // No Unix sockets here (older Windows): a loopback port the guard alone talks to.
@@ -148,6 +206,7 @@ function startPrivateBackend(
         return conn;
       },
       cleanUp: () => Promise.resolve(),
+      sweeping: Promise.resolve(),
     };
   }
 }
@@ -184,6 +243,11 @@ class GuardedConnection {
   start(): void {
     this.#arm(this.#options.headerReadTimeoutMs);
     this.#pumpClient().catch(() => this.close());
+  }
+
+  /** Closes the connection when the client never sent anything (no backend was opened). */
+  closeIfSilent(): void {
+    if (this.#backend === null) this.close();
   }
 
   close(): void {
@@ -255,12 +319,11 @@ class GuardedConnection {
   }
 
   #timeServerBytes(bytes: Uint8Array): void {
-    if (this.#framing.phase === "upgrade_requested") {
-      const status = new TextDecoder().decode(bytes.subarray(0, 12));
-      this.#framing.upgradeAnswered(/^HTTP\/1\.[01] 101$/.test(status));
-    }
+    this.#framing.serverSent(bytes);
     const phase = this.#framing.phase;
     if (phase === "tunnel") return this.#disarm();
+    if (phase === "upgrade_requested") return; // the status line is still arriving
+    if (isInterimResponse(bytes)) return; // `100 Continue`: the answer is still to come
     this.#awaitingResponse = false;
     this.#answeredSinceHeaders = true;
     // An answered connection waits for its next request from the answer's last byte on.

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
-import { type GuardedServer, serveGuarded } from "./connection_guard.ts";
+import { join } from "node:path";
+import { acceptConnections, type GuardedServer, serveGuarded } from "./connection_guard.ts";
 import { within } from "../_test_wait.ts";
 
 const encoder = new TextEncoder();
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TIMEOUT_MS = 300;
 
 async function withGuard(test: (server: GuardedServer) => Promise<void>): Promise<void> {
@@ -21,6 +23,8 @@ async function withGuard(test: (server: GuardedServer) => Promise<void>): Promis
       }
       if (new URL(request.url).pathname === "/refuse") return new Response(null, { status: 401 });
       const body = await request.text().catch(() => "(body cut)");
+      // Work that outlasts the timeouts once the body is in.
+      if (new URL(request.url).pathname === "/slow") await delay(TIMEOUT_MS * 3);
       return new Response(`${request.method} ${new URL(request.url).pathname} ${body}`);
     },
   );
@@ -120,5 +124,77 @@ Deno.test("a WebSocket outlives the timeouts; shutdown closes it", async () => {
     assert.equal(server.openConnections, 1);
     await server.shutdown();
     await within(closed, "the WebSocket to close");
+  });
+});
+
+Deno.test("a failed accept (too many open files) does not stop the server accepting", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const failures = [new Error("Too many open files (os error 24)"), new Error("reset")];
+  const flaky = {
+    accept: () => {
+      const failure = failures.shift();
+      return failure === undefined ? listener.accept() : Promise.reject(failure);
+    },
+  };
+  const accepted: Deno.Conn[] = [];
+  let gotOne = () => {};
+  const got = new Promise<void>((resolve) => gotOne = resolve);
+  const loop = acceptConnections(flaky, () => false, (conn) => {
+    accepted.push(conn);
+    gotOne();
+  }, 1);
+  const client = await Deno.connect({ hostname: "127.0.0.1", port: listener.addr.port });
+  try {
+    await within(got, "the connection after two failed accepts");
+    assert.equal(accepted.length, 1);
+  } finally {
+    client.close();
+    for (const conn of accepted) conn.close();
+    listener.close();
+  }
+  await within(loop, "the loop to end once the listener is closed");
+});
+
+Deno.test("a start sweeps the private folder a killed runtime left; shutdown removes its own", async () => {
+  const tempRoot = await Deno.makeTempDir({ prefix: "guard-tmp-" });
+  const left = join(tempRoot, "daedalus-http-killed");
+  Deno.mkdirSync(left);
+  // A socket file nobody listens on, as SIGKILL leaves it (the hard link outlives the close).
+  const listener = Deno.listen({ transport: "unix", path: join(left, "live.sock") });
+  Deno.linkSync(join(left, "live.sock"), join(left, "http.sock"));
+  listener.close();
+  const previous = Deno.env.get("TMPDIR");
+  Deno.env.set("TMPDIR", tempRoot);
+  try {
+    await withGuard(async (server) => {
+      const answer = await fetch(`http://127.0.0.1:${server.addr.port}/a`);
+      assert.equal(await answer.text(), "GET /a ");
+    });
+    // Shutdown awaits the sweep, then removes the guard's own folder: nothing is left.
+    const folders = [...Deno.readDirSync(tempRoot)].map((entry) => entry.name);
+    assert.deepEqual(folders, [], "the killed runtime's folder and the guard's own are gone");
+  } finally {
+    if (previous === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", previous);
+    await Deno.remove(tempRoot, { recursive: true });
+  }
+});
+
+Deno.test("a body sent after 100 Continue is answered however long the work takes", async () => {
+  await withGuard(async (server) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+    await conn.write(encoder.encode(
+      "POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n" +
+        "Connection: close\r\n\r\n",
+    ));
+    const buffer = new Uint8Array(1024);
+    const interim = await within(conn.read(buffer), "100 Continue");
+    assert.equal(
+      new TextDecoder().decode(buffer.subarray(0, interim ?? 0)),
+      "HTTP/1.1 100 Continue\r\n\r\n",
+    );
+    await conn.write(encoder.encode("hello"));
+    const answer = await readToEnd(conn);
+    assert.match(answer, /^HTTP\/1\.1 200 [\s\S]*POST \/slow hello$/, "the connection was cut");
   });
 });

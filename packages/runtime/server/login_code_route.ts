@@ -8,7 +8,8 @@
  */
 import { Hono } from "hono";
 import type { TokenStore } from "./auth_token.ts";
-import { requireAuth, type ServerEnv, type SessionStore } from "./auth.ts";
+import { requireAuth, type ServerEnv } from "./auth.ts";
+import type { SessionStore } from "./session_store.ts";
 import { type LoginCodeStore, loginUrlFor } from "./login_codes.ts";
 import { jsonResponse, transportError } from "./_http.ts";
 

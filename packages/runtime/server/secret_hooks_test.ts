@@ -1,7 +1,7 @@
 /** The server tells the runtime every secret it issues, so the runtime can protect it. */
 import assert from "node:assert/strict";
 import { rotateToken, TokenStore } from "./auth_token.ts";
-import { SessionStore } from "./auth.ts";
+import { SessionStore } from "./session_store.ts";
 import { installLogRedaction } from "../security/log_redaction.ts";
 import { ProtectedValues } from "../security/protected_values.ts";
 
@@ -31,24 +31,26 @@ Deno.test("the session store reports each session id as it is issued", () => {
   assert.notEqual(sessions.resolve(id, "generation-1"), null);
 });
 
-Deno.test("log redaction redacts every console line but the verbatim one", () => {
+Deno.test("log redaction redacts every console line", () => {
   const values = new ProtectedValues();
   values.register("0123456789abcdef0123");
   const written: string[] = [];
-  const original = console.error;
+  const original = { error: console.error, warn: console.warn };
   console.error = (...args: unknown[]) => written.push(args.join(" "));
+  console.warn = (...args: unknown[]) => written.push(args.join(" "));
   const logs = installLogRedaction(() => values);
   try {
     console.error("failed:", { token: "0123456789abcdef0123" });
     console.error(`plain 0123456789abcdef0123`);
-    logs.printVerbatim("Open http://x/#token=0123456789abcdef0123");
+    console.warn("Open http://x/#token=0123456789abcdef0123");
   } finally {
     logs.uninstall();
-    console.error = original;
+    console.error = original.error;
+    console.warn = original.warn;
   }
   assert.deepEqual(written, [
     'failed: { token: "[redacted]" }',
     "plain [redacted]",
-    "Open http://x/#token=0123456789abcdef0123",
+    "Open http://x/#token=[redacted]",
   ]);
 });

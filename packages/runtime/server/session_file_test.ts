@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SessionStore } from "./auth.ts";
+import { SessionStore } from "./session_store.ts";
 import { rotateToken, TokenStore } from "./auth_token.ts";
 import { readSessionFile } from "./session_file.ts";
 

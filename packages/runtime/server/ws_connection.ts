@@ -15,12 +15,8 @@ import {
   RpcError,
 } from "@daedalus/protocol";
 import type { Dispatcher, EventSource, RpcSession } from "./dispatcher.ts";
-import {
-  type AuthState,
-  type ServerEnv,
-  type SessionStore,
-  splitOfferedProtocols,
-} from "./auth.ts";
+import { type AuthState, type ServerEnv, splitOfferedProtocols } from "./auth.ts";
+import type { SessionStore } from "./session_store.ts";
 import type { TokenStore } from "./auth_token.ts";
 import { transportError } from "./_http.ts";
 import {

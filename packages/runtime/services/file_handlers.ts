@@ -5,7 +5,7 @@
  */
 import type { FileChange, ResultOf, ValidParamsOf } from "@daedalus/protocol";
 import { getThread, readFileChange, type StateStore, threadChangedPath } from "@daedalus/storage";
-import { buildAccessRules } from "@daedalus/tools";
+import { assertNotProtected, buildAccessRules, mayRead } from "@daedalus/tools";
 import { previewFile } from "../files/preview.ts";
 import type { Handled } from "./services.ts";
 
@@ -113,14 +113,29 @@ export function createFileHandlers(deps: FileHandlerDeps): FileHandlers {
   };
 }
 
-/** Whether a path (as written, or its real path) is one of the protected files. */
+/**
+ * Whether a path is one of the protected files as the tools' access rules see it: as
+ * written, by its real path, or by identity (a hard link to one).
+ */
 async function isProtectedFile(path: string, protectedFiles: readonly string[]): Promise<boolean> {
   if (path === "") return false;
+  const rules = await buildAccessRules({
+    sealed: false,
+    mode: "file.change.get",
+    readRoots: [],
+    writeRoots: [],
+    protectedFiles,
+  });
   const real = await Deno.realPath(path).catch(() => path);
-  const reals = await Promise.all(
-    protectedFiles.map((file) => Deno.realPath(file).catch(() => file)),
-  );
-  return [...protectedFiles, ...reals].some((file) => file === path || file === real);
+  if (!mayRead(path, rules) || !mayRead(real, rules)) return true;
+  const info = await Deno.stat(real).catch(() => null);
+  if (info === null) return false;
+  try {
+    assertNotProtected(info, rules, path);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** An absolute, normalised path (`..` and `.` resolved), or "" when it cannot be. */

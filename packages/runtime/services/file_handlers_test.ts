@@ -228,15 +228,23 @@ Deno.test("file.change.get hides a change recorded on a protected home file", as
       );
       return item.id;
     };
-    // Recorded before such writes were refused: by absolute path, and by a `..` path.
-    for (const path of [`${home}/config.yaml`, "../../../config.yaml", "notes.txt"]) {
+    // Recorded before such writes were refused: by absolute path, by a `..` path, and
+    // through a hard link in the workspace (the same file under another name).
+    await Deno.writeTextFile(`${home}/config.yaml`, "providers: {}\n", { append: true });
+    await Deno.link(`${home}/config.yaml`, `${root}/alias.yaml`);
+    const paths = [`${home}/config.yaml`, "../../../config.yaml", "alias.yaml", "notes.txt"];
+    for (const path of paths) {
       const change = await call("file.change.get", {
         threadId: thread.id,
         toolCallItemId: record(path),
       });
       if (path === "notes.txt") assert.equal(change.status, "recorded");
       else {
-        assert.deepEqual([change.status, change.reason], ["unavailable", "protected_content"]);
+        assert.deepEqual(
+          [change.status, change.reason],
+          ["unavailable", "protected_content"],
+          path,
+        );
         assert.ok(!JSON.stringify(change).includes("sk-hidden"));
       }
     }

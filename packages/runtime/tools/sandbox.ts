@@ -12,9 +12,11 @@
  *
  * Failures are visible: a Worker that cannot start or dies answers its calls with
  * {@linkcode SANDBOX_UNAVAILABLE} (the loop then fails the Run with
- * `tool_sandbox_unavailable`). A cancelled call resolves as cancelled at once; a Worker
- * that has not answered the cancel within {@linkcode SANDBOX_CANCEL_GRACE_MS} (stuck in a
- * long loop) is terminated and replaced by a fresh one on the next call.
+ * `tool_sandbox_unavailable`). A cancelled call resolves as cancelled at once, and its
+ * Worker is retired: later calls go to a fresh one, since it may be stuck (a Run started
+ * right after the cancel must not land on it). A retired Worker ends once it has answered
+ * its calls; one that has not answered the cancel within {@linkcode SANDBOX_CANCEL_GRACE_MS}
+ * (stuck in a long loop) is terminated, and the calls it still had fail.
  *
  * Needs `--unstable-worker-options` (set in the deno tasks).
  *
@@ -56,6 +58,8 @@ interface Sandbox {
   key: string;
   worker: Worker;
   pending: Map<number, (outcome: SandboxOutcome) => void>;
+  /** Takes no new calls (a cancel is unanswered); ends once its calls are answered. */
+  retired: boolean;
 }
 
 const NO_FACTS = (): ToolFacts => ({ fileChanges: [], processes: [] });
@@ -97,6 +101,7 @@ export class ToolSandboxes {
   readonly #protectedFiles: readonly string[];
   readonly #workerUrl: URL;
   readonly #workers = new Map<string, Sandbox>();
+  readonly #retired = new Set<Sandbox>();
   #nextId = 1;
 
   /**
@@ -126,7 +131,9 @@ export class ToolSandboxes {
   /** How many calls are waiting on a Worker's answer (or on a cancel's grace period). */
   get waiting(): number {
     let count = 0;
-    for (const sandbox of this.#workers.values()) count += sandbox.pending.size;
+    for (const sandbox of [...this.#workers.values(), ...this.#retired]) {
+      count += sandbox.pending.size;
+    }
     return count;
   }
 
@@ -165,11 +172,13 @@ export class ToolSandboxes {
     });
     const onAbort = () => {
       const settle = sandbox.pending.get(id);
+      if (settle === undefined) return; // answered already, or its Worker is gone
       sandbox.pending.delete(id);
-      settle?.(failed("cancelled", `The ${toolId} call was cancelled`));
+      settle(failed("cancelled", `The ${toolId} call was cancelled`));
       sandbox.worker.postMessage({ type: "cancel", id });
+      this.#retire(sandbox);
       // The Worker acknowledges a cancel by answering the call; one that stays silent
-      // (a long synchronous loop never reads messages) is replaced.
+      // (a long synchronous loop never reads messages) is terminated.
       sandbox.pending.set(id, () => clearTimeout(grace));
       grace = setTimeout(() => {
         if (sandbox.pending.has(id)) {
@@ -208,7 +217,7 @@ export class ToolSandboxes {
 
   /** Stops every sandbox. */
   close(): void {
-    for (const sandbox of [...this.#workers.values()]) {
+    for (const sandbox of [...this.#workers.values(), ...this.#retired]) {
       this.#stop(sandbox, failed("cancelled", "The runtime is shutting down"));
     }
   }
@@ -230,12 +239,15 @@ export class ToolSandboxes {
         ),
       },
     });
-    const sandbox: Sandbox = { key, worker, pending: new Map() };
+    const sandbox: Sandbox = { key, worker, pending: new Map(), retired: false };
     worker.onmessage = (event: MessageEvent) => {
       const { id, result, facts } = event.data as { id: number } & SandboxOutcome;
       const settle = sandbox.pending.get(id);
       sandbox.pending.delete(id);
       settle?.({ result, facts });
+      if (sandbox.retired && sandbox.pending.size === 0) {
+        this.#stop(sandbox, failed("cancelled", "The tool sandbox was retired"));
+      }
     };
     worker.onerror = (event) => {
       event.preventDefault();
@@ -247,6 +259,13 @@ export class ToolSandboxes {
     };
     this.#workers.set(key, sandbox);
     return sandbox;
+  }
+
+  /** Takes a sandbox out of service: new calls of its mode and workspace start a fresh one. */
+  #retire(sandbox: Sandbox): void {
+    if (this.#workers.get(sandbox.key) === sandbox) this.#workers.delete(sandbox.key);
+    sandbox.retired = true;
+    this.#retired.add(sandbox);
   }
 
   /** Terminates a stuck Worker; its other calls fail (retryable), the next call gets a new one. */
@@ -261,6 +280,7 @@ export class ToolSandboxes {
   #stop(sandbox: Sandbox, outcome: SandboxOutcome): void {
     sandbox.worker.terminate();
     if (this.#workers.get(sandbox.key) === sandbox) this.#workers.delete(sandbox.key);
+    this.#retired.delete(sandbox);
     const waiting = [...sandbox.pending.values()];
     sandbox.pending.clear();
     for (const settle of waiting) settle(outcome);

@@ -160,6 +160,41 @@ Deno.test("cancelling a call on a stuck Worker settles it and replaces the Worke
   }
 });
 
+Deno.test("a call made right after a cancel goes to a fresh Worker, not the stuck one", async () => {
+  const root = await Deno.makeTempDir({ prefix: "daedalus-after-cancel-" });
+  const sandboxes = new ToolSandboxes(
+    root,
+    () => [],
+    [],
+    new URL("./testdata/stuck_on_one_path_worker.js", import.meta.url),
+  );
+  try {
+    const controller = new AbortController();
+    const stuck = sandboxes.run(
+      "read_only",
+      "read",
+      { path: "stuck" },
+      callIn(root, controller.signal),
+    );
+    await waitUntil("the call to be posted", () => sandboxes.waiting === 1);
+    controller.abort();
+    assert.equal((await within(stuck, "the cancelled call")).result.errorCode, "cancelled");
+    // The next Run's call, before the stuck Worker's grace period is over.
+    const next = await within(
+      sandboxes.run("read_only", "read", { path: "b" }, callIn(root)),
+      "the call after the cancel",
+    );
+    assert.equal(next.result.errorCode, undefined, next.result.content);
+    assert.equal(next.result.content, "read b");
+    // The stuck Worker is terminated after its grace period; the fresh one stays warm.
+    await waitUntil("the stuck Worker to be terminated", () => sandboxes.waiting === 0);
+    assert.equal(sandboxes.size, 1);
+  } finally {
+    sandboxes.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("a cancel that lands while the sandbox is still being started settles the call", async () => {
   const root = await Deno.makeTempDir({ prefix: "daedalus-early-cancel-" });
   const sandboxes = new ToolSandboxes(

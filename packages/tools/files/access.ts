@@ -23,7 +23,7 @@
  *
  * @module
  */
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { type ToolContext, ToolError } from "../tool.ts";
 import { fileSystemError, isWithin } from "./paths.ts";
 import { OPEN_VERIFY_ROUNDS } from "../limits.ts";
@@ -38,7 +38,7 @@ interface FileId {
 interface ProtectedFile {
   /** The path as configured. */
   path: string;
-  /** Its real path (the configured one when it cannot be resolved). */
+  /** Its real path (its folder's real path and its name while it does not exist). */
   real: string;
   /** Its identity, null when it does not exist (or cannot be stat'ed here). */
   id: FileId | null;
@@ -79,7 +79,7 @@ export interface AccessRulesInput {
  * @returns the rules
  */
 export async function buildAccessRules(input: AccessRulesInput): Promise<AccessRules> {
-  const realOrSelf = (path: string) => Deno.realPath(path).catch(() => resolve(path));
+  const realOrSelf = (path: string) => realPathOfMaybeMissing(path);
   const roots = async (paths: readonly string[]) => {
     // Both the root as written and its real path: a root reached through a symlink
     // (e.g. /tmp on macOS) is still the root.
@@ -345,6 +345,19 @@ export function sameFile(a: Deno.FileInfo, b: Deno.FileInfo): boolean {
 
 function identityOf(info: Deno.FileInfo): FileId | null {
   return info.ino === null ? null : { dev: info.dev, ino: info.ino };
+}
+
+/**
+ * A path's real path; for one that does not exist yet (a protected file not written yet),
+ * its folder's real path and its name, so that the folder's other names still reach it.
+ */
+async function realPathOfMaybeMissing(path: string): Promise<string> {
+  try {
+    return await Deno.realPath(path);
+  } catch {
+    const folder = await Deno.realPath(dirname(path)).catch(() => null);
+    return folder === null ? resolve(path) : join(folder, basename(path));
+  }
 }
 
 async function realPathOrThrow(path: string, shown: string): Promise<string> {

@@ -185,17 +185,26 @@ Deno.test("a link flipped during reads and writes never lets outside content in 
   const link = join(ws.root, "flip.txt");
   const flip = flipper(ws, outside, link);
   let escaped = 0;
+  let refused = 0;
   try {
     for (let i = 0; i < 100; i++) {
       const read = await call(readTool as never, { path: "flip.txt" }, context);
       if (read.content.includes(SECRET)) escaped++;
-      await call(writeTool as never, { path: "flip.txt", content: `written ${i}\n` }, context);
+      if (read.errorCode === "permission_denied") refused++;
+      const write = await call(
+        writeTool as never,
+        { path: "flip.txt", content: `written ${i}\n` },
+        context,
+      );
+      if (write.errorCode === "permission_denied") refused++;
       if (!(await Deno.readTextFile(join(outside, "secret.txt"))).includes(SECRET)) escaped++;
     }
   } finally {
     await flip.stop();
   }
   assert.equal(escaped, 0);
+  // Else the flipper never had the link in place when a call looked, and nothing was shown.
+  assert.ok(refused > 0, "no call ever met the link to the secret");
   assert.deepEqual([...Deno.readDirSync(outside)].map((e) => e.name), ["secret.txt"]);
 });
 
@@ -229,4 +238,18 @@ Deno.test("read_only reads its own thread's large-result artifacts, not another 
   assert.match(read.content, /artifact text/);
   assertDenied(await call(readTool as never, { path: other }, context), other);
   assertDenied(await call(writeTool as never, { path: own, content: "x" }, context), own);
+});
+
+Deno.test("a protected file not created yet is refused through any name of its folder", async () => {
+  const { ws, home, context } = await sealedWorkspace("full_access");
+  await using _ = ws;
+  // The home as configured is a link to the real one (a symlinked home, /tmp on macOS).
+  const linkedHome = join(ws.base, "home-link");
+  await Deno.symlink(home, linkedHome);
+  await Deno.remove(join(home, "sessions.json"));
+  const viaLink = { ...context, protectedFiles: [join(linkedHome, "sessions.json")] };
+  for (const path of [join(home, "sessions.json"), join(linkedHome, "sessions.json")]) {
+    assertDenied(await call(writeTool as never, { path, content: "planted" }, viaLink), path);
+  }
+  await assert.rejects(Deno.lstat(join(home, "sessions.json")), Deno.errors.NotFound);
 });
