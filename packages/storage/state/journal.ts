@@ -14,7 +14,7 @@ import {
   type JournalEvent,
   mirrorScope,
 } from "@daedalus/protocol";
-import { statement } from "./_statements.ts";
+import { statement } from "../_statements.ts";
 import { applyEvent } from "./projections.ts";
 import { JournalError } from "./errors.ts";
 
@@ -141,6 +141,7 @@ export function eventFromRow(row: Record<string, unknown>): JournalEvent {
  * @returns the events, oldest first
  */
 export function* iterateJournal(connection: DatabaseSync, afterSeq = 0): Generator<JournalEvent> {
+  // Not cached: an open iterator would be reset by any other use of a shared statement.
   const rows = connection.prepare(
     `SELECT seq, schema_version, event_type, thread_id, branch_id, turn_id, run_id, item_id,
        created_at, payload_json FROM events WHERE seq > ? ORDER BY seq`,

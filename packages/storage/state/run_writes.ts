@@ -19,7 +19,7 @@ import { RUN_ERROR_MESSAGE_MAX_CHARS } from "@daedalus/protocol";
 import type { Committed, StateStore, WriteContext } from "./store.ts";
 import type { StateDatabase } from "./database.ts";
 import { StoreError } from "./errors.ts";
-import { statement } from "./_statements.ts";
+import { statement } from "../_statements.ts";
 import { readRunSummary } from "./run_row.ts";
 import { ITEM_COLUMNS, itemFromRow } from "./_rows.ts";
 import { overlayStreamedText } from "./streamed_text.ts";
