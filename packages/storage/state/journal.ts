@@ -8,7 +8,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import {
   EVENT_SCHEMA_VERSION,
-  EventEnvelope,
   type EventPayload,
   type EventType,
   type JournalEvent,
@@ -16,6 +15,7 @@ import {
 } from "@daedalus/protocol";
 import { statement } from "../_statements.ts";
 import { applyEvent } from "./projections.ts";
+import { checkEvent } from "./_event_check.ts";
 import { JournalError } from "./errors.ts";
 
 /** An event before it has a seq: its type, scope ids and payload (mirrored ids are added). */
@@ -59,6 +59,13 @@ export function appendEvent<T extends EventType>(
     itemId: draft.itemId ?? null,
   };
   const payload = mirrorScope(scope, draft.payload as Record<string, unknown>);
+  const issue = checkEvent(draft.type, scope, timestamp, payload);
+  if (issue) {
+    throw new JournalError(
+      "invalid_event",
+      `Event ${draft.type} breaks the protocol at ${issue.path}: ${issue.message}`,
+    );
+  }
   const payloadJson = JSON.stringify(payload);
   const { lastInsertRowid } = statement(
     connection,
@@ -75,25 +82,15 @@ export function appendEvent<T extends EventType>(
     timestamp,
     payloadJson,
   );
-  const candidate = {
+  // Checked above part by part; the rest of the envelope is built here (_event_check.ts).
+  const event = {
     seq: Number(lastInsertRowid),
     schemaVersion: EVENT_SCHEMA_VERSION,
     type: draft.type,
     ...scope,
     timestamp,
     payload,
-  };
-  const checked = EventEnvelope.safeParse(candidate);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    throw new JournalError(
-      "invalid_event",
-      `Event ${draft.type} breaks the protocol at ${issue?.path.join(".") ?? "?"}: ${
-        issue?.message ?? "invalid"
-      }`,
-    );
-  }
-  const event = candidate as unknown as JournalEvent;
+  } as unknown as JournalEvent;
   applyEvent(connection, event);
   return event;
 }
