@@ -41,20 +41,35 @@ export interface EventIssue {
   message: string;
 }
 
-const SCOPE_SCHEMAS: ReadonlyArray<readonly [keyof CheckedScope, Schema<string>]> = [
-  ["threadId", ThreadId],
-  ["branchId", BranchId],
-  ["turnId", TurnId],
-  ["runId", RunId],
-  ["itemId", ItemId],
-];
-
 /**
- * Ids and timestamps already found valid: a run's deltas repeat the same five ids and,
- * within one transaction, one timestamp. Bounded, cleared when full.
+ * Values already found valid, one set per envelope field (so a valid run id never
+ * passes as a thread id): a run's deltas repeat the same ids and, within one
+ * transaction, one timestamp. Each set is bounded and cleared when full.
  */
-const known = new Set<string>();
-const KNOWN_MAX_ENTRIES = 4096;
+class KnownValid {
+  readonly #valid = new Set<string>();
+
+  constructor(readonly path: string, readonly schema: Schema<string>) {}
+
+  check(value: string | null): EventIssue | null {
+    if (value === null || this.#valid.has(value)) return null;
+    const checked = this.schema.safeParse(value);
+    if (!checked.success) {
+      return { path: this.path, message: checked.error.issues[0]?.message ?? "invalid" };
+    }
+    if (this.#valid.size >= KNOWN_MAX_ENTRIES) this.#valid.clear();
+    this.#valid.add(value);
+    return null;
+  }
+}
+
+const KNOWN_MAX_ENTRIES = 1024;
+const THREAD = new KnownValid("threadId", ThreadId);
+const BRANCH = new KnownValid("branchId", BranchId);
+const TURN = new KnownValid("turnId", TurnId);
+const RUN = new KnownValid("runId", RunId);
+const ITEM = new KnownValid("itemId", ItemId);
+const TIMESTAMP = new KnownValid("timestamp", Timestamp);
 
 /**
  * Checks one event against the protocol.
@@ -74,33 +89,15 @@ export function checkEvent(
   if (!Object.hasOwn(EVENT_PAYLOADS, type)) {
     return { path: "type", message: `unknown event type "${type}"` };
   }
-  for (const [key, schema] of SCOPE_SCHEMAS) {
-    const issue = checkKnown(scope[key], schema, key);
-    if (issue) return issue;
-  }
-  const stamp = checkKnown(timestamp, Timestamp, "timestamp");
-  if (stamp) return stamp;
+  const issue = THREAD.check(scope.threadId) ?? BRANCH.check(scope.branchId) ??
+    TURN.check(scope.turnId) ?? RUN.check(scope.runId) ?? ITEM.check(scope.itemId) ??
+    TIMESTAMP.check(timestamp);
+  if (issue) return issue;
   const checked = EVENT_PAYLOADS[type as EventType].safeParse(payload);
   if (checked.success) return null;
-  const issue = checked.error.issues[0];
+  const first = checked.error.issues[0];
   return {
-    path: ["payload", ...(issue?.path ?? [])].map(String).join("."),
-    message: issue?.message ?? "invalid",
+    path: ["payload", ...(first?.path ?? [])].map(String).join("."),
+    message: first?.message ?? "invalid",
   };
-}
-
-function checkKnown(
-  value: string | null,
-  schema: Schema<string>,
-  path: string,
-): EventIssue | null {
-  if (value === null) return null;
-  // Keyed with the path so a valid run id never passes as a thread id.
-  const key = `${path}:${value}`;
-  if (known.has(key)) return null;
-  const checked = schema.safeParse(value);
-  if (!checked.success) return { path, message: checked.error.issues[0]?.message ?? "invalid" };
-  if (known.size >= KNOWN_MAX_ENTRIES) known.clear();
-  known.add(key);
-  return null;
 }
