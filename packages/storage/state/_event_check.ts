@@ -5,9 +5,9 @@
  *
  * The envelope is assembled by `appendEvent`, so the parts it builds itself hold by
  * construction: seq (AUTOINCREMENT, ≥ 1), schemaVersion, the exact key set (strict),
- * and the payload's mirrored scope ids (`mirrorScope`). What a caller supplies is
- * checked with the protocol's own schemas: the type, each scope id, the timestamp and
- * the payload of that type. Tests parse every event the store writes with the full
+ * and the payload's mirrored scope ids (`mirrorScope`, after the check). What a caller
+ * supplies is checked with the protocol's own schemas: the type, each scope id, the
+ * timestamp and the payload of that type. Tests parse every event the store writes with the full
  * `EventEnvelope` (`assertValidEvents`), so the two cannot drift apart unnoticed.
  *
  * @module
@@ -44,12 +44,17 @@ export interface EventIssue {
 /**
  * Values already found valid, one set per envelope field (so a valid run id never
  * passes as a thread id): a run's deltas repeat the same ids and, within one
- * transaction, one timestamp. Each set is bounded and cleared when full.
+ * transaction, one timestamp (so timestamps keep only the last). Each set is bounded
+ * and cleared when full.
  */
 class KnownValid {
   readonly #valid = new Set<string>();
 
-  constructor(readonly path: string, readonly schema: Schema<string>) {}
+  constructor(
+    readonly path: string,
+    readonly schema: Schema<string>,
+    readonly capacity = KNOWN_MAX_ENTRIES,
+  ) {}
 
   check(value: string | null): EventIssue | null {
     if (value === null || this.#valid.has(value)) return null;
@@ -57,7 +62,7 @@ class KnownValid {
     if (!checked.success) {
       return { path: this.path, message: checked.error.issues[0]?.message ?? "invalid" };
     }
-    if (this.#valid.size >= KNOWN_MAX_ENTRIES) this.#valid.clear();
+    if (this.#valid.size >= this.capacity) this.#valid.clear();
     this.#valid.add(value);
     return null;
   }
@@ -69,7 +74,7 @@ const BRANCH = new KnownValid("branchId", BranchId);
 const TURN = new KnownValid("turnId", TurnId);
 const RUN = new KnownValid("runId", RunId);
 const ITEM = new KnownValid("itemId", ItemId);
-const TIMESTAMP = new KnownValid("timestamp", Timestamp);
+const TIMESTAMP = new KnownValid("timestamp", Timestamp, 1);
 
 /**
  * Checks one event against the protocol.
@@ -77,7 +82,8 @@ const TIMESTAMP = new KnownValid("timestamp", Timestamp);
  * @param type the event type
  * @param scope the envelope's scope ids
  * @param timestamp the envelope's timestamp
- * @param payload the payload, scope ids mirrored
+ * @param payload the payload without its mirrored scope ids (they are the scope's,
+ *   checked there once; `mirrorScope` adds them after)
  * @returns the first issue, or null when the event is valid
  */
 export function checkEvent(

@@ -36,6 +36,8 @@ export interface EventDraft<T extends EventType = EventType> {
   payload: Omit<EventPayload<T>, "turnId" | "runId" | "itemId"> & Record<string, unknown>;
 }
 
+const NO_SCOPE = { turnId: null, runId: null, itemId: null };
+
 /**
  * Appends one event and applies it to the projections. Must run inside a
  * transaction of the same connection.
@@ -58,14 +60,16 @@ export function appendEvent<T extends EventType>(
     runId: draft.runId ?? null,
     itemId: draft.itemId ?? null,
   };
-  const payload = mirrorScope(scope, draft.payload as Record<string, unknown>);
-  const issue = checkEvent(draft.type, scope, timestamp, payload);
+  // Checked without the mirrored ids (the scope's, checked there), then mirrored.
+  const body = mirrorScope(NO_SCOPE, draft.payload as Record<string, unknown>);
+  const issue = checkEvent(draft.type, scope, timestamp, body);
   if (issue) {
     throw new JournalError(
       "invalid_event",
       `Event ${draft.type} breaks the protocol at ${issue.path}: ${issue.message}`,
     );
   }
+  const payload = mirrorScope(scope, body);
   const payloadJson = JSON.stringify(payload);
   const { lastInsertRowid } = statement(
     connection,
