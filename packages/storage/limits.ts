@@ -39,3 +39,13 @@ export const CONFIG_DISPLAY_NAME_MAX_CHARS = 200;
 
 /** Most problems listed in one config error; past that the first few are what the user fixes. */
 export const CONFIG_ISSUES_MAX_COUNT = 20;
+
+// --- SQLite connections -------------------------------------------------------------------
+
+/**
+ * Most prepared statements one connection keeps. The store's SQL texts are fixed (about
+ * 90 across state.db and memory.db, memory.list's optional filters included: at most 16
+ * shapes), so the bound is never reached in use; it only keeps a future caller that
+ * builds SQL from values from growing the cache without end.
+ */
+export const STATEMENT_CACHE_MAX_ENTRIES = 256;

@@ -33,6 +33,7 @@ export * from "./state/thread_writes.ts";
 export * from "./state/turn_writes.ts";
 export * from "./state/run_writes.ts";
 export * from "./state/run_facts.ts";
+export * from "./state/step_writes.ts";
 export * from "./state/run_row.ts";
 export * from "./state/maintenance.ts";
 export * from "./state/reads/errors.ts";

@@ -9,13 +9,12 @@ import type { JournalEvent, RunReasonCode } from "@daedalus/protocol";
 import {
   appendItemDelta,
   type Committed,
-  completeItem,
+  completeStep,
   getThread,
   readRunConfig,
   readRunItems,
   readRunScope,
   type RecalledMemory,
-  recordModelResponse,
   settleRun,
   startItem,
   type StateStore,
@@ -137,24 +136,33 @@ export async function runAgentLoop(
         reasoningEffort: typeof config.reasoningEffort === "string" ? config.reasoningEffort : null,
       };
       const outcome = await streamStep(deps, runId, provider.provider, request, signal, commit);
-      commit(recordModelResponse(deps.store, runId, {
-        callOrdinal,
-        outcome: outcome.kind === "done" || outcome.kind === "cut"
-          ? "completed"
-          : outcome.kind === "cancelled"
-          ? "cancelled"
-          : "failed",
-        usage: outcome.kind === "done" || outcome.kind === "cut" ? outcome.usage : null,
-        responseModelId: outcome.kind === "done" || outcome.kind === "cut"
-          ? outcome.responseModelId
-          : null,
-        requestId: outcome.kind === "done" || outcome.kind === "cut" ? outcome.requestId : null,
-        reasonCode: outcome.kind === "failed"
-          ? outcome.reason
-          : outcome.kind === "cancelled"
-          ? "cancelled"
+      // The step's message (when whole) and the call's end: one transaction.
+      commit(completeStep(deps.store, runId, {
+        message: outcome.kind === "done" && outcome.itemId !== null
+          ? {
+            itemId: outcome.itemId,
+            completion: { status: "completed", streamed: outcome.streamed },
+          }
           : undefined,
-        activityDate: deps.today(),
+        response: {
+          callOrdinal,
+          outcome: outcome.kind === "done" || outcome.kind === "cut"
+            ? "completed"
+            : outcome.kind === "cancelled"
+            ? "cancelled"
+            : "failed",
+          usage: outcome.kind === "done" || outcome.kind === "cut" ? outcome.usage : null,
+          responseModelId: outcome.kind === "done" || outcome.kind === "cut"
+            ? outcome.responseModelId
+            : null,
+          requestId: outcome.kind === "done" || outcome.kind === "cut" ? outcome.requestId : null,
+          reasonCode: outcome.kind === "failed"
+            ? outcome.reason
+            : outcome.kind === "cancelled"
+            ? "cancelled"
+            : undefined,
+          activityDate: deps.today(),
+        },
       }));
       if (outcome.kind === "failed") {
         return void settle("failed", outcome.reason, outcome.errorMessage);
@@ -293,7 +301,15 @@ interface ResponseFacts {
 }
 
 type StepOutcome =
-  | ({ kind: "done"; toolCalls: ToolCallRequest[] } & ResponseFacts)
+  | (
+    & {
+      kind: "done";
+      toolCalls: ToolCallRequest[];
+      itemId: string | null;
+      streamed: { content: string; reasoning: string };
+    }
+    & ResponseFacts
+  )
   | ({ kind: "cut" } & ResponseFacts)
   | { kind: "failed"; reason: RunReasonCode; errorMessage: string | null }
   | { kind: "cancelled" };
@@ -361,6 +377,7 @@ async function streamStep(
   if (signal.aborted) return { kind: "cancelled" };
   // The item of a cut answer is left streaming; the settlement marks it failed.
   if (finishReason === "length") return { kind: "cut", usage, ...finish };
-  if (itemId) commit(completeItem(deps.store, itemId, { status: "completed", streamed }));
-  return { kind: "done", toolCalls, usage, ...finish };
+  // The caller completes the message with the call's end, in one transaction, from the
+  // text this step journaled (no read-back of its deltas).
+  return { kind: "done", toolCalls, itemId, streamed, usage, ...finish };
 }

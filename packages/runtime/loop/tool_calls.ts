@@ -10,7 +10,7 @@ import {
   appendProcessRecord,
   type Committed,
   settleToolCall,
-  startItem,
+  startItems,
   type StateStore,
 } from "@daedalus/storage";
 import type { JournalEvent, RunReasonCode } from "@daedalus/protocol";
@@ -31,7 +31,7 @@ export interface ToolRunnerDeps {
 }
 
 /**
- * Records each call as a running item, then runs them through the gate.
+ * Records the calls as running items (one transaction), then runs them through the gate.
  *
  * @param deps store and tools
  * @param runId the run
@@ -50,19 +50,30 @@ export async function runToolCalls(
   commit: <T>(c: Committed<T>) => T,
 ): Promise<RunReasonCode | null> {
   let runFailure: RunReasonCode | null = null;
-  const started = calls.map((call) => {
+  const parsed = calls.map((call) => {
     let args: unknown = call.arguments;
     try {
       args = JSON.parse(call.arguments || "{}");
     } catch { /* reported to the model below */ }
-    const item = commit(startItem(deps.store, runId, {
-      kind: "tool_call",
-      role: "assistant",
-      status: "running",
-      data: { toolId: call.name, callId: call.id, arguments: args },
-    }));
-    return { call, args, item, tool: deps.tools.get(call.name) };
+    return { call, args };
   });
+  // Every call of the step is recorded in one transaction, in the model's order.
+  const items = commit(startItems(
+    deps.store,
+    runId,
+    parsed.map(({ call, args }) => ({
+      kind: "tool_call" as const,
+      role: "assistant" as const,
+      status: "running" as const,
+      data: { toolId: call.name, callId: call.id, arguments: args },
+    })),
+  ));
+  const started = parsed.map(({ call, args }, index) => ({
+    call,
+    args,
+    item: items[index]!,
+    tool: deps.tools.get(call.name),
+  }));
   for (const batch of gateBatches(started)) {
     if (signal.aborted || runFailure !== null) return runFailure;
     await Promise.all(batch.map(async ({ call, args, item, tool }) => {

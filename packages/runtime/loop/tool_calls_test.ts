@@ -148,3 +148,71 @@ Deno.test("a tool whose sandbox is unusable fails its call and then the run, wit
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("a step's tool calls are recorded together: when one cannot be, none of them is", async () => {
+  let ran = 0;
+  const read: LoopTool = {
+    name: "r",
+    description: "a read",
+    parameters: { type: "object" },
+    mutating: false,
+    run: () => {
+      ran++;
+      return Promise.resolve({ content: "read" });
+    },
+  };
+  const home = await Deno.makeTempDir({ prefix: "daedalus-calls-tx-" });
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/ws`,
+    threadTitles: false,
+    memoryRefinement: false,
+    tools: [read],
+    providers: [createScriptedProvider({
+      script: [{
+        toolCalls: [
+          { name: "r", arguments: { n: 1 } },
+          { name: "r", arguments: { n: 2 } },
+          { name: "r", arguments: { n: 3 } },
+        ],
+      }],
+    })],
+  });
+  const events: JournalEvent[] = [];
+  core.hub.subscribe((e) => events.push(e));
+  // The third call's item cannot be stored.
+  core.store.db.connection.exec(
+    `CREATE TEMP TRIGGER test_fail_third_call BEFORE INSERT ON main.items
+     WHEN NEW.kind = 'tool_call' AND json_extract(NEW.data_json, '$.arguments.n') = 3
+     BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+  );
+  try {
+    const dispatch = dispatchOn(core);
+    const { thread } = await dispatch("thread.create", { title: "t" });
+    const { runId } = await dispatch("turn.start", {
+      threadId: thread.id,
+      content: "go",
+      providerId: "scripted",
+      modelId: "scripted-model",
+    });
+    const deadline = Date.now() + 10_000;
+    while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
+      assert.ok(Date.now() < deadline, "the run did not settle within 10 s");
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const calls = core.store.db.connection.prepare(
+      "SELECT count(*) AS n FROM items WHERE run_id = ? AND kind = 'tool_call'",
+    ).get(runId);
+    assert.equal(Number(calls?.n), 0, "no call of the step was recorded");
+    assert.equal(ran, 0, "no call ran");
+    assert.equal(
+      events.filter((e) => e.type === "item.started" && e.payload.item.kind === "tool_call").length,
+      0,
+      "no call was published",
+    );
+    assert.equal(events.find((e) => e.type === "run.settled")?.payload.status, "failed");
+  } finally {
+    await core.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});

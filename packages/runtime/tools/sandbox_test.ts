@@ -103,7 +103,7 @@ Deno.test("a sandbox that cannot start fails the call visibly, and the next call
     root,
     () => [],
     [],
-    new URL("./testdata/broken_worker.ts", import.meta.url),
+    new URL("./testdata/broken_worker.js", import.meta.url),
   );
   try {
     const first = await within(
@@ -130,7 +130,7 @@ Deno.test("cancelling a call on a stuck Worker settles it and replaces the Worke
     root,
     () => [],
     [],
-    new URL("./testdata/stuck_worker.ts", import.meta.url),
+    new URL("./testdata/stuck_worker.js", import.meta.url),
   );
   try {
     const controller = new AbortController();
@@ -201,7 +201,7 @@ Deno.test("a cancel that lands while the sandbox is still being started settles 
     root,
     () => [],
     [],
-    new URL("./testdata/stuck_worker.ts", import.meta.url),
+    new URL("./testdata/stuck_worker.js", import.meta.url),
   );
   try {
     const controller = new AbortController();

@@ -14,7 +14,8 @@ import type {
   MemorySummary,
 } from "@daedalus/protocol";
 import { MEMORY_PREVIEW_MAX_CHARS } from "@daedalus/protocol";
-import { nullableText, numeric, type Row, statement, text } from "./_sqlite.ts";
+import { nullableText, numeric, type Row, text } from "./_sqlite.ts";
+import { statement } from "../_statements.ts";
 import { memoryIndexText } from "./tokenize.ts";
 
 /** An Item of state.db that a memory's source points at. */

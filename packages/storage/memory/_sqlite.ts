@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DatabaseSync, SQLOutputValue, StatementSync } from "node:sqlite";
+import type { DatabaseSync, SQLOutputValue } from "node:sqlite";
 
 /** A row as `node:sqlite` returns it. */
 export type Row = Record<string, SQLOutputValue>;
@@ -69,21 +69,4 @@ export function readSchemaObjects(connection: DatabaseSync): SchemaObject[] {
     tableName: text(row, "tbl_name"),
     sql: normalizeSql(nullableText(row, "sql") ?? ""),
   }));
-}
-
-const statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
-
-/** Prepares `sql` once per connection; the hot paths run the same few statements. */
-export function statement(connection: DatabaseSync, sql: string): StatementSync {
-  let cache = statements.get(connection);
-  if (cache === undefined) {
-    cache = new Map();
-    statements.set(connection, cache);
-  }
-  let prepared = cache.get(sql);
-  if (prepared === undefined) {
-    prepared = connection.prepare(sql);
-    cache.set(sql, prepared);
-  }
-  return prepared;
 }

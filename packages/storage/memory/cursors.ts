@@ -15,7 +15,8 @@
  * @module
  */
 import type { MemoryDatabase } from "./database.ts";
-import { nullableText, numeric, type Row, statement, text } from "./_sqlite.ts";
+import { nullableText, numeric, type Row, text } from "./_sqlite.ts";
+import { statement } from "../_statements.ts";
 
 /** Where an Item sits in its thread's default branch, in reading order. */
 export interface ExtractionPosition {

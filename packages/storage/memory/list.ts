@@ -14,6 +14,7 @@ import {
   type ResultOf,
 } from "@daedalus/protocol";
 import { MemoryError } from "./errors.ts";
+import { statement } from "../_statements.ts";
 import {
   MEMORY_ROW_COLUMNS,
   MEMORY_ROW_FROM,
@@ -83,7 +84,9 @@ export function listMemoryPage(connection: DatabaseSync, input: ListMemoriesInpu
     where.push("(r.updated_at < ? OR (r.updated_at = ? AND r.id > ?))");
     values.push(after.updatedAt, after.updatedAt, after.id);
   }
-  const rows = connection.prepare(
+  // Cached by shape: the optional filters make at most 16 texts.
+  const rows = statement(
+    connection,
     `SELECT ${MEMORY_ROW_COLUMNS} FROM ${MEMORY_ROW_FROM}
      ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
      ORDER BY r.updated_at DESC, r.id ASC LIMIT ?`,

@@ -16,7 +16,8 @@
 import type { MemoryKind, MemoryScope } from "@daedalus/protocol";
 import type { DatabaseSync } from "node:sqlite";
 import type { MemoryDatabase } from "./database.ts";
-import { nullableText, numeric, type Row, statement, text } from "./_sqlite.ts";
+import { nullableText, numeric, type Row, text } from "./_sqlite.ts";
+import { statement } from "../_statements.ts";
 import { tokenizeMemoryText } from "./tokenize.ts";
 import {
   RECALL_CANDIDATES_MAX,

@@ -42,7 +42,8 @@ import {
 } from "./_records.ts";
 import { type ListMemoriesInput, listMemoryPage, type MemoryPage } from "./list.ts";
 import { MEMORY_SCOPE_KEY_MAX_CHARS } from "./limits.ts";
-import { numeric, statement, text } from "./_sqlite.ts";
+import { numeric, text } from "./_sqlite.ts";
+import { statement } from "../_statements.ts";
 
 export type { MemorySourceInput, ResolvedItem, ResolveItem } from "./_records.ts";
 

@@ -7,6 +7,7 @@
  * @module
  */
 import type { DatabaseSync, SQLOutputValue } from "node:sqlite";
+import { statement } from "../_statements.ts";
 import {
   EventEnvelope,
   ExecutionPolicy,
@@ -53,7 +54,7 @@ export const EVENT_COLUMNS = "seq, schema_version, event_type, thread_id, branch
  * reads the rows it stamps.
  */
 export function selectLatestSeq(connection: DatabaseSync): number {
-  const row = connection.prepare("SELECT coalesce(max(seq), 0) AS seq FROM events").get();
+  const row = statement(connection, "SELECT coalesce(max(seq), 0) AS seq FROM events").get();
   return row === undefined ? 0 : integerColumn(row, "seq");
 }
 

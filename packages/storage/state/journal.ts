@@ -8,14 +8,14 @@
 import type { DatabaseSync } from "node:sqlite";
 import {
   EVENT_SCHEMA_VERSION,
-  EventEnvelope,
   type EventPayload,
   type EventType,
   type JournalEvent,
   mirrorScope,
 } from "@daedalus/protocol";
-import { statement } from "./_statements.ts";
+import { statement } from "../_statements.ts";
 import { applyEvent } from "./projections.ts";
+import { checkEvent } from "./_event_check.ts";
 import { JournalError } from "./errors.ts";
 
 /** An event before it has a seq: its type, scope ids and payload (mirrored ids are added). */
@@ -35,6 +35,8 @@ export interface EventDraft<T extends EventType = EventType> {
   /** The payload, without mirrored scope ids (they are derived from the scope). */
   payload: Omit<EventPayload<T>, "turnId" | "runId" | "itemId"> & Record<string, unknown>;
 }
+
+const NO_SCOPE = { turnId: null, runId: null, itemId: null };
 
 /**
  * Appends one event and applies it to the projections. Must run inside a
@@ -58,7 +60,16 @@ export function appendEvent<T extends EventType>(
     runId: draft.runId ?? null,
     itemId: draft.itemId ?? null,
   };
-  const payload = mirrorScope(scope, draft.payload as Record<string, unknown>);
+  // Checked without the mirrored ids (the scope's, checked there), then mirrored.
+  const body = mirrorScope(NO_SCOPE, draft.payload as Record<string, unknown>);
+  const issue = checkEvent(draft.type, scope, timestamp, body);
+  if (issue) {
+    throw new JournalError(
+      "invalid_event",
+      `Event ${draft.type} breaks the protocol at ${issue.path}: ${issue.message}`,
+    );
+  }
+  const payload = mirrorScope(scope, body);
   const payloadJson = JSON.stringify(payload);
   const { lastInsertRowid } = statement(
     connection,
@@ -75,25 +86,15 @@ export function appendEvent<T extends EventType>(
     timestamp,
     payloadJson,
   );
-  const candidate = {
+  // Checked above part by part; the rest of the envelope is built here (_event_check.ts).
+  const event = {
     seq: Number(lastInsertRowid),
     schemaVersion: EVENT_SCHEMA_VERSION,
     type: draft.type,
     ...scope,
     timestamp,
     payload,
-  };
-  const checked = EventEnvelope.safeParse(candidate);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    throw new JournalError(
-      "invalid_event",
-      `Event ${draft.type} breaks the protocol at ${issue?.path.join(".") ?? "?"}: ${
-        issue?.message ?? "invalid"
-      }`,
-    );
-  }
-  const event = candidate as unknown as JournalEvent;
+  } as unknown as JournalEvent;
   applyEvent(connection, event);
   return event;
 }
@@ -141,6 +142,7 @@ export function eventFromRow(row: Record<string, unknown>): JournalEvent {
  * @returns the events, oldest first
  */
 export function* iterateJournal(connection: DatabaseSync, afterSeq = 0): Generator<JournalEvent> {
+  // Not cached: an open iterator would be reset by any other use of a shared statement.
   const rows = connection.prepare(
     `SELECT seq, schema_version, event_type, thread_id, branch_id, turn_id, run_id, item_id,
        created_at, payload_json FROM events WHERE seq > ? ORDER BY seq`,

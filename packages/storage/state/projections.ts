@@ -7,7 +7,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { JournalEvent } from "@daedalus/protocol";
-import { statement } from "./_statements.ts";
+import { statement } from "../_statements.ts";
 
 /** Projection tables, children first: the order to clear them in. */
 export const PROJECTION_TABLES = [

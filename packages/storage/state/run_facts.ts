@@ -78,14 +78,34 @@ export function recordModelResponse(
   runId: string,
   fact: ModelResponseFact,
 ): Committed<JournalEvent> {
-  return store.write((context) => {
-    const { status: _status, turnOrdinal: _ordinal, ...scope } = readRunScope(context.db, runId);
-    const usage = fact.outcome === "completed" ? fact.usage : null;
-    return context.append({
-      type: "model.response_finished",
-      ...scope,
-      payload: { ...fact, usage },
-    });
+  return store.write((context) =>
+    appendModelResponse(context, readRunScope(context.db, runId), fact)
+  );
+}
+
+/**
+ * Appends a `model.response_finished` event inside another write's transaction (a
+ * step's completion commits it with the step's message: `completeStep`).
+ *
+ * @param context the write context
+ * @param scope the run's scope ids
+ * @param fact how the call ended
+ * @returns the event
+ */
+export function appendModelResponse(
+  context: WriteContext,
+  scope: RunScope,
+  fact: ModelResponseFact,
+): JournalEvent {
+  const { threadId, branchId, turnId, runId } = scope;
+  const usage = fact.outcome === "completed" ? fact.usage : null;
+  return context.append({
+    type: "model.response_finished",
+    threadId,
+    branchId,
+    turnId,
+    runId,
+    payload: { ...fact, usage },
   });
 }
 

@@ -5,7 +5,7 @@
  */
 import type { RunSummary } from "@daedalus/protocol";
 import type { StateDatabase } from "./database.ts";
-import { statement } from "./_statements.ts";
+import { statement } from "../_statements.ts";
 import { StoreError } from "./errors.ts";
 
 /**

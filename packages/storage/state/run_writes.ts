@@ -19,10 +19,11 @@ import { RUN_ERROR_MESSAGE_MAX_CHARS } from "@daedalus/protocol";
 import type { Committed, StateStore, WriteContext } from "./store.ts";
 import type { StateDatabase } from "./database.ts";
 import { StoreError } from "./errors.ts";
-import { statement } from "./_statements.ts";
+import { statement } from "../_statements.ts";
 import { readRunSummary } from "./run_row.ts";
 import { ITEM_COLUMNS, itemFromRow } from "./_rows.ts";
-import { overlayStreamedText, type StreamedText, withStreamedText } from "./streamed_text.ts";
+import type { StreamedText } from "./streamed_text.ts";
+import { addItem, finishItem, nextOrdinal, scopeIds } from "./_item_writes.ts";
 
 /** The scope ids of a Run. */
 export interface RunScope {
@@ -119,45 +120,6 @@ export interface NewItem {
   data?: Record<string, unknown>;
 }
 
-function nextOrdinal(db: StateDatabase, runId: string): number {
-  return Number(
-    statement(
-      db.connection,
-      "SELECT coalesce(max(ordinal), 0) + 1 AS n FROM items WHERE run_id = ?",
-    )
-      .get(runId)?.n ?? 1,
-  );
-}
-
-function addItem(context: WriteContext, scope: RunScope, input: NewItem): Item {
-  const item: Item = {
-    id: newId("item"),
-    turnId: scope.turnId,
-    runId: scope.runId,
-    ordinal: nextOrdinal(context.db, scope.runId),
-    kind: input.kind,
-    role: input.role,
-    status: input.status,
-    content: input.content ?? "",
-    data: input.data ?? {},
-    createdAt: context.now,
-    updatedAt: context.now,
-  };
-  const terminal = input.status !== "streaming" && input.status !== "running";
-  context.append({
-    type: terminal ? "item.completed" : "item.started",
-    ...scopeIds(scope),
-    itemId: item.id,
-    payload: { item },
-  });
-  return item;
-}
-
-function scopeIds(scope: RunScope): RunScope {
-  const { threadId, branchId, turnId, runId } = scope;
-  return { threadId, branchId, turnId, runId };
-}
-
 /**
  * Starts (or, with a terminal status, records) an Item of a Run.
  *
@@ -168,14 +130,6 @@ function scopeIds(scope: RunScope): RunScope {
  */
 export function startItem(store: StateStore, runId: string, input: NewItem): Committed<Item> {
   return store.write((context) => addItem(context, readRunScope(context.db, runId), input));
-}
-
-function readItem(db: StateDatabase, itemId: string): Item {
-  const row = statement(db.connection, `SELECT ${ITEM_COLUMNS} FROM items WHERE id = ?`).get(
-    itemId,
-  );
-  if (!row) throw new StoreError("item_not_found", `Item ${itemId} does not exist`);
-  return itemFromRow(row);
 }
 
 /** Item scopes never change, so the delta hot path looks each up once per connection. */
@@ -255,23 +209,6 @@ export interface ItemCompletion {
    * they are read back. Only used while the item is streaming.
    */
   streamed?: StreamedText;
-}
-
-function finishItem(context: WriteContext, itemId: string, completion: ItemCompletion): Item {
-  const stored = readItem(context.db, itemId);
-  const current = completion.streamed && stored.status === "streaming"
-    ? withStreamedText(stored, completion.streamed)
-    : overlayStreamedText(context.db, [stored])[0]!;
-  const item: Item = {
-    ...current,
-    status: completion.status,
-    content: completion.content ?? current.content,
-    data: { ...current.data, ...completion.data },
-    updatedAt: context.now,
-  };
-  const scope = readRunScope(context.db, item.runId);
-  context.append({ type: "item.completed", ...scopeIds(scope), itemId, payload: { item } });
-  return item;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { Item } from "@daedalus/protocol";
 import type { StateDatabase } from "./database.ts";
-import { statement } from "./_statements.ts";
+import { statement } from "../_statements.ts";
 
 /** The text streamed so far into one item. */
 export interface StreamedText {

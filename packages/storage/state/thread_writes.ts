@@ -8,7 +8,7 @@ import type { StateDatabase } from "./database.ts";
 import type { Committed, StateStore } from "./store.ts";
 import type { EventDraft } from "./journal.ts";
 import { StoreError } from "./errors.ts";
-import { statement } from "./_statements.ts";
+import { statement } from "../_statements.ts";
 import { THREAD_COLUMNS, threadFromRow } from "./_rows.ts";
 import { managedWorkspacePath } from "../home.ts";
 

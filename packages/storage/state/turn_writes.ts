@@ -14,7 +14,7 @@ import {
 import type { Committed, StateStore } from "./store.ts";
 import type { StateDatabase } from "./database.ts";
 import { StoreError } from "./errors.ts";
-import { statement } from "./_statements.ts";
+import { statement } from "../_statements.ts";
 import { readThread } from "./thread_writes.ts";
 
 /** What {@linkcode startTurn} needs. */

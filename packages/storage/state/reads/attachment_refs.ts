@@ -6,7 +6,7 @@
  * @module
  */
 import type { StateDatabase } from "../database.ts";
-import { statement } from "../_statements.ts";
+import { statement } from "../../_statements.ts";
 
 /**
  * Reads every attachment path recorded on an item.

@@ -9,7 +9,7 @@ import type { StateDatabase } from "../database.ts";
 import { nonNegativeInteger, pageLimit, requireId } from "./_params.ts";
 import { envelopeFromRow, EVENT_COLUMNS, type ReplayedEvent, selectLatestSeq } from "../_rows.ts";
 import { REPLAY_DEFAULT_EVENTS, REPLAY_MAX_EVENTS } from "./limits.ts";
-import { statement } from "../_statements.ts";
+import { statement } from "../../_statements.ts";
 
 export type { ReplayedEvent } from "../_rows.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { StateDatabase } from "../database.ts";
-import { statement } from "../_statements.ts";
+import { statement } from "../../_statements.ts";
 
 /** A recorded change: its thread and the record the file tool captured. */
 export interface StoredFileChange {

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { StateDatabase } from "../database.ts";
-import { statement } from "../_statements.ts";
+import { statement } from "../../_statements.ts";
 
 /** A citable Item. */
 export interface ItemSource {

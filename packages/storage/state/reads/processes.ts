@@ -6,7 +6,7 @@
  */
 import type { ProcessRecord } from "@daedalus/protocol";
 import type { StateDatabase } from "../database.ts";
-import { statement } from "../_statements.ts";
+import { statement } from "../../_statements.ts";
 
 /**
  * Reads one process's latest recorded facts.

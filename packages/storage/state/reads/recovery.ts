@@ -8,7 +8,7 @@ import type { RunStatus } from "@daedalus/protocol";
 import type { StateDatabase } from "../database.ts";
 import { textColumn } from "../_sqlite.ts";
 import { ReadError } from "./errors.ts";
-import { statement } from "../_statements.ts";
+import { statement } from "../../_statements.ts";
 
 /** A run left unsettled when the runtime stopped. */
 export interface RecoverableRun {

@@ -8,7 +8,7 @@ import type { Item } from "@daedalus/protocol";
 import type { StateDatabase } from "../database.ts";
 import { ITEM_COLUMNS, itemFromRow } from "../_rows.ts";
 import { overlayStreamedText } from "../streamed_text.ts";
-import { statement } from "../_statements.ts";
+import { statement } from "../../_statements.ts";
 
 /**
  * Reads a Run's Items by ordinal.

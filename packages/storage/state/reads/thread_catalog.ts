@@ -13,7 +13,7 @@ import { pageLimit, requireId } from "./_params.ts";
 import { selectLatestSeq, THREAD_COLUMNS, threadFromRow } from "../_rows.ts";
 import { ReadError } from "./errors.ts";
 import { PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS } from "./limits.ts";
-import { statement } from "../_statements.ts";
+import { statement } from "../../_statements.ts";
 
 /** What {@linkcode getThread} returns: the `thread.get` result. */
 export type ThreadSnapshot = ResultOf<"thread.get">;

@@ -34,7 +34,7 @@ import {
 } from "../_rows.ts";
 import { ReadError } from "./errors.ts";
 import { PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS } from "./limits.ts";
-import { statement } from "../_statements.ts";
+import { statement } from "../../_statements.ts";
 
 /** What {@linkcode listTurns} returns: the `turn.list` result. */
 export type TurnPage = ResultOf<"turn.list">;

@@ -9,6 +9,7 @@ import { LocalDate, type ResultOf } from "@daedalus/protocol";
 import type { SQLOutputValue } from "node:sqlite";
 import type { StateDatabase } from "../database.ts";
 import { textColumn } from "../_sqlite.ts";
+import { statement } from "../../_statements.ts";
 import { ReadError } from "./errors.ts";
 import { DAY_MS, USAGE_WINDOW_MAX_DAYS } from "./limits.ts";
 
@@ -85,12 +86,14 @@ const LONGEST_RUN_SQL = `SELECT max(max(0,
     AND started_at IS NOT NULL AND settled_at IS NOT NULL`;
 
 function selectDailyTokens(db: StateDatabase): DayTokens[] {
-  const statement = db.connection.prepare(
+  // Cached: the text is fixed and only this reader uses it (with bigints on).
+  const select = statement(
+    db.connection,
     `SELECT activity_date, sum(total_tokens) AS tokens FROM model_usages
      GROUP BY activity_date HAVING sum(total_tokens) > 0 ORDER BY activity_date ASC`,
   );
-  statement.setReadBigInts(true);
-  return statement.all().map((row) => {
+  select.setReadBigInts(true);
+  return select.all().map((row) => {
     const date = textColumn(row, "activity_date");
     return { date, day: storedDay(date), tokens: safeInteger(row.tokens) };
   });
@@ -121,9 +124,10 @@ function longestStreak(days: DayTokens[]): number {
 }
 
 function singleValue(db: StateDatabase, sql: string): SQLOutputValue {
-  const statement = db.connection.prepare(sql);
-  statement.setReadBigInts(true);
-  return statement.get()?.value ?? null;
+  // Cached: every `sql` here is one of this module's fixed texts.
+  const select = statement(db.connection, sql);
+  select.setReadBigInts(true);
+  return select.get()?.value ?? null;
 }
 
 /** Sums are exact in SQLite's 64 bits; past 2^53 − 1 the figure saturates rather than lies. */

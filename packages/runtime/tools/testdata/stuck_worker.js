@@ -4,7 +4,6 @@
  *
  * @module
  */
-/// <reference lib="deno.worker" />
 self.onmessage = () => {
   for (;;) {
     // Busy forever: the message loop never runs again.

@@ -1,5 +1,6 @@
 /**
  * A sandbox Worker module that fails while loading (tests: a sandbox that cannot start).
+ * Plain JavaScript, so that starting it under `deno test` waits for no type check.
  *
  * @module
  */

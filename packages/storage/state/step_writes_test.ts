@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { activateRun, appendItemDelta, startItem } from "./run_writes.ts";
+import { recordModelInput } from "./run_facts.ts";
+import { completeStep, startItems } from "./step_writes.ts";
+import {
+  assertValidEvents,
+  countRows,
+  eventTypes,
+  failInsert,
+  openTestStore,
+  readRow,
+  seedThread,
+  seedTurn,
+} from "./_test_store.ts";
+
+const USAGE = {
+  inputTokens: 10,
+  cachedInputTokens: 0,
+  outputTokens: 5,
+  reasoningOutputTokens: 0,
+  totalTokens: 15,
+};
+
+async function streamingStep() {
+  const fixture = await openTestStore();
+  const { store } = fixture;
+  const { threadId } = await seedThread(fixture);
+  const { runId } = seedTurn(store, threadId);
+  activateRun(store, runId);
+  recordModelInput(store, runId, {
+    callOrdinal: 1,
+    stepOrdinal: 1,
+    purpose: "execution",
+    contextRevision: null,
+    stepInput: {},
+  });
+  const message = startItem(store, runId, {
+    kind: "message",
+    role: "assistant",
+    status: "streaming",
+  }).result;
+  appendItemDelta(store, message.id, "Hello, ");
+  appendItemDelta(store, message.id, "world");
+  return { fixture, store, runId, itemId: message.id };
+}
+
+const response = {
+  callOrdinal: 1,
+  outcome: "completed" as const,
+  usage: USAGE,
+  responseModelId: "test-model",
+  requestId: "req-1",
+  activityDate: "2026-10-01",
+};
+
+Deno.test("a step's completion commits its message and the call's end together", async () => {
+  const { fixture, store, runId, itemId } = await streamingStep();
+  await using _ = fixture;
+  const done = completeStep(store, runId, {
+    message: { itemId, completion: { status: "completed" } },
+    response,
+  });
+  assertValidEvents(done.events);
+  assert.deepEqual(eventTypes(done.events), ["item.completed", "model.response_finished"]);
+  assert.equal(done.result?.content, "Hello, world", "the streamed text is the item's");
+  assert.equal(done.events[0]!.timestamp, done.events[1]!.timestamp, "one transaction");
+  assert.equal(readRow(store, "SELECT status FROM items WHERE id = ?", itemId).status, "completed");
+  assert.equal(countRows(store, "model_usages"), 1);
+});
+
+Deno.test("a step whose call end cannot be stored leaves its message streaming", async () => {
+  const { fixture, store, runId, itemId } = await streamingStep();
+  await using _ = fixture;
+  const before = countRows(store);
+  const restore = failInsert(store, "model_usages", "1");
+  assert.throws(
+    () =>
+      completeStep(store, runId, {
+        message: { itemId, completion: { status: "completed" } },
+        response,
+      }),
+    /injected failure/,
+  );
+  restore();
+  assert.equal(countRows(store), before, "neither event was written");
+  assert.equal(readRow(store, "SELECT status FROM items WHERE id = ?", itemId).status, "streaming");
+});
+
+Deno.test("a step without a message to end records only the call's end", async () => {
+  const { fixture, store, runId, itemId } = await streamingStep();
+  await using _ = fixture;
+  const done = completeStep(store, runId, {
+    response: { ...response, outcome: "failed", usage: null, reasonCode: "provider_network" },
+  });
+  assert.equal(done.result, null);
+  assert.deepEqual(eventTypes(done.events), ["model.response_finished"]);
+  assert.equal(readRow(store, "SELECT status FROM items WHERE id = ?", itemId).status, "streaming");
+});
+
+Deno.test("a step's tool calls start in one transaction, in order, or not at all", async () => {
+  const { fixture, store, runId } = await streamingStep();
+  await using _ = fixture;
+  const call = (callId: string) => ({
+    kind: "tool_call" as const,
+    role: "assistant" as const,
+    status: "running" as const,
+    data: { toolId: "read", callId, arguments: {} },
+  });
+  const restore = failInsert(store, "items", "json_extract(NEW.data_json, '$.callId') = 'c2'");
+  const before = countRows(store, "items");
+  assert.throws(() => startItems(store, runId, [call("c1"), call("c2")]), /injected failure/);
+  restore();
+  assert.equal(countRows(store, "items"), before, "the first call was rolled back too");
+  const started = startItems(store, runId, [call("c1"), call("c2"), call("c3")]);
+  assertValidEvents(started.events);
+  assert.deepEqual(eventTypes(started.events), ["item.started", "item.started", "item.started"]);
+  assert.deepEqual(started.result.map((item) => item.data.callId), ["c1", "c2", "c3"]);
+  const [first, second, third] = started.result.map((item) => item.ordinal);
+  assert.deepEqual([second! - first!, third! - second!], [1, 1], "consecutive ordinals");
+});
