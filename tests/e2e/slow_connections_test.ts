@@ -154,7 +154,8 @@ Deno.test("a client that hangs up mid-body leaves at most one short log line, no
     `POST /upload HTTP/1.1\r\n${host}${auth}X-File-Name: a.txt\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\n\r\nhello`,
     `POST /rpc HTTP/1.1\r\n${host}${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"jso`,
   ];
-  await waitUntil("the login line", () => server.child.stderr.includes("Daedalus is running"));
+  // Both start-up lines (the login URL and how to get a fresh one) come before the count.
+  await waitUntil("the login lines", () => server.child.stderr.includes("prints a fresh one"));
   const before = server.child.stderr.length;
   for (const request of cut) {
     const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
