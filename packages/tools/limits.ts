@@ -106,6 +106,13 @@ export const GLOB_PATTERN_MAX_PROGRAM_SIZE = 2000;
 
 /** Most time a grep call may spend matching (file I/O not counted); then it stops with an error. */
 export const GREP_SEARCH_MAX_MS = 10_000;
+/**
+ * Most time starting grep's search Worker and compiling the pattern may take. Not matching
+ * time: nothing blocks meanwhile, and a cancel still stops it. Generous because a first
+ * start can wait seconds for its module graph (type-checked under `deno test` in a fresh
+ * clone, on 2 busy cores), which the search proper must not be charged for.
+ */
+export const GREP_WORKER_START_MAX_MS = 60_000;
 
 /** Longest grep matches without letting the event loop run (a cancel must get through). */
 export const GREP_MATCH_SLICE_MS = 20;

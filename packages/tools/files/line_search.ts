@@ -11,7 +11,7 @@
  * @module
  */
 import { ToolError } from "../tool.ts";
-import { GREP_SEARCH_MAX_MS } from "../limits.ts";
+import { GREP_SEARCH_MAX_MS, GREP_WORKER_START_MAX_MS } from "../limits.ts";
 import { compileLinePattern, matchingLineIndexes, searchTimedOut } from "./line_pattern.ts";
 
 /** A compiled search, ready for file texts. Dispose of it when done. */
@@ -75,7 +75,7 @@ export async function openLineSearch(
   }
   // Starting the Worker and compiling get their own time limit: on a busy machine the start
   // alone can take seconds, which the search proper should not be charged for.
-  const search = new WorkerLineSearch(GREP_SEARCH_MAX_MS, options.signal);
+  const search = new WorkerLineSearch(GREP_WORKER_START_MAX_MS, options.signal);
   try {
     await search.request({ pattern, ignoreCase: options.ignoreCase });
   } catch (error) {
