@@ -40,11 +40,14 @@ export { isWithin, type ResolvedPath, resolveToolPath } from "./files/paths.ts";
 export {
   AccessDenied,
   type AccessRules,
+  type AccessRulesInput,
   assertNotProtected,
   buildAccessRules,
   type CheckedFile,
+  type FileId,
   mayRead,
   openChecked,
+  type ProtectedFile,
   readChecked,
 } from "./files/access.ts";
 export {
@@ -54,3 +57,14 @@ export {
   type SupervisePolicy,
 } from "./processes/process_manager.ts";
 export { ProcessError } from "./processes/process_error.ts";
+// Protocol types the tool contract and the process manager speak in, so a user of this
+// package sees them documented here.
+export type {
+  EventPayload,
+  ExecutionPolicy,
+  ProcessOutputPage,
+  ProcessRecord,
+  ToolId,
+} from "@daedalus/protocol";
+/** The zod schema type tool parameters are declared with (`ToolDefinition.params`). */
+export type { ZodType } from "zod";
