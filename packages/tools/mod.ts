@@ -57,14 +57,3 @@ export {
   type SupervisePolicy,
 } from "./processes/process_manager.ts";
 export { ProcessError } from "./processes/process_error.ts";
-// Protocol types the tool contract and the process manager speak in, so a user of this
-// package sees them documented here.
-export type {
-  EventPayload,
-  ExecutionPolicy,
-  ProcessOutputPage,
-  ProcessRecord,
-  ToolId,
-} from "@daedalus/protocol";
-/** The zod schema type tool parameters are declared with (`ToolDefinition.params`). */
-export type { ZodType } from "zod";
