@@ -58,3 +58,8 @@ export * from "./memory/recall.ts";
 export * from "./state/reads/item_source.ts";
 export * from "./memory/cursors.ts";
 export * from "./state/reads/run_items.ts";
+// Types the public functions above speak in, defined in internal files.
+export type { HistoryDirection } from "./state/reads/_cursor.ts";
+export type { SchemaObject } from "./state/_sqlite.ts";
+/** A row of memory.db's `sqlite_master` (memory.db keeps its own copy of the reader). */
+export type { SchemaObject as MemorySchemaObject } from "./memory/_sqlite.ts";
