@@ -21,6 +21,9 @@ export * from "./limits.ts";
 export * from "./home.ts";
 export * from "./lock.ts";
 export * from "./config_file.ts";
+// Explicit exports win over `export *`: the config schemas typed as `Schema<…>`, not zod's.
+export { DaedalusConfigSchema, ModelConfigSchema, ProviderConfigSchema } from "./config_public.ts";
+export type { ModelConfigInput, ProviderConfigInput, SkillsConfig } from "./config_schema.ts";
 export * from "./maintenance.ts";
 export * from "./state/errors.ts";
 export * from "./state/schema.ts";
