@@ -24,9 +24,14 @@
 export { RUNTIME_VERSION } from "./version.ts";
 export * from "./providers/provider.ts";
 export * from "./providers/scripted.ts";
-export type { LoopTool, LoopToolContext, LoopToolResult } from "./loop/tools.ts";
+export type { LoopTool, LoopToolContext, LoopToolFacts, LoopToolResult } from "./loop/tools.ts";
 export { openRuntimeCore } from "./runtime_core.ts";
 export type { RuntimeCore, RuntimeCoreOptions } from "./runtime_core.ts";
 export type { Dispatcher, DispatchOutcome, EventSource, RpcSession } from "./server/dispatcher.ts";
 export { startRuntime } from "./runtime.ts";
 export type { Runtime, StartRuntimeOptions } from "./runtime.ts";
+// What RuntimeCore and StartRuntimeOptions expose, so their documentation is complete.
+export type { EventHub } from "./hub/event_hub.ts";
+export type { Scheduler } from "./scheduler/scheduler.ts";
+export type { ProtectedValues, Span } from "./security/protected_values.ts";
+export type { ServerLimits } from "./server/limits.ts";

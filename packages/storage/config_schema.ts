@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { REASONING_EFFORTS } from "@daedalus/protocol";
+import { REASONING_EFFORTS, type ReasoningEffort } from "@daedalus/protocol";
 import { CONFIG_DISPLAY_NAME_MAX_CHARS, CONFIG_MODEL_ID_MAX_CHARS } from "./limits.ts";
 
 /** The config.yaml format version this build reads and writes. */
@@ -136,11 +136,86 @@ export const DaedalusConfigSchema = z.strictObject({
   skills: SkillsConfigSchema.default(() => ({ disabled: [] })),
 });
 
+// The types below are written out (not `z.output<…>`) so the package's public types do not
+// depend on zod's; the assertions at the end keep them equal to what the schemas produce.
+
+/** A validated model entry (`providers.<id>.models.<model-id>`), defaults filled in. */
+export interface ModelConfig {
+  /** The name shown in clients. */
+  display_name?: string;
+  /** Whether clients may pick it (default true). */
+  enabled: boolean;
+  /** Whether it is sent tools (default true). */
+  supports_tools: boolean;
+  /** Its context window in tokens. */
+  context_window?: number;
+  /** The reasoning efforts it accepts, each once. */
+  reasoning_efforts?: ReasoningEffort[];
+  /** The effort used by default; one of `reasoning_efforts`. */
+  reasoning_effort?: ReasoningEffort;
+}
+
+/** A model entry as accepted for writing: defaults may be omitted. */
+export type ModelConfigInput =
+  & Omit<ModelConfig, "enabled" | "supports_tools">
+  & Partial<Pick<ModelConfig, "enabled" | "supports_tools">>;
+
+/** A validated provider entry (`providers.<id>`), defaults filled in. */
+export interface ProviderConfig {
+  /** The wire protocol; only OpenAI-compatible for now. */
+  type: "openai_compatible";
+  /** A known provider whose quirks apply. */
+  preset?: "deepseek";
+  /** The name shown in clients. */
+  display_name?: string;
+  /** The API's base URL (http or https). */
+  base_url: string;
+  /** The API key, when the provider needs one. */
+  api_key?: string;
+  /** Extra HTTP headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Its models by id (default none). */
+  models: Record<string, ModelConfig>;
+}
+
+/** A provider entry as accepted for writing: defaults may be omitted. */
+export type ProviderConfigInput = Omit<ProviderConfig, "models"> & {
+  /** Its models by id. */
+  models?: Record<string, ModelConfigInput>;
+};
+
+/** The `skills` section: which skills are switched off. */
+export interface SkillsConfig {
+  /** Names of disabled skills, each once (default none). */
+  disabled: string[];
+}
+
 /** A validated config with defaults filled in. */
-export type DaedalusConfig = z.output<typeof DaedalusConfigSchema>;
+export interface DaedalusConfig {
+  /** The format version, {@linkcode CONFIG_VERSION}. */
+  version: typeof CONFIG_VERSION;
+  /** The providers by id (default none). */
+  providers: Record<string, ProviderConfig>;
+  /** The skills section. */
+  skills: SkillsConfig;
+}
+
 /** A config as accepted for writing: defaults may be omitted. */
-export type DaedalusConfigInput = z.input<typeof DaedalusConfigSchema>;
-/** A validated provider entry. */
-export type ProviderConfig = z.output<typeof ProviderConfigSchema>;
-/** A validated model entry. */
-export type ModelConfig = z.output<typeof ModelConfigSchema>;
+export interface DaedalusConfigInput {
+  /** The format version, {@linkcode CONFIG_VERSION}. */
+  version: typeof CONFIG_VERSION;
+  /** The providers by id. */
+  providers?: Record<string, ProviderConfigInput>;
+  /** The skills section. */
+  skills?: Partial<SkillsConfig>;
+}
+
+// Compile-time guards: each written-out type equals the schema's own.
+type Same<A, B> = [A] extends [B] ? [B] extends [A] ? true : false : false;
+const sameTypes: [
+  Same<DaedalusConfig, z.output<typeof DaedalusConfigSchema>>,
+  Same<DaedalusConfigInput, z.input<typeof DaedalusConfigSchema>>,
+  Same<ProviderConfig, z.output<typeof ProviderConfigSchema>>,
+  Same<ModelConfig, z.output<typeof ModelConfigSchema>>,
+] = [true, true, true, true];
+void sameTypes;

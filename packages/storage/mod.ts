@@ -21,6 +21,9 @@ export * from "./limits.ts";
 export * from "./home.ts";
 export * from "./lock.ts";
 export * from "./config_file.ts";
+// Explicit exports win over `export *`: the config schemas typed as `Schema<…>`, not zod's.
+export { DaedalusConfigSchema, ModelConfigSchema, ProviderConfigSchema } from "./config_public.ts";
+export type { ModelConfigInput, ProviderConfigInput, SkillsConfig } from "./config_schema.ts";
 export * from "./maintenance.ts";
 export * from "./state/errors.ts";
 export * from "./state/schema.ts";
@@ -58,3 +61,8 @@ export * from "./memory/recall.ts";
 export * from "./state/reads/item_source.ts";
 export * from "./memory/cursors.ts";
 export * from "./state/reads/run_items.ts";
+// Types the public functions above speak in, defined in internal files.
+export type { HistoryDirection } from "./state/reads/_cursor.ts";
+export type { SchemaObject } from "./state/_sqlite.ts";
+/** A row of memory.db's `sqlite_master` (memory.db keeps its own copy of the reader). */
+export type { SchemaObject as MemorySchemaObject } from "./memory/_sqlite.ts";

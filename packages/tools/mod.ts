@@ -40,11 +40,14 @@ export { isWithin, type ResolvedPath, resolveToolPath } from "./files/paths.ts";
 export {
   AccessDenied,
   type AccessRules,
+  type AccessRulesInput,
   assertNotProtected,
   buildAccessRules,
   type CheckedFile,
+  type FileId,
   mayRead,
   openChecked,
+  type ProtectedFile,
   readChecked,
 } from "./files/access.ts";
 export {

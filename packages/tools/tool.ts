@@ -105,6 +105,8 @@ export class ToolError extends Error {
   readonly code: string;
 
   /**
+   * Makes the failure.
+   *
    * @param code stable code (`file_not_found`, `stale_content`, `permission_denied`…)
    * @param message what the model should read
    * @param options the original error

@@ -35,7 +35,11 @@ export class EventHub implements EventSource {
   readonly #schedule: ScheduleTimer;
   #cancelRepair: (() => void) | undefined;
 
-  /** @param options the starting seq and the journal reader */
+  /**
+   * Makes a hub that publishes from the seq after `options.latestSeq`.
+   *
+   * @param options the starting seq and the journal reader
+   */
   constructor(options: EventHubOptions) {
     this.#options = options;
     this.#schedule = options.schedule ?? scheduleTimer;

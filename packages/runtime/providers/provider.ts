@@ -117,6 +117,8 @@ export class ProviderError extends Error {
   readonly providerMessage: string | undefined;
 
   /**
+   * Makes the error.
+   *
    * @param category the failure category
    * @param message what happened (never a credential)
    * @param details retryable, status, request id, retry-after and the original error

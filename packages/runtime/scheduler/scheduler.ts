@@ -37,7 +37,11 @@ export class Scheduler {
   readonly #busyThreads = new Set<string>();
   #accepting = true;
 
-  /** @param options store, publisher, executor and pool size */
+  /**
+   * Makes a scheduler; nothing runs until a Run is enqueued.
+   *
+   * @param options store, publisher, executor and pool size
+   */
   constructor(options: SchedulerOptions) {
     this.#options = options;
   }

@@ -63,7 +63,11 @@ export function compareExtractionPositions(a: ExtractionPosition, b: ExtractionP
 export class ExtractionCursors {
   readonly #database: MemoryDatabase;
 
-  /** @param database memory.db, e.g. `memoryStore.database` */
+  /**
+   * Opens the cursors on a memory database.
+   *
+   * @param database memory.db, e.g. `memoryStore.database`
+   */
   constructor(database: MemoryDatabase) {
     this.#database = database;
   }

@@ -86,9 +86,13 @@ export interface RecallResult {
   totalChars: number;
 }
 
-interface Candidate {
+/** A memory found by either pool, as {@linkcode fuseByReciprocalRank} ranks it. */
+export interface Candidate {
+  /** The memory's id. */
   id: string;
+  /** Its BM25 score in the full-text pool (lower is better). */
   bm25: number;
+  /** How many query tokens it shares (the overlap pool ranks by it, higher first). */
   shared: number;
 }
 
@@ -107,10 +111,15 @@ interface RankedPools {
   candidateCount: number;
 }
 
-interface Fused {
+/** One memory of the fused ranking. */
+export interface Fused {
+  /** The memory's id. */
   id: string;
+  /** Σ 1 / (k + rank) over the pools it appears in. */
   score: number;
+  /** Its 1-based rank in the full-text pool, null when not in it. */
   ftsRank: number | null;
+  /** Its 1-based rank in the overlap pool, null when not in it. */
   overlapRank: number | null;
 }
 

@@ -58,27 +58,41 @@ export interface MemoryCallContext {
 
 /** Input of {@linkcode MemoryStore.create}. */
 export interface CreateMemoryInput {
+  /** What kind of memory it is. */
   kind: MemoryKind;
+  /** Where it applies. */
   scope: MemoryScope;
+  /** The remembered text. */
   content: string;
+  /** The caller's idempotency key: a retry with the same key returns the first result. */
   clientRequestId: string;
+  /** The Item it was learned from, if any. */
   source?: MemorySourceInput;
 }
 
 /** Input of {@linkcode MemoryStore.correct}. */
 export interface CorrectMemoryInput {
+  /** The memory to correct. */
   memoryId: string;
+  /** The revision the caller last saw; another one is a conflict. */
   expectedRevision: number;
+  /** The corrected text. */
   content: string;
+  /** The caller's idempotency key: a retry with the same key returns the first result. */
   clientRequestId: string;
+  /** The Item the correction comes from, if any. */
   source?: MemorySourceInput;
 }
 
 /** Input of {@linkcode MemoryStore.forget}. */
 export interface ForgetMemoryInput {
+  /** The memory to forget. */
   memoryId: string;
+  /** The revision the caller last saw; another one is a conflict. */
   expectedRevision: number;
+  /** The caller's idempotency key: a retry with the same key returns the first result. */
   clientRequestId: string;
+  /** The Item that asked to forget it, if any. */
   source?: MemorySourceInput;
 }
 

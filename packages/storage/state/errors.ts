@@ -170,6 +170,8 @@ export class JournalError extends Error {
   readonly code: StoreErrorCode;
 
   /**
+   * Makes the error.
+   *
    * @param code stable reason
    * @param message what is wrong
    * @param options the original error as `cause`
@@ -190,6 +192,8 @@ export class StoreError extends Error {
   readonly code: StoreErrorCode;
 
   /**
+   * Makes the error.
+   *
    * @param code stable reason
    * @param message sentence-case description without a trailing period
    * @param options the original error as `cause`

@@ -29,13 +29,15 @@ import { fileSystemError, isWithin } from "./paths.ts";
 import { OPEN_VERIFY_ROUNDS } from "../limits.ts";
 
 /** A file identity: device and inode. */
-interface FileId {
+export interface FileId {
+  /** The device. */
   dev: number;
+  /** The inode. */
   ino: number;
 }
 
 /** A protected file as the rules know it. */
-interface ProtectedFile {
+export interface ProtectedFile {
   /** The path as configured. */
   path: string;
   /** Its real path (its folder's real path and its name while it does not exist). */
@@ -374,6 +376,8 @@ export class AccessDenied extends ToolError {
   readonly protectedFile: boolean;
 
   /**
+   * Makes the refusal.
+   *
    * @param message what the model reads (names the path)
    * @param protectedFile whether a protected file was refused
    */

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { defineTool, ToolError } from "../tool.ts";
+import { defineTool, type ToolDefinition, ToolError } from "../tool.ts";
 import { applyFileChange } from "./apply_change.ts";
 import { revisionOf } from "./atomic_write.ts";
 import { decodeText } from "./capture.ts";
@@ -13,7 +13,21 @@ import { hasBinaryExtension, resolveToolPath } from "./paths.ts";
 import description from "./edit.md" with { type: "text" };
 
 /** Parameters of {@linkcode editTool}. */
-export const EditParams = z.strictObject({
+export interface EditParams {
+  /** The file, relative to the workspace or absolute. */
+  path: string;
+  /** The exact text to replace (not empty). */
+  oldString: string;
+  /** Its replacement (must differ). */
+  newString: string;
+  /** Replace every occurrence instead of requiring exactly one. */
+  replaceAll?: boolean;
+  /** The `sha256:` revision last read; a different file is `stale_content`. */
+  expectedRevision?: string;
+}
+
+/** The schema of {@linkcode EditParams}, validated before the tool runs. */
+export const EditParams: z.ZodType<EditParams> = z.strictObject({
   path: z.string(),
   oldString: z.string().min(1),
   newString: z.string(),
@@ -31,7 +45,7 @@ function countOccurrences(text: string, search: string): number {
 }
 
 /** Replaces exact text in a file. */
-export const editTool = defineTool({
+export const editTool: ToolDefinition<EditParams> = defineTool({
   id: "edit",
   description,
   params: EditParams,

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { defineTool, ToolError } from "../tool.ts";
+import { defineTool, type ToolDefinition, ToolError } from "../tool.ts";
 import { GLOB_MAX_RESULTS } from "../limits.ts";
 import { displayPathOf, isBinaryHandle, resolveToolPath } from "./paths.ts";
 import { compileGlob, walkFiles } from "./traversal.ts";
@@ -12,14 +12,24 @@ import { type AccessRules, accessRulesOf, checkedRealPath, openChecked } from ".
 import description from "./glob.md" with { type: "text" };
 
 /** Parameters of {@linkcode globTool}. */
-export const GlobParams = z.strictObject({
+export interface GlobParams {
+  /** The glob, matched against paths relative to `path`. */
+  pattern: string;
+  /** The folder to search (default the workspace). */
+  path?: string;
+  /** Most results (default and at most {@linkcode GLOB_MAX_RESULTS}). */
+  limit?: number;
+}
+
+/** The schema of {@linkcode GlobParams}, validated before the tool runs. */
+export const GlobParams: z.ZodType<GlobParams> = z.strictObject({
   pattern: z.string().min(1),
   path: z.string().optional(),
   limit: z.int().min(1).max(GLOB_MAX_RESULTS).optional(),
 });
 
 /** Finds files by pattern. */
-export const globTool = defineTool({
+export const globTool: ToolDefinition<GlobParams> = defineTool({
   id: "glob",
   description,
   params: GlobParams,

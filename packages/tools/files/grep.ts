@@ -5,7 +5,7 @@
  */
 import { basename } from "node:path";
 import { z } from "zod";
-import { defineTool, ToolError } from "../tool.ts";
+import { defineTool, type ToolDefinition, ToolError } from "../tool.ts";
 import {
   GREP_FILE_MAX_BYTES,
   GREP_MAX_MATCHES,
@@ -26,7 +26,21 @@ import {
 import description from "./grep.md" with { type: "text" };
 
 /** Parameters of {@linkcode grepTool}. */
-export const GrepParams = z.strictObject({
+export interface GrepParams {
+  /** The regular expression. */
+  pattern: string;
+  /** Folder or file to search (default the workspace). */
+  path?: string;
+  /** Glob on file paths. */
+  include?: string;
+  /** Match case-insensitively. */
+  ignoreCase?: boolean;
+  /** Most matches (default and at most {@linkcode GREP_MAX_MATCHES}). */
+  limit?: number;
+}
+
+/** The schema of {@linkcode GrepParams}, validated before the tool runs. */
+export const GrepParams: z.ZodType<GrepParams> = z.strictObject({
   pattern: z.string().min(1).max(GREP_PATTERN_MAX_CHARS),
   path: z.string().optional().describe("Folder or file"),
   include: z.string().min(1).optional().describe("Glob on file paths"),
@@ -35,7 +49,7 @@ export const GrepParams = z.strictObject({
 });
 
 /** Searches file contents. */
-export const grepTool = defineTool({
+export const grepTool: ToolDefinition<GrepParams> = defineTool({
   id: "grep",
   description,
   params: GrepParams,

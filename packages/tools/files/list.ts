@@ -5,14 +5,20 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import { defineTool, ToolError } from "../tool.ts";
+import { defineTool, type ToolDefinition, ToolError } from "../tool.ts";
 import { LIST_MAX_ENTRIES } from "../limits.ts";
 import { fileSystemError, resolveToolPath } from "./paths.ts";
 import { type AccessRules, accessRulesOf, checkedRealPath, denied, mayRead } from "./access.ts";
 import description from "./list.md" with { type: "text" };
 
 /** Parameters of {@linkcode listTool}. */
-export const ListParams = z.strictObject({
+export interface ListParams {
+  /** The directory (default the workspace). */
+  path?: string;
+}
+
+/** The schema of {@linkcode ListParams}, validated before the tool runs. */
+export const ListParams: z.ZodType<ListParams> = z.strictObject({
   path: z.string().optional(),
 });
 
@@ -29,7 +35,7 @@ export interface ListEntry {
 }
 
 /** Lists one directory. */
-export const listTool = defineTool({
+export const listTool: ToolDefinition<ListParams> = defineTool({
   id: "list",
   description,
   params: ListParams,

@@ -8,14 +8,24 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { defineTool, ToolError } from "../tool.ts";
+import { defineTool, type ToolDefinition, ToolError } from "../tool.ts";
 import { FILE_EDIT_MAX_BYTES, LINE_MAX_CHARS, READ_MAX_BYTES, READ_MAX_LINES } from "../limits.ts";
 import { assertTextFile, fileSystemError, resolveToolPath } from "./paths.ts";
 import { accessRulesOf, type CheckedFile, openChecked } from "./access.ts";
 import description from "./read.md" with { type: "text" };
 
 /** Parameters of {@linkcode readTool}. */
-export const ReadParams = z.strictObject({
+export interface ReadParams {
+  /** The file, relative to the workspace or absolute. */
+  path: string;
+  /** 1-based first line (default 1). */
+  offset?: number;
+  /** Lines to read (default and most {@linkcode READ_MAX_LINES}). */
+  limit?: number;
+}
+
+/** The schema of {@linkcode ReadParams}, validated before the tool runs. */
+export const ReadParams: z.ZodType<ReadParams> = z.strictObject({
   path: z.string(),
   offset: z.int().min(1).optional().describe("1-based first line"),
   limit: z.int().min(1).max(READ_MAX_LINES).optional(),
@@ -31,7 +41,7 @@ interface Page {
 }
 
 /** Reads a page of a text file. */
-export const readTool = defineTool({
+export const readTool: ToolDefinition<ReadParams> = defineTool({
   id: "read",
   description,
   params: ReadParams,

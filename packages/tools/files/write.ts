@@ -5,19 +5,27 @@
  * @module
  */
 import { z } from "zod";
-import { defineTool } from "../tool.ts";
+import { defineTool, type ToolDefinition } from "../tool.ts";
 import { applyFileChange } from "./apply_change.ts";
 import { resolveToolPath } from "./paths.ts";
 import description from "./write.md" with { type: "text" };
 
 /** Parameters of {@linkcode writeTool}. */
-export const WriteParams = z.strictObject({
+export interface WriteParams {
+  /** The file, relative to the workspace or absolute. */
+  path: string;
+  /** Its whole new content. */
+  content: string;
+}
+
+/** The schema of {@linkcode WriteParams}, validated before the tool runs. */
+export const WriteParams: z.ZodType<WriteParams> = z.strictObject({
   path: z.string(),
   content: z.string(),
 });
 
 /** Writes a whole file. */
-export const writeTool = defineTool({
+export const writeTool: ToolDefinition<WriteParams> = defineTool({
   id: "write",
   description,
   params: WriteParams,

@@ -14,6 +14,8 @@ export class ProcessError extends Error {
   readonly code: string;
 
   /**
+   * Makes the failure.
+   *
    * @param code stable code
    * @param message sentence-case, no trailing period
    * @param options the original error

@@ -94,7 +94,11 @@ export class ProcessManager {
   #processes = new Map<string, Managed>();
   #closed = false;
 
-  /** @param options root, environment, record sink, test knobs */
+  /**
+   * Makes a manager; nothing runs until {@linkcode ProcessManager.start} or `recover`.
+   *
+   * @param options root, environment, record sink, test knobs
+   */
   constructor(options: ProcessManagerOptions) {
     this.#options = {
       envAllowList: ENV_ALLOW_LIST,
