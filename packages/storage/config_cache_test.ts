@@ -15,12 +15,19 @@ function yamlWithModel(modelId: string): string {
   ].join("\n");
 }
 
-async function tempConfigPath(): Promise<string> {
-  return join(await Deno.makeTempDir({ prefix: "daedalus-config-cache-" }), "config.yaml");
+/** A test on a config.yaml path in a fresh folder, removed afterwards. */
+function withConfigPath(name: string, fn: (path: string) => Promise<void>) {
+  Deno.test(name, async () => {
+    const dir = await Deno.makeTempDir({ prefix: "daedalus-config-cache-" });
+    try {
+      await fn(join(dir, "config.yaml"));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
 }
 
-Deno.test("an external edit of config.yaml is seen by the next read", async () => {
-  const path = await tempConfigPath();
+withConfigPath("an external edit of config.yaml is seen by the next read", async (path) => {
   await Deno.writeTextFile(path, yamlWithModel("a"));
   assert.deepEqual(Object.keys((await readConfig(path)).providers.local.models), ["a"]);
 
@@ -28,8 +35,7 @@ Deno.test("an external edit of config.yaml is seen by the next read", async () =
   assert.deepEqual(Object.keys((await readConfig(path)).providers.local.models), ["model-b"]);
 });
 
-Deno.test("an edit of the same size is seen when the mtime differs", async () => {
-  const path = await tempConfigPath();
+withConfigPath("an edit of the same size is seen when the mtime differs", async (path) => {
   await Deno.writeTextFile(path, yamlWithModel("aaa"));
   const before = (await Deno.stat(path)).mtime!;
   assert.deepEqual(Object.keys((await readConfig(path)).providers.local.models), ["aaa"]);
@@ -39,20 +45,21 @@ Deno.test("an edit of the same size is seen when the mtime differs", async () =>
   assert.deepEqual(Object.keys((await readConfig(path)).providers.local.models), ["bbb"]);
 });
 
-Deno.test("an unchanged mtime, size and inode is served without reading the file", async () => {
-  const path = await tempConfigPath();
-  await Deno.writeTextFile(path, yamlWithModel("aaa"));
-  const { mtime, atime } = await Deno.stat(path);
-  await readConfig(path);
+withConfigPath(
+  "an unchanged mtime, size and inode is served without reading the file",
+  async (path) => {
+    await Deno.writeTextFile(path, yamlWithModel("aaa"));
+    const { mtime, atime } = await Deno.stat(path);
+    await readConfig(path);
 
-  // Same inode (written in place), same size, mtime put back: only the stamp is compared.
-  await Deno.writeTextFile(path, yamlWithModel("bbb"));
-  await Deno.utime(path, atime!, mtime!);
-  assert.deepEqual(Object.keys((await readConfig(path)).providers.local.models), ["aaa"]);
-});
+    // Same inode (written in place), same size, mtime put back: only the stamp is compared.
+    await Deno.writeTextFile(path, yamlWithModel("bbb"));
+    await Deno.utime(path, atime!, mtime!);
+    assert.deepEqual(Object.keys((await readConfig(path)).providers.local.models), ["aaa"]);
+  },
+);
 
-Deno.test("a cached config is a private copy for every reader", async () => {
-  const path = await tempConfigPath();
+withConfigPath("a cached config is a private copy for every reader", async (path) => {
   await Deno.writeTextFile(path, yamlWithModel("a"));
   const first = await readConfig(path);
   first.skills.disabled.push("mutated");
@@ -62,8 +69,7 @@ Deno.test("a cached config is a private copy for every reader", async () => {
   assert.ok(second.providers.local);
 });
 
-Deno.test("a write through updateConfig is what the next read returns", async () => {
-  const path = await tempConfigPath();
+withConfigPath("a write through updateConfig is what the next read returns", async (path) => {
   await writeConfig(path, { version: 1 });
   await readConfig(path);
   await updateConfig(path, (config) => {
@@ -77,8 +83,7 @@ Deno.test("a write through updateConfig is what the next read returns", async ()
   assert.deepEqual((await readConfig(path)).skills.disabled, ["other"]);
 });
 
-Deno.test("a file broken after a cached read fails the next read", async () => {
-  const path = await tempConfigPath();
+withConfigPath("a file broken after a cached read fails the next read", async (path) => {
   await Deno.writeTextFile(path, yamlWithModel("a"));
   await readConfig(path);
   await Deno.writeTextFile(path, "version: 1\nproviders: [\n");

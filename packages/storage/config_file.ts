@@ -21,7 +21,7 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { ConfigError } from "./errors.ts";
-import { CONFIG_MAX_BYTES, SECRET_FILE_MODE } from "./limits.ts";
+import { CONFIG_CACHE_MAX_FILES, CONFIG_MAX_BYTES, SECRET_FILE_MODE } from "./limits.ts";
 import { configIssues, formatIssues, parseYamlDocument } from "./_config_yaml.ts";
 import {
   CONFIG_VERSION,
@@ -96,7 +96,7 @@ export async function readConfig(path: string): Promise<DaedalusConfig> {
   const read = await readBounded(path);
   if (read === undefined) return defaultConfig();
   const config = decodeConfig(read.bytes, path);
-  parsedConfigs.set(key, { stamp: read.stamp, config: structuredClone(config) });
+  remember(key, read.stamp, config);
   return config;
 }
 
@@ -113,6 +113,16 @@ interface FileStamp {
 
 /** The last parsed config per resolved path, valid while the file's stamp is unchanged. */
 const parsedConfigs = new Map<string, { stamp: FileStamp; config: DaedalusConfig }>();
+
+function remember(key: string, stamp: FileStamp, config: DaedalusConfig): void {
+  parsedConfigs.delete(key);
+  parsedConfigs.set(key, { stamp, config: structuredClone(config) });
+  // Map order is insertion order: the first key is the least recently stored.
+  const oldest = parsedConfigs.keys().next().value;
+  if (parsedConfigs.size > CONFIG_CACHE_MAX_FILES && oldest !== undefined) {
+    parsedConfigs.delete(oldest);
+  }
+}
 
 function stampOf(info: Deno.FileInfo): FileStamp {
   return { mtimeMs: info.mtime?.getTime() ?? null, size: info.size, ino: info.ino };
@@ -216,7 +226,7 @@ async function replaceConfig(path: string, input: DaedalusConfigInput): Promise<
   parsedConfigs.delete(key);
   const stamp = await writeAtomically(path, bytes);
   // The renamed file keeps the temp file's inode, mtime and size: the next read is a stat.
-  parsedConfigs.set(key, { stamp, config: structuredClone(result.data) });
+  remember(key, stamp, result.data);
   return result.data;
 }
 
