@@ -4,7 +4,8 @@
  * atomically (temp file in the same directory, fsync, rename), so the file on disk is
  * always either the old or the new complete config. A file that fails to parse or validate
  * is never overwritten: the user fixes it by hand, guided by the line or key path named in
- * the error.
+ * the error. A parsed config is kept per path and served again while the file's mtime, size
+ * and inode are unchanged (one stat per read); writes through this module refresh it.
  *
  * @example
  * ```ts
@@ -20,7 +21,7 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { ConfigError } from "./errors.ts";
-import { CONFIG_MAX_BYTES, SECRET_FILE_MODE } from "./limits.ts";
+import { CONFIG_CACHE_MAX_FILES, CONFIG_MAX_BYTES, SECRET_FILE_MODE } from "./limits.ts";
 import { configIssues, formatIssues, parseYamlDocument } from "./_config_yaml.ts";
 import {
   CONFIG_VERSION,
@@ -79,7 +80,8 @@ export function parseConfig(text: string, filePath: string): DaedalusConfig {
 
 /**
  * Reads `config.yaml`. A missing file is the default config; temp files left by an
- * interrupted write are never read.
+ * interrupted write are never read. An unchanged file (same mtime, size and inode as at the
+ * last read or write) is not read again; the caller always gets its own copy.
  *
  * @param path the config file, from `homePaths(home).config`
  * @returns the validated config with defaults filled in
@@ -87,8 +89,59 @@ export function parseConfig(text: string, filePath: string): DaedalusConfig {
  * {@linkcode parseConfig}
  */
 export async function readConfig(path: string): Promise<DaedalusConfig> {
-  const bytes = await readBounded(path);
-  if (bytes === undefined) return defaultConfig();
+  const key = resolve(path);
+  const cached = parsedConfigs.get(key);
+  if (cached && await fileUnchanged(path, cached.stamp)) return structuredClone(cached.config);
+  parsedConfigs.delete(key);
+  const read = await readBounded(path);
+  if (read === undefined) return defaultConfig();
+  const config = decodeConfig(read.bytes, path);
+  remember(key, read.stamp, config);
+  return config;
+}
+
+/**
+ * What identifies one version of config.yaml on disk without reading it: a write through
+ * this module renames a new file into place (new inode), and an editor changes the mtime
+ * (and usually the size). A stat per read is far cheaper than read + YAML + zod.
+ */
+interface FileStamp {
+  readonly mtimeMs: number | null;
+  readonly size: number;
+  readonly ino: number | null;
+}
+
+/** The last parsed config per resolved path, valid while the file's stamp is unchanged. */
+const parsedConfigs = new Map<string, { stamp: FileStamp; config: DaedalusConfig }>();
+
+function remember(key: string, stamp: FileStamp, config: DaedalusConfig): void {
+  parsedConfigs.delete(key);
+  parsedConfigs.set(key, { stamp, config: structuredClone(config) });
+  // Map order is insertion order: the first key is the least recently stored.
+  const oldest = parsedConfigs.keys().next().value;
+  if (parsedConfigs.size > CONFIG_CACHE_MAX_FILES && oldest !== undefined) {
+    parsedConfigs.delete(oldest);
+  }
+}
+
+function stampOf(info: Deno.FileInfo): FileStamp {
+  return { mtimeMs: info.mtime?.getTime() ?? null, size: info.size, ino: info.ino };
+}
+
+async function fileUnchanged(path: string, stamp: FileStamp): Promise<boolean> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch {
+    return false; // Gone or unreadable: the full read decides (default config or an error).
+  }
+  const now = stampOf(info);
+  // Without an mtime nothing proves the file unchanged.
+  return now.mtimeMs !== null && now.mtimeMs === stamp.mtimeMs && now.size === stamp.size &&
+    now.ino === stamp.ino;
+}
+
+function decodeConfig(bytes: Uint8Array, path: string): DaedalusConfig {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -169,11 +222,17 @@ async function replaceConfig(path: string, input: DaedalusConfigInput): Promise<
   const bytes = new TextEncoder().encode(stringify(result.data, { lineWidth: 0 }));
   if (bytes.byteLength > CONFIG_MAX_BYTES) throw tooLargeError(path, "write");
   await removeStaleTempFiles(path);
-  await writeAtomically(path, bytes);
+  const key = resolve(path);
+  parsedConfigs.delete(key);
+  const stamp = await writeAtomically(path, bytes);
+  // The renamed file keeps the temp file's inode, mtime and size: the next read is a stat.
+  remember(key, stamp, result.data);
   return result.data;
 }
 
-async function readBounded(path: string): Promise<Uint8Array | undefined> {
+async function readBounded(
+  path: string,
+): Promise<{ bytes: Uint8Array; stamp: FileStamp } | undefined> {
   let file: Deno.FsFile;
   try {
     file = await Deno.open(path, { read: true });
@@ -182,7 +241,9 @@ async function readBounded(path: string): Promise<Uint8Array | undefined> {
     throw ioError(path, "read", error);
   }
   try {
-    if (!(await file.stat()).isFile) {
+    // The stamp of the file actually read: a later change to it or its path differs.
+    const info = await file.stat();
+    if (!info.isFile) {
       throw new ConfigError("config_io", path, `Config file ${path} is not a regular file`);
     }
     // One byte past the limit is enough to tell an oversized file without loading it.
@@ -194,7 +255,7 @@ async function readBounded(path: string): Promise<Uint8Array | undefined> {
       length += count;
     }
     if (length > CONFIG_MAX_BYTES) throw tooLargeError(path, "read");
-    return buffer.subarray(0, length);
+    return { bytes: buffer.subarray(0, length), stamp: stampOf(info) };
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw ioError(path, "read", error);
@@ -203,8 +264,9 @@ async function readBounded(path: string): Promise<Uint8Array | undefined> {
   }
 }
 
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
+async function writeAtomically(path: string, bytes: Uint8Array): Promise<FileStamp> {
   const tempPath = join(dirname(path), tempFilePrefix(path) + randomHex() + TEMP_SUFFIX);
+  let stamp: FileStamp;
   try {
     const file = await Deno.open(tempPath, {
       write: true,
@@ -215,6 +277,7 @@ async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
       let written = 0;
       while (written < bytes.byteLength) written += await file.write(bytes.subarray(written));
       await file.sync();
+      stamp = stampOf(await file.stat());
     } finally {
       file.close();
     }
@@ -228,6 +291,7 @@ async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
     throw ioError(path, "write", error);
   }
   await syncDirectory(dirname(path));
+  return stamp;
 }
 
 async function syncDirectory(dir: string): Promise<void> {

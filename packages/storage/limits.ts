@@ -31,6 +31,9 @@ export const RUNTIME_LOCK_POLL_MS = 50;
 /** Largest config.yaml read or written; real configs are a few KiB (seed 000: 256 KiB). */
 export const CONFIG_MAX_BYTES = 256 * 1024;
 
+/** Config files whose parsed contents are kept (a runtime has one; tests open many homes). */
+export const CONFIG_CACHE_MAX_FILES = 16;
+
 /** Longest model id; matches the protocol's generic identifier limit. */
 export const CONFIG_MODEL_ID_MAX_CHARS = 200;
 

@@ -37,7 +37,8 @@ import {
   type MemoryHandlerStore,
 } from "./memory_handlers.ts";
 import type { ProcessManager } from "@daedalus/tools";
-import { freezeSkillDescriptors, scanSkills, type SkillDescriptor } from "../skills/catalog.ts";
+import { freezeSkillDescriptors, type SkillDescriptor } from "../skills/catalog.ts";
+import { SkillCatalogCache } from "../skills/catalog_cache.ts";
 import type { LoopTool } from "../loop/tools.ts";
 import { bundledIdentity, sha256 } from "../context/identity.ts";
 import { inspectAttachments } from "../attachments/inspect.ts";
@@ -56,7 +57,7 @@ export interface ServiceDeps {
   protectedValues: ProtectedValues;
   /** The `provider.*` and `model.*` handlers. */
   providerHandlers: ProviderHandlers;
-  /** `<home>/skills`, scanned at each turn.start to freeze the enabled skills. */
+  /** `<home>/skills`, checked at each turn.start (rescanned on change) to freeze the enabled skills. */
   skillsRoot: string;
   /** `<home>/config.yaml` (its `skills.disabled`). */
   configPath: string;
@@ -120,6 +121,11 @@ type HandledMethods = Pick<
  */
 export function createHandlers(deps: ServiceDeps): Handlers {
   const { store } = deps;
+  const frozen: RunConfigParts = {
+    skills: new SkillCatalogCache(deps.skillsRoot),
+    toolSchemas: new ToolSchemaMemo(),
+    identity: undefined,
+  };
   const publishing = <R>(result: R, events: readonly JournalEvent[]): Handled<R> => ({
     result,
     afterResponse: () => deps.publish(events),
@@ -179,7 +185,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
           { field: "reasoningEffort" },
         );
       }
-      const runConfig = await freezeRunConfig(deps, params, selection.model);
+      const runConfig = await freezeRunConfig(deps, frozen, params, selection.model);
       const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = startTurn(store, {
         attachments,
@@ -265,16 +271,13 @@ export function createHandlers(deps: ServiceDeps): Handlers {
  */
 async function freezeRunConfig(
   deps: ServiceDeps,
+  parts: RunConfigParts,
   params: ValidParamsOf<"turn.start">,
   model: ResolvedModel,
 ): Promise<Record<string, unknown>> {
-  const identity = bundledIdentity();
-  const tools = [...deps.tools.values()].map(({ name, description, parameters, mutating }) => ({
-    name,
-    description,
-    parameters,
-    mutating,
-  }));
+  const { tools, toolSchemaHash } = await parts.toolSchemas.of(deps.tools);
+  parts.identity ??= frozenIdentity();
+  const identity = await parts.identity;
   return {
     providerId: params.providerId,
     modelId: params.modelId,
@@ -286,11 +289,57 @@ async function freezeRunConfig(
       ? model.reasoningEffort
       : params.reasoningEffort,
     tools: model.supportsTools ? tools : [],
-    toolSchemaHash: await sha256(JSON.stringify(tools)),
-    identity: { ...identity, hash: await sha256(identity.text) },
-    skills: await frozenSkills(deps),
+    toolSchemaHash,
+    identity: { ...identity },
+    skills: await frozenSkills(deps, parts.skills),
   };
 }
+
+/** What turn.start freezes that changes rarely, kept between turns. */
+interface RunConfigParts {
+  /** The skills folder, rescanned only when it changed. */
+  skills: SkillCatalogCache;
+  /** The tool schemas and their hash, computed once per tool set. */
+  toolSchemas: ToolSchemaMemo;
+  /** The bundled identity and its hash (constant for this build). */
+  identity: Promise<Record<string, unknown>> | undefined;
+}
+
+async function frozenIdentity(): Promise<Record<string, unknown>> {
+  const identity = bundledIdentity();
+  return { ...identity, hash: await sha256(identity.text) };
+}
+
+/**
+ * The tool schema set of a tool map and its hash, recomputed only when the tools differ
+ * (by identity, in order) from the last call: hashing ~15 KB per turn was measurable.
+ */
+class ToolSchemaMemo {
+  #source: readonly LoopTool[] = [];
+  #result: Promise<{ tools: ToolSchema[]; toolSchemaHash: string }> | undefined;
+
+  of(toolMap: ReadonlyMap<string, LoopTool>) {
+    const source = [...toolMap.values()];
+    const same = this.#result !== undefined && source.length === this.#source.length &&
+      source.every((tool, index) => tool === this.#source[index]);
+    if (!same) {
+      this.#source = source;
+      const tools = source.map(({ name, description, parameters, mutating }) => ({
+        name,
+        description,
+        parameters,
+        mutating,
+      }));
+      this.#result = sha256(JSON.stringify(tools)).then((toolSchemaHash) => ({
+        tools,
+        toolSchemaHash,
+      }));
+    }
+    return this.#result!;
+  }
+}
+
+type ToolSchema = Pick<LoopTool, "name" | "description" | "parameters" | "mutating">;
 
 /** The local calendar date, `YYYY-MM-DD` (usage days are local days). */
 export function localDate(date: Date): string {
@@ -299,15 +348,15 @@ export function localDate(date: Date): string {
 }
 
 /** The enabled skills at submission; a broken config.yaml disables none (and is logged). */
-async function frozenSkills(deps: ServiceDeps): Promise<readonly SkillDescriptor[]> {
+async function frozenSkills(
+  deps: ServiceDeps,
+  skills: SkillCatalogCache,
+): Promise<readonly SkillDescriptor[]> {
   const config = await readConfig(deps.configPath).catch((error) => {
     console.error(`config.yaml: ${(error as Error).message}`);
     return null;
   });
-  const catalog = await scanSkills({
-    skillsRoot: deps.skillsRoot,
-    disabled: config?.skills.disabled ?? [],
-  });
+  const catalog = await skills.catalog(config?.skills.disabled ?? []);
   return freezeSkillDescriptors(catalog.skills);
 }
 
