@@ -60,6 +60,12 @@ interface Sandbox {
   pending: Map<number, (outcome: SandboxOutcome) => void>;
   /** Takes no new calls (a cancel is unanswered); ends once its calls are answered. */
   retired: boolean;
+  /**
+   * How it ended, once it has: a Worker that fails while loading can report before the call
+   * that started it has registered (both arrive as promise continuations), so that call
+   * must not wait on a Worker that is gone.
+   */
+  ended: SandboxOutcome | null;
 }
 
 const NO_FACTS = (): ToolFacts => ({ fileChanges: [], processes: [] });
@@ -167,6 +173,7 @@ export class ToolSandboxes {
     if (call.signal.aborted) return failed("cancelled", `The ${toolId} call was cancelled`);
     const id = this.#nextId++;
     let grace: ReturnType<typeof setTimeout> | undefined;
+    if (sandbox.ended) return sandbox.ended;
     const outcome = new Promise<SandboxOutcome>((resolve) => {
       sandbox.pending.set(id, resolve);
     });
@@ -239,7 +246,7 @@ export class ToolSandboxes {
         ),
       },
     });
-    const sandbox: Sandbox = { key, worker, pending: new Map(), retired: false };
+    const sandbox: Sandbox = { key, worker, pending: new Map(), retired: false, ended: null };
     worker.onmessage = (event: MessageEvent) => {
       const { id, result, facts } = event.data as { id: number } & SandboxOutcome;
       const settle = sandbox.pending.get(id);
@@ -278,6 +285,7 @@ export class ToolSandboxes {
   }
 
   #stop(sandbox: Sandbox, outcome: SandboxOutcome): void {
+    sandbox.ended ??= outcome;
     sandbox.worker.terminate();
     if (this.#workers.get(sandbox.key) === sandbox) this.#workers.delete(sandbox.key);
     this.#retired.delete(sandbox);
