@@ -42,6 +42,11 @@ export interface GuardedServeOptions {
   headerReadTimeoutMs: number;
   /** Longest a request's body may take after its headers. */
   bodyReadTimeoutMs: number;
+  /**
+   * Where the private socket's folder is made and stale ones are swept (default: the
+   * system temp directory). Tests pass their own, as TMPDIR is shared by parallel tests.
+   */
+  backendParent?: string;
 }
 
 /** A guarded server. */
@@ -82,7 +87,7 @@ export function serveGuarded(
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
   let backend: PrivateBackend;
   try {
-    backend = startPrivateBackend(handler);
+    backend = startPrivateBackend(handler, options.backendParent);
   } catch (error) {
     listener.close();
     throw error;
@@ -178,11 +183,12 @@ interface PrivateBackend {
  */
 function startPrivateBackend(
   handler: (request: Request) => Response | Promise<Response>,
+  parent: string | undefined,
 ): PrivateBackend {
   const quiet = { onListen: () => {/* the caller prints the ready line */} };
   let dir: string | null = null;
   try {
-    dir = Deno.makeTempDirSync({ prefix: BACKEND_FOLDER_PREFIX });
+    dir = Deno.makeTempDirSync({ prefix: BACKEND_FOLDER_PREFIX, dir: parent });
     const path = join(dir, BACKEND_SOCKET_NAME);
     const server = Deno.serve({ ...quiet, transport: "unix", path }, handler);
     const own = dir;

@@ -7,13 +7,17 @@ const encoder = new TextEncoder();
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TIMEOUT_MS = 300;
 
-async function withGuard(test: (server: GuardedServer) => Promise<void>): Promise<void> {
+async function withGuard(
+  test: (server: GuardedServer) => Promise<void>,
+  backendParent?: string,
+): Promise<void> {
   const server = serveGuarded(
     {
       hostname: "127.0.0.1",
       port: 0,
       headerReadTimeoutMs: TIMEOUT_MS,
       bodyReadTimeoutMs: TIMEOUT_MS,
+      backendParent,
     },
     async (request) => {
       if (request.headers.get("upgrade") === "websocket") {
@@ -163,19 +167,15 @@ Deno.test("a start sweeps the private folder a killed runtime left; shutdown rem
   const listener = Deno.listen({ transport: "unix", path: join(left, "live.sock") });
   Deno.linkSync(join(left, "live.sock"), join(left, "http.sock"));
   listener.close();
-  const previous = Deno.env.get("TMPDIR");
-  Deno.env.set("TMPDIR", tempRoot);
   try {
     await withGuard(async (server) => {
       const answer = await fetch(`http://127.0.0.1:${server.addr.port}/a`);
       assert.equal(await answer.text(), "GET /a ");
-    });
+    }, tempRoot);
     // Shutdown awaits the sweep, then removes the guard's own folder: nothing is left.
     const folders = [...Deno.readDirSync(tempRoot)].map((entry) => entry.name);
     assert.deepEqual(folders, [], "the killed runtime's folder and the guard's own are gone");
   } finally {
-    if (previous === undefined) Deno.env.delete("TMPDIR");
-    else Deno.env.set("TMPDIR", previous);
     await Deno.remove(tempRoot, { recursive: true });
   }
 });
