@@ -98,14 +98,7 @@ Deno.test("a read_only Worker refuses an outside read even with the tools' own s
 });
 
 Deno.test("a sandbox that cannot start fails the call visibly, and the next call tries again", async () => {
-  const root = await Deno.makeTempDir({ prefix: "daedalus-broken-" });
-  const sandboxes = new ToolSandboxes(
-    root,
-    () => [],
-    [],
-    new URL("./testdata/broken_worker.js", import.meta.url),
-  );
-  try {
+  await withTestWorker("broken_worker.js", "daedalus-broken-", async (sandboxes, root) => {
     const first = await within(
       sandboxes.run("read_only", "read", { path: "a" }, callIn(root)),
       "the call on a broken sandbox to settle",
@@ -118,21 +111,11 @@ Deno.test("a sandbox that cannot start fails the call visibly, and the next call
       "the second call on a broken sandbox to settle",
     );
     assert.equal(second.result.errorCode, SANDBOX_UNAVAILABLE);
-  } finally {
-    sandboxes.close();
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("cancelling a call on a stuck Worker settles it and replaces the Worker", async () => {
-  const root = await Deno.makeTempDir({ prefix: "daedalus-stuck-" });
-  const sandboxes = new ToolSandboxes(
-    root,
-    () => [],
-    [],
-    new URL("./testdata/stuck_worker.js", import.meta.url),
-  );
-  try {
+  await withTestWorker("stuck_worker.js", "daedalus-stuck-", async (sandboxes, root) => {
     const controller = new AbortController();
     const running = sandboxes.run(
       "read_only",
@@ -154,56 +137,40 @@ Deno.test("cancelling a call on a stuck Worker settles it and replaces the Worke
     const failed = await within(other, "the stuck Worker's other call to settle");
     assert.equal(failed.result.errorCode, "tool_failed", failed.result.content);
     assert.equal(sandboxes.size, 0);
-  } finally {
-    sandboxes.close();
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a call made right after a cancel goes to a fresh Worker, not the stuck one", async () => {
-  const root = await Deno.makeTempDir({ prefix: "daedalus-after-cancel-" });
-  const sandboxes = new ToolSandboxes(
-    root,
-    () => [],
-    [],
-    new URL("./testdata/stuck_on_one_path_worker.js", import.meta.url),
+  await withTestWorker(
+    "stuck_on_one_path_worker.js",
+    "daedalus-after-cancel-",
+    async (sandboxes, root) => {
+      const controller = new AbortController();
+      const stuck = sandboxes.run(
+        "read_only",
+        "read",
+        { path: "stuck" },
+        callIn(root, controller.signal),
+      );
+      await waitUntil("the call to be posted", () => sandboxes.waiting === 1);
+      controller.abort();
+      assert.equal((await within(stuck, "the cancelled call")).result.errorCode, "cancelled");
+      // The next Run's call, before the stuck Worker's grace period is over.
+      const next = await within(
+        sandboxes.run("read_only", "read", { path: "b" }, callIn(root)),
+        "the call after the cancel",
+      );
+      assert.equal(next.result.errorCode, undefined, next.result.content);
+      assert.equal(next.result.content, "read b");
+      // The stuck Worker is terminated after its grace period; the fresh one stays warm.
+      await waitUntil("the stuck Worker to be terminated", () => sandboxes.waiting === 0);
+      assert.equal(sandboxes.size, 1);
+    },
   );
-  try {
-    const controller = new AbortController();
-    const stuck = sandboxes.run(
-      "read_only",
-      "read",
-      { path: "stuck" },
-      callIn(root, controller.signal),
-    );
-    await waitUntil("the call to be posted", () => sandboxes.waiting === 1);
-    controller.abort();
-    assert.equal((await within(stuck, "the cancelled call")).result.errorCode, "cancelled");
-    // The next Run's call, before the stuck Worker's grace period is over.
-    const next = await within(
-      sandboxes.run("read_only", "read", { path: "b" }, callIn(root)),
-      "the call after the cancel",
-    );
-    assert.equal(next.result.errorCode, undefined, next.result.content);
-    assert.equal(next.result.content, "read b");
-    // The stuck Worker is terminated after its grace period; the fresh one stays warm.
-    await waitUntil("the stuck Worker to be terminated", () => sandboxes.waiting === 0);
-    assert.equal(sandboxes.size, 1);
-  } finally {
-    sandboxes.close();
-    await Deno.remove(root, { recursive: true });
-  }
 });
 
 Deno.test("a cancel that lands while the sandbox is still being started settles the call", async () => {
-  const root = await Deno.makeTempDir({ prefix: "daedalus-early-cancel-" });
-  const sandboxes = new ToolSandboxes(
-    root,
-    () => [],
-    [],
-    new URL("./testdata/stuck_worker.js", import.meta.url),
-  );
-  try {
+  await withTestWorker("stuck_worker.js", "daedalus-early-cancel-", async (sandboxes, root) => {
     const controller = new AbortController();
     const running = sandboxes.run(
       "read_only",
@@ -214,8 +181,29 @@ Deno.test("a cancel that lands while the sandbox is still being started settles 
     controller.abort(); // before run() got past finding (starting) the Worker
     const outcome = await within(running, "the early-cancelled call to settle");
     assert.equal(outcome.result.errorCode, "cancelled");
+  });
+});
+
+/**
+ * Runs a test against sandboxes whose Worker module is one of `testdata/` (broken, stuck),
+ * in a temp root; closes them and removes the root afterwards.
+ */
+async function withTestWorker(
+  worker: string,
+  prefix: string,
+  test: (sandboxes: ToolSandboxes, root: string) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix });
+  const sandboxes = new ToolSandboxes(
+    root,
+    () => [],
+    [],
+    new URL(`./testdata/${worker}`, import.meta.url),
+  );
+  try {
+    await test(sandboxes, root);
   } finally {
     sandboxes.close();
     await Deno.remove(root, { recursive: true });
   }
-});
+}
