@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { JournalEvent } from "@daedalus/protocol";
 import { gateBatches } from "./tool_calls.ts";
-import { openRuntimeCore } from "../runtime_core.ts";
+import { openRuntimeCore, type RuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider } from "../providers/scripted.ts";
 import type { LoopTool } from "./tools.ts";
 import { dispatchOn } from "../_test_dispatch.ts";
@@ -64,14 +64,7 @@ Deno.test("read-only tools overlap, a mutating tool runs alone, facts commit wit
   const events: JournalEvent[] = [];
   core.hub.subscribe((e) => events.push(e));
   try {
-    const dispatch = dispatchOn(core);
-    const { thread } = await dispatch("thread.create", { title: "g" });
-    const { runId } = await dispatch("turn.start", {
-      threadId: thread.id,
-      content: "go",
-      providerId: "scripted",
-      modelId: "scripted-model",
-    });
+    const runId = await startTurn(core, "g");
     await runSettled(events, runId);
     assert.deepEqual(log.slice(0, 2).sort(), ["start r1", "start r2"], "the two reads overlapped");
     assert.deepEqual(log.slice(4), ["start w", "end w"], "the write ran alone, after both reads");
@@ -123,14 +116,7 @@ Deno.test("a tool whose sandbox is unusable fails its call and then the run, wit
   const events: JournalEvent[] = [];
   core.hub.subscribe((e) => events.push(e));
   try {
-    const dispatch = dispatchOn(core);
-    const { thread } = await dispatch("thread.create", { title: "s" });
-    const { runId } = await dispatch("turn.start", {
-      threadId: thread.id,
-      content: "go",
-      providerId: "scripted",
-      modelId: "scripted-model",
-    });
+    const runId = await startTurn(core, "s");
     await runSettled(events, runId);
     const settled = events.find((e) => e.type === "run.settled")!;
     assert.deepEqual(
@@ -187,19 +173,8 @@ Deno.test("a step's tool calls are recorded together: when one cannot be, none o
      BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
   );
   try {
-    const dispatch = dispatchOn(core);
-    const { thread } = await dispatch("thread.create", { title: "t" });
-    const { runId } = await dispatch("turn.start", {
-      threadId: thread.id,
-      content: "go",
-      providerId: "scripted",
-      modelId: "scripted-model",
-    });
-    const deadline = Date.now() + 10_000;
-    while (!events.some((e) => e.type === "run.settled" && e.runId === runId)) {
-      assert.ok(Date.now() < deadline, "the run did not settle within 10 s");
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    const runId = await startTurn(core, "t");
+    await runSettled(events, runId);
     const calls = core.store.db.connection.prepare(
       "SELECT count(*) AS n FROM items WHERE run_id = ? AND kind = 'tool_call'",
     ).get(runId);
@@ -216,3 +191,16 @@ Deno.test("a step's tool calls are recorded together: when one cannot be, none o
     await Deno.remove(home, { recursive: true });
   }
 });
+
+/** Starts a turn "go" in a new thread on the scripted model; returns its Run. */
+async function startTurn(core: RuntimeCore, title: string): Promise<string> {
+  const dispatch = dispatchOn(core);
+  const { thread } = await dispatch("thread.create", { title });
+  const { runId } = await dispatch("turn.start", {
+    threadId: thread.id,
+    content: "go",
+    providerId: "scripted",
+    modelId: "scripted-model",
+  });
+  return runId;
+}
