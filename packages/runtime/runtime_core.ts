@@ -27,6 +27,7 @@ import {
 } from "@daedalus/storage";
 import { replayEvents } from "@daedalus/storage";
 import { EventHub } from "./hub/event_hub.ts";
+import { CommitHolds } from "./hub/commit_holds.ts";
 import { Scheduler } from "./scheduler/scheduler.ts";
 import { runAgentLoop } from "./loop/agent_loop.ts";
 import { ThreadTitler } from "./loop/thread_titles.ts";
@@ -126,12 +127,16 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   const lock: RuntimeLock = await acquireRuntimeLock(paths.lock, {
     timeoutMs: options.lockTimeoutMs,
   });
-  // The hub needs the store's latest seq and the store reports commits to the hub.
-  const commits: { hub?: EventHub } = {};
+  // The hub needs the store's latest seq and the store reports every commit to the hub:
+  // at once, or once the command that made it has responded (publishing by construction).
+  const commits: { hub?: EventHub; holds?: CommitHolds } = {};
   let store: StateStore;
   try {
     store = StateStore.open(paths.stateDb, {
-      onCommit: (events) => commits.hub?.noteCommitted(events),
+      onCommit: (events) => {
+        commits.hub?.noteCommitted(events);
+        commits.holds?.committed(events);
+      },
     });
   } catch (error) {
     await lock.release();
@@ -139,10 +144,9 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   }
   const eventHub = commits.hub = new EventHub({
     latestSeq: store.read((db) => replayEvents(db, { afterSeq: 0, limit: 1 }).latestSeq),
-    readAfter: (afterSeq, limit) =>
-      store.read((db) => replayEvents(db, { afterSeq, limit }).events) as JournalEvent[],
     onListenerError: (error) => console.error(`event listener failed: ${error}`),
   });
+  const holds = commits.holds = new CommitHolds((events) => eventHub.publish(events));
   const publish = (events: readonly JournalEvent[]) => eventHub.publish(events);
   let memoryStore: MemoryStore;
   try {
@@ -317,7 +321,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     store,
     hub: eventHub,
     scheduler,
-    dispatcher: createDispatcher(handlers, protectedValues),
+    dispatcher: createDispatcher(handlers, { protectedValues, holds }),
     protectedValues,
     recovered,
     close: () =>

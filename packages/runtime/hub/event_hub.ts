@@ -1,28 +1,21 @@
 /**
- * Fans committed journal events out to subscribers in seq order. Writers publish
- * after they acknowledge (commands) or at once (the loop); the hub holds an event
- * back until every earlier committed event has been published, so subscribers see
- * one gap-free, ordered stream whatever order publishers run in.
+ * Fans committed journal events out to subscribers in seq order. Every commit reaches
+ * it by construction (commit_holds.ts: at once, or once the command that made it has
+ * responded); the hub holds an event back until every earlier committed event has been
+ * published, so subscribers see one gap-free, ordered stream whatever order commits are
+ * released in.
  *
  * @module
  */
 import type { JournalEvent } from "@daedalus/protocol";
 import type { EventSource } from "../server/dispatcher.ts";
-import { type ScheduleTimer, scheduleTimer } from "../timer.ts";
-
-/** How long a gap may stay open before the hub fetches the missing events itself. */
-const GAP_REPAIR_DELAY_MS = 200;
 
 /** Options of {@linkcode EventHub}. */
 export interface EventHubOptions {
   /** The newest committed seq at start. */
   latestSeq: number;
-  /** Reads committed events after a seq, for repairing a gap nobody published. */
-  readAfter: (afterSeq: number, limit: number) => JournalEvent[];
   /** Reports a listener that threw (it stays subscribed). */
   onListenerError?: (error: unknown) => void;
-  /** The clock the repair timer waits on (tests pass a fake one). */
-  schedule?: ScheduleTimer;
 }
 
 /** The runtime's event hub. */
@@ -32,17 +25,14 @@ export class EventHub implements EventSource {
   readonly #pending = new Map<number, JournalEvent>();
   readonly #listeners = new Set<(event: JournalEvent) => void>();
   readonly #options: EventHubOptions;
-  readonly #schedule: ScheduleTimer;
-  #cancelRepair: (() => void) | undefined;
 
   /**
    * Makes a hub that publishes from the seq after `options.latestSeq`.
    *
-   * @param options the starting seq and the journal reader
+   * @param options the starting seq
    */
   constructor(options: EventHubOptions) {
     this.#options = options;
-    this.#schedule = options.schedule ?? scheduleTimer;
     this.#published = options.latestSeq;
     this.#committed = options.latestSeq;
   }
@@ -85,10 +75,8 @@ export class EventHub implements EventSource {
     this.#flush();
   }
 
-  /** Stops the repair timer. */
+  /** Drops every subscriber. */
   close(): void {
-    this.#cancelRepair?.();
-    this.#cancelRepair = undefined;
     this.#listeners.clear();
   }
 
@@ -107,24 +95,5 @@ export class EventHub implements EventSource {
         }
       }
     }
-    this.#scheduleRepair();
-  }
-
-  /** A gap that stays open means a writer committed and never published: read it back. */
-  #scheduleRepair(): void {
-    const gapped = this.#pending.size > 0 || this.#committed > this.#published;
-    if (!gapped) {
-      this.#cancelRepair?.();
-      this.#cancelRepair = undefined;
-      return;
-    }
-    if (this.#cancelRepair !== undefined) return;
-    const stuckAt = this.#published;
-    this.#cancelRepair = this.#schedule(() => {
-      this.#cancelRepair = undefined;
-      if (this.#published !== stuckAt) return this.#scheduleRepair();
-      const missing = this.#options.readAfter(this.#published, 1000);
-      this.publish(missing);
-    }, GAP_REPAIR_DELAY_MS);
   }
 }

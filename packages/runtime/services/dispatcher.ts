@@ -15,18 +15,28 @@ import type { Dispatcher, DispatchOutcome } from "../server/dispatcher.ts";
 import type { Handlers } from "./services.ts";
 import { rethrowAsRpcError } from "./errors.ts";
 import { redactValue } from "../security/redact_value.ts";
+import type { CommitHolds } from "../hub/commit_holds.ts";
+
+/** Options of {@linkcode createDispatcher}. */
+export interface DispatcherOptions {
+  /** When given, refusals are redacted (they may quote the request). */
+  protectedValues?: { redact(text: string): string };
+  /**
+   * When given, what a handler commits is held until its response has been queued, and
+   * published by the outcome's `afterResponse` (ACK first).
+   */
+  holds?: CommitHolds;
+}
 
 /**
  * Builds the dispatcher over the handlers.
  *
  * @param handlers one per served method
- * @param protectedValues when given, refusals are redacted (they may quote the request)
+ * @param options credential redaction and the commit holds
  * @returns the dispatcher
  */
-export function createDispatcher(
-  handlers: Handlers,
-  protectedValues?: { redact(text: string): string },
-): Dispatcher {
+export function createDispatcher(handlers: Handlers, options: DispatcherOptions = {}): Dispatcher {
+  const { protectedValues, holds } = options;
   return {
     // One async function, no extra awaits: the answer leaves as early as it did before.
     async dispatch(method, params): Promise<DispatchOutcome> {
@@ -42,12 +52,29 @@ export function createDispatcher(
         const valid = parseParams(name, params);
         const handler = handlers[name] as (p: unknown) => Promise<DispatchOutcome>;
         let outcome: DispatchOutcome;
+        const command = holds?.start(() => handler(valid));
+        const release = command?.release ?? (() => {});
         try {
-          outcome = await handler(valid);
+          outcome = await (command?.running ?? handler(valid));
         } catch (error) {
+          release();
           rethrowAsRpcError(error);
         }
-        return { ...outcome, result: parseResult(name, outcome.result) };
+        const after = outcome.afterResponse;
+        let result: unknown;
+        try {
+          result = parseResult(name, outcome.result);
+        } catch (error) {
+          release(); // an error answer makes no promise about events; nothing stays held
+          throw error;
+        }
+        return {
+          result,
+          afterResponse: () => {
+            release();
+            after?.();
+          },
+        };
       } catch (error) {
         throw protectedValues ? redactRpcError(error, protectedValues) : error;
       }

@@ -52,6 +52,8 @@ export class StateStore {
   readonly #clock: () => Date;
   readonly #onCommit: (events: readonly JournalEvent[]) => void;
   #lastTimestamp = "";
+  /** Events of the outermost write in progress, nested writes' included. */
+  #uncommitted: JournalEvent[] | undefined;
 
   private constructor(
     db: StateDatabase,
@@ -86,18 +88,32 @@ export class StateStore {
     const events: JournalEvent[] = [];
     const now = this.#timestamp();
     const connection = this.db.connection;
-    const result = this.db.transaction(() =>
-      fn({
-        db: this.db,
-        now,
-        append: (draft) => {
-          const event = appendEvent(connection, draft, now);
-          events.push(event);
-          return event;
-        },
-      })
-    );
-    if (events.length > 0 && !this.db.inTransaction) this.#onCommit(events);
+    // A write nested in another one commits with it: its events are reported with the
+    // outer write's, once, after the outer COMMIT (the hub learns of every commit here).
+    const outermost = this.#uncommitted === undefined && !this.db.inTransaction;
+    const uncommitted = outermost ? (this.#uncommitted = []) : this.#uncommitted;
+    const mark = uncommitted?.length ?? 0;
+    let result: T;
+    try {
+      result = this.db.transaction(() =>
+        fn({
+          db: this.db,
+          now,
+          append: (draft) => {
+            const event = appendEvent(connection, draft, now);
+            events.push(event);
+            uncommitted?.push(event);
+            return event;
+          },
+        })
+      );
+    } catch (error) {
+      if (uncommitted) uncommitted.length = mark; // rolled back with its savepoint
+      throw error;
+    } finally {
+      if (outermost) this.#uncommitted = undefined;
+    }
+    if (outermost && uncommitted && uncommitted.length > 0) this.#onCommit(uncommitted);
     return { result, events };
   }
 

@@ -135,3 +135,41 @@ Deno.test("read holds no write lock: another connection can write during it", as
     "StateStore.read is documented as a read transaction but begins with BEGIN IMMEDIATE",
   );
 });
+
+Deno.test("onCommit reports a nested write's events once, with the outer write's, after COMMIT", async () => {
+  await using fixture = await openTestStore();
+  const reported: string[][] = [];
+  const store = StateStore.open(fixture.path, {
+    onCommit: (events) => reported.push(eventTypes(events)),
+  });
+  try {
+    const { threadId } = await seedThread({ ...fixture, store });
+    reported.length = 0;
+    const current = readThread(store.db, threadId);
+    store.write(({ append, now }) => {
+      const thread = { ...current, title: "outer", updatedAt: now };
+      append({ type: "thread.renamed", threadId, payload: { thread, titleSource: "user" } });
+      store.write((inner) => {
+        inner.append({
+          type: "thread.archived",
+          threadId,
+          payload: { thread: { ...thread, archivedAt: inner.now } },
+        });
+      });
+      assert.deepEqual(reported, [], "nothing is reported before the outer COMMIT");
+      try {
+        store.write((inner) => {
+          inner.append({
+            type: "thread.unarchived",
+            threadId,
+            payload: { thread: { ...thread, archivedAt: null } },
+          });
+          throw new Error("undo this one");
+        });
+      } catch { /* rolled back to its savepoint; the outer write goes on */ }
+    });
+    assert.deepEqual(reported, [["thread.renamed", "thread.archived"]]);
+  } finally {
+    store.close();
+  }
+});
