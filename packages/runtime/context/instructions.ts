@@ -98,9 +98,12 @@ export async function loadInstructionFiles(
   const sections: string[] = [];
   const sources: InstructionSource[] = [];
   const skipped: SkippedInstructionFile[] = [];
-  for (const { path, heading } of candidates) {
-    options.signal?.throwIfAborted();
-    const read = await readInstructionFile(path);
+  options.signal?.throwIfAborted();
+  // Read side by side (each is a stat and maybe a read), used in prompt order.
+  const reads = await Promise.all(candidates.map(({ path }) => readInstructionFile(path)));
+  options.signal?.throwIfAborted();
+  for (const [index, { path, heading }] of candidates.entries()) {
+    const read = reads[index]!;
     if (read.kind === "missing") continue;
     if (read.kind === "skipped") {
       skipped.push({ path, reason: read.reason });

@@ -128,3 +128,38 @@ Deno.test("an image attachment reaches a vision model as a data URL and other mo
     },
   );
 });
+
+Deno.test("a Run renders its attachments once: a later step sends the same image after the file went", async () => {
+  const images: string[] = [];
+  let png = "";
+  await withRuntime(
+    (request, index) => {
+      const user = request.messages.find((m) => m.role === "user");
+      const parts = Array.isArray(user?.content) ? user.content : [];
+      const image = parts.find((part) => part.type === "image_url") as { url: string } | undefined;
+      images.push(image?.url ?? "(no image)");
+      if (index === 0) {
+        Deno.removeSync(png); // gone before the second step builds its input
+        return { toolCalls: [{ name: "list", arguments: { path: "." } }] };
+      }
+      return { text: ["done"] };
+    },
+    ["scripted-vision"],
+    async (call, settled, dir) => {
+      png = `${dir}/shot.png`;
+      await Deno.writeFile(png, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      const { thread } = await call("thread.create", { title: "img", workspace: { rootUri: dir } });
+      const run = await call("turn.start", {
+        threadId: thread.id,
+        content: "look, then list",
+        providerId: "scripted",
+        modelId: "scripted-vision",
+        attachments: [{ kind: "image", path: png, mimeType: "image/png" }],
+      });
+      assert.equal((await settled(run.runId)).payload.status, "completed");
+      assert.equal(images.length, 2, "two model calls");
+      assert.ok(images[0]!.startsWith("data:image/png;base64,"), images[0]);
+      assert.equal(images[1], images[0], "the second step's input carries the same image");
+    },
+  );
+});

@@ -18,6 +18,7 @@ import {
 } from "@daedalus/storage";
 import {
   type Provider,
+  type ProviderContentPart,
   ProviderError,
   type ProviderMessage,
   type ProviderTool,
@@ -74,6 +75,13 @@ export type PreparedCall =
     errorMessage?: string | null;
   };
 
+/** Item statuses after which an item never changes. */
+const TERMINAL_ITEM_STATUSES: ReadonlySet<Item["status"]> = new Set([
+  "completed",
+  "failed",
+  "cancelled",
+]);
+
 interface Revision {
   revision: number;
   summary: string | null;
@@ -88,6 +96,9 @@ export class RunContext {
   #callOrdinal = 0;
   #revision: Revision = { revision: 1, summary: null, boundaryOrdinal: 0 };
   #recordedRevision = 0;
+  #items: Item[] = [];
+  readonly #historyPages = new Map<string, ReturnType<typeof readTurnsNewestFirst>>();
+  readonly #renderedAttachments = new Map<string, ProviderContentPart[] | null>();
 
   /**
    * @param deps store, publisher, clock
@@ -162,18 +173,58 @@ export class RunContext {
     };
   }
 
-  #readTurns = (beforeOrdinal: number, limit: number) =>
-    this.#deps.store.read((db) =>
-      readTurnsNewestFirst(db, {
-        threadId: this.#facts.threadId,
-        branchId: this.#facts.branchId,
-        beforeOrdinal,
-        limit,
-      })
-    );
+  /**
+   * Earlier turns cannot change while this Run is active (one active Run per thread),
+   * so each history page is read once per Run.
+   */
+  #readTurns = (beforeOrdinal: number, limit: number) => {
+    const key = `${beforeOrdinal}:${limit}`;
+    let page = this.#historyPages.get(key);
+    if (page === undefined) {
+      page = this.#deps.store.read((db) =>
+        readTurnsNewestFirst(db, {
+          threadId: this.#facts.threadId,
+          branchId: this.#facts.branchId,
+          beforeOrdinal,
+          limit,
+        })
+      );
+      this.#historyPages.set(key, page);
+    }
+    return page;
+  };
 
+  /**
+   * The Run's items, extended per step: items that reached a terminal status never change
+   * again, so only those from the first unsettled one on are read back.
+   */
   #runItems(): Item[] {
-    return this.#deps.store.read((db) => readRunItems(db, this.#facts.runId));
+    const cached = this.#items;
+    const firstOpen = cached.findIndex((item) => !TERMINAL_ITEM_STATUSES.has(item.status));
+    const keep = firstOpen === -1 ? cached.length : firstOpen;
+    const fromOrdinal = keep === 0 ? 0 : cached[keep - 1]!.ordinal + 1;
+    const fresh = this.#deps.store.read((db) => readRunItems(db, this.#facts.runId, fromOrdinal));
+    this.#items = keep === cached.length && fresh.length === 0
+      ? cached
+      : [...cached.slice(0, keep), ...fresh];
+    return this.#items;
+  }
+
+  /** Attachments are immutable: each item's are rendered (images read) once per Run. */
+  async #attachmentParts(items: readonly Item[]): Promise<Map<string, ProviderContentPart[]>> {
+    const missing = items.filter((item) => !this.#renderedAttachments.has(item.id));
+    if (missing.length > 0) {
+      const rendered = await renderAttachments(missing, isVisionModel(this.#facts.modelId));
+      for (const item of missing) {
+        this.#renderedAttachments.set(item.id, rendered.get(item.id) ?? null);
+      }
+    }
+    const parts = new Map<string, ProviderContentPart[]>();
+    for (const item of items) {
+      const rendered = this.#renderedAttachments.get(item.id);
+      if (rendered) parts.set(item.id, rendered);
+    }
+    return parts;
   }
 
   async #build() {
@@ -191,7 +242,7 @@ export class RunContext {
       currentItems: visible,
       readHistoryPage: this.#readTurns,
       contextWindow: this.#facts.contextWindow,
-      attachmentParts: await renderAttachments(visible, isVisionModel(this.#facts.modelId)),
+      attachmentParts: await this.#attachmentParts(visible),
       recalled: this.#facts.recalled,
       tools: this.#facts.tools,
     });

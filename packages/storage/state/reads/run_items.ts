@@ -15,12 +15,14 @@ import { statement } from "../../_statements.ts";
  *
  * @param db the state database
  * @param runId the run
+ * @param fromOrdinal only items at or after this ordinal (a Run's loop re-reads only what
+ *   may have changed since its last read)
  * @returns its items (empty for an unknown run)
  */
-export function readRunItems(db: StateDatabase, runId: string): Item[] {
+export function readRunItems(db: StateDatabase, runId: string, fromOrdinal = 0): Item[] {
   const rows = statement(
     db.connection,
-    `SELECT ${ITEM_COLUMNS} FROM items WHERE run_id = ? ORDER BY ordinal`,
-  ).all(runId);
+    `SELECT ${ITEM_COLUMNS} FROM items WHERE run_id = ? AND ordinal >= ? ORDER BY ordinal`,
+  ).all(runId, fromOrdinal);
   return overlayStreamedText(db, rows.map(itemFromRow));
 }
