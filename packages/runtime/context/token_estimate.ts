@@ -63,6 +63,9 @@ export function estimateMessagesTokens(messages: readonly ProviderMessage[]): nu
   return total;
 }
 
+/** Estimates of tool lists already measured, by list (a frozen list never changes). */
+const toolsEstimates = new WeakMap<readonly ProviderTool[], number>();
+
 /**
  * Upper bound of the tokens the offered tools take: every request carries each tool's
  * name, description and JSON Schema (the 21 built-in tools are ~8.9 KB), as the
@@ -72,10 +75,14 @@ export function estimateMessagesTokens(messages: readonly ProviderMessage[]): nu
  * @returns the sum of their serialized sizes and framing
  */
 export function estimateToolsTokens(tools: readonly ProviderTool[]): number {
+  // A Run offers the same (frozen) tool list on every call: it is measured once.
+  const known = toolsEstimates.get(tools);
+  if (known !== undefined) return known;
   let total = 0;
   for (const { name, description, parameters } of tools) {
     const wire = { type: "function", function: { name, description, parameters } };
     total += MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(JSON.stringify(wire));
   }
+  toolsEstimates.set(tools, total);
   return total;
 }
