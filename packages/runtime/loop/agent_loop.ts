@@ -226,12 +226,11 @@ async function systemPrompt(
   const instructions = deps.home
     ? await loadInstructionFiles({ home: deps.home, workspace, signal })
     : { text: "", sources: [] };
-  const skills = config.skills;
+  const { identity, skills } = config;
   return {
-    text: [config.identity.text, instructions.text, skillCatalogPrompt(skills)].filter(Boolean)
-      .join(
-        "\n\n",
-      ),
+    text: [identity.text, instructions.text, skillCatalogPrompt(skills)].filter(Boolean).join(
+      "\n\n",
+    ),
     audit: {
       instructionFiles: instructions.sources,
       skills: skills.map((skill) => skill.name),
