@@ -12,7 +12,7 @@ import {
 } from "./_test_store.ts";
 import { startTurn } from "./turn_writes.ts";
 import { readRunConfig } from "./run_row.ts";
-import { contentHash } from "./run_config_parts.ts";
+import { contentHash, splitRunConfig, storeRunConfigParts } from "./run_config_parts.ts";
 import { applyEvent, clearProjections } from "./projections.ts";
 import { iterateJournal } from "./journal.ts";
 import { checkState } from "./maintenance.ts";
@@ -127,4 +127,18 @@ Deno.test("a rebuild restores every part from the journal and storage check agre
   assert.deepEqual(store.read((db) => readRunConfig(db, runs[1]!)).skills, skills);
   const report = checkState(store.db);
   assert.ok(report.ok, `storage check: ${JSON.stringify(report)}`);
+});
+
+Deno.test("a record whose part is neither stored nor carried is refused", async () => {
+  await using fixture = await openTestStore();
+  const { tools: _t, identity: _i, skills: _s, ...record } = TEST_RUN_CONFIG;
+  const [toolSchemas] = splitRunConfig(fixture.store.db.connection, TEST_RUN_CONFIG).newParts;
+  assert.throws(
+    () =>
+      fixture.store.db.transaction(() =>
+        storeRunConfigParts(fixture.store.db.connection, record, [toolSchemas!])
+      ),
+    (error) => error instanceof JournalError && error.code === "run_config_part_missing",
+  );
+  assert.equal(countRows(fixture.store, "run_config_parts"), 0, "the transaction rolled back");
 });
