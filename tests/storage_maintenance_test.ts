@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { createThread, homePaths, settleRun, startTurn, StateStore } from "@daedalus/storage";
+import { testRunConfig } from "../packages/runtime/_test_run_config.ts";
 
 const main = new URL("../packages/runtime/main.ts", import.meta.url).pathname;
 const writer = new URL("./fixtures/journal_writer.ts", import.meta.url).pathname;
@@ -33,7 +34,7 @@ async function seededHome() {
     content: "hello",
     providerId: "p",
     modelId: "m",
-    runConfig: {},
+    runConfig: testRunConfig({ providerId: "p", modelId: "m" }),
   });
   settleRun(store, turn.result.runId, "completed", null);
   store.close();

@@ -52,6 +52,11 @@ export type BranchId = string;
 /** A branch id. */
 export const BranchId: Schema<BranchId> = schemas.BranchId;
 
+/** A SHA-256 content address: `sha256:<64 hex digits>` of the content's JSON text. */
+export type ContentHash = string;
+/** A SHA-256 content address: `sha256:<64 hex digits>` of the content's JSON text. */
+export const ContentHash: Schema<ContentHash> = schemas.ContentHash;
+
 /** A model's context window in tokens. */
 export type ContextWindow = number;
 /** A model's context window in tokens. */
@@ -847,10 +852,100 @@ export type RpcErrorObject = {
 /** A JSON-RPC error object. */
 export const RpcErrorObject: Schema<RpcErrorObject> = schemas.RpcErrorObject;
 
+/** A Run's frozen config resolved: the record with each part's content. */
+export type RunConfig = {
+  providerId: ProviderId;
+  modelId: string;
+  contextWindow: number;
+  supportsTools: boolean;
+  executionPolicy: ExecutionPolicy;
+  reasoningEffort: ReasoningEffort | null;
+  subagentDepth?: number;
+  parentRunId?: RunId;
+  parts: RunConfigPartRefs;
+  tools: RunToolSchema[];
+  identity: RunIdentity;
+  skills: RunSkill[];
+};
+/** A Run's frozen config resolved: the record with each part's content. */
+export const RunConfig: Schema<RunConfig> = schemas.RunConfig;
+
+/**
+ * A content-addressed RunConfig part: `hash` is the SHA-256 of `content`'s JSON text. Journaled
+ * once, with the first Run that refers to it.
+ */
+export type RunConfigPart =
+  | {
+    kind: "tool_schemas";
+    hash: ContentHash;
+    content: RunToolSchema[];
+  }
+  | {
+    kind: "identity";
+    hash: ContentHash;
+    content: RunIdentity;
+  }
+  | {
+    kind: "skills";
+    hash: ContentHash;
+    content: RunSkill[];
+  };
+/**
+ * A content-addressed RunConfig part: `hash` is the SHA-256 of `content`'s JSON text. Journaled
+ * once, with the first Run that refers to it.
+ */
+export const RunConfigPart: Schema<RunConfigPart> = schemas.RunConfigPart;
+
+/** Which large, immutable part of a RunConfig a content-addressed part holds. */
+export type RunConfigPartKind = "tool_schemas" | "identity" | "skills";
+/** Which large, immutable part of a RunConfig a content-addressed part holds. */
+export const RunConfigPartKind: Schema<RunConfigPartKind> = schemas.RunConfigPartKind;
+
+/** The content hash of each part a RunConfig refers to. */
+export type RunConfigPartRefs = {
+  toolSchemas: ContentHash;
+  identity: ContentHash;
+  skills: ContentHash;
+};
+/** The content hash of each part a RunConfig refers to. */
+export const RunConfigPartRefs: Schema<RunConfigPartRefs> = schemas.RunConfigPartRefs;
+
+/**
+ * A Run's frozen config as stored and published: its settings and the content hash of each large
+ * part (tool schemas, identity, skills).
+ */
+export type RunConfigRecord = {
+  providerId: ProviderId;
+  modelId: string;
+  contextWindow: number;
+  supportsTools: boolean;
+  executionPolicy: ExecutionPolicy;
+  reasoningEffort: ReasoningEffort | null;
+  subagentDepth?: number;
+  parentRunId?: RunId;
+  parts: RunConfigPartRefs;
+};
+/**
+ * A Run's frozen config as stored and published: its settings and the content hash of each large
+ * part (tool schemas, identity, skills).
+ */
+export const RunConfigRecord: Schema<RunConfigRecord> = schemas.RunConfigRecord;
+
 /** A run id. */
 export type RunId = string;
 /** A run id. */
 export const RunId: Schema<RunId> = schemas.RunId;
+
+/** The agent identity frozen into a RunConfig. */
+export type RunIdentity = {
+  id: string;
+  version: number;
+  source: string;
+  text: string;
+  hash: ContentHash;
+};
+/** The agent identity frozen into a RunConfig. */
+export const RunIdentity: Schema<RunIdentity> = schemas.RunIdentity;
 
 /** Why a Run settled the way it did, one of `RUN_REASON_CODES`; null on a completed Run. */
 export type RunReasonCode =
@@ -882,6 +977,15 @@ export type RunReasonCode =
 /** Why a Run settled the way it did, one of `RUN_REASON_CODES`; null on a completed Run. */
 export const RunReasonCode: Schema<RunReasonCode> = schemas.RunReasonCode;
 
+/** An enabled skill as frozen into a RunConfig. */
+export type RunSkill = {
+  name: SkillName;
+  description: string;
+  location: string;
+};
+/** An enabled skill as frozen into a RunConfig. */
+export const RunSkill: Schema<RunSkill> = schemas.RunSkill;
+
 /** Lifecycle of Turns and Runs: queued → running → completed | failed | cancelled. */
 export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
 /** Lifecycle of Turns and Runs: queued → running → completed | failed | cancelled. */
@@ -908,6 +1012,16 @@ export type RunSummary = {
 };
 /** A Run without its items, as the catalog and events describe it. */
 export const RunSummary: Schema<RunSummary> = schemas.RunSummary;
+
+/** One tool as frozen into a RunConfig and offered to the model. */
+export type RunToolSchema = {
+  name: string;
+  description: string;
+  parameters: { [key: string]: unknown };
+  mutating: boolean;
+};
+/** One tool as frozen into a RunConfig and offered to the model. */
+export const RunToolSchema: Schema<RunToolSchema> = schemas.RunToolSchema;
 
 /** A Run with all of its Items, as `turn.list` returns it. */
 export type RunWithItems = {
@@ -1147,6 +1261,8 @@ export type EventPayloadMap = {
       [key: string]: unknown;
     };
     clientRequestId?: Identifier | null;
+    runConfig?: RunConfigRecord;
+    runConfigParts?: RunConfigPart[];
     turnId?: TurnId;
     runId?: RunId;
     itemId?: ItemId;

@@ -197,7 +197,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   };
   const runProviderId = (runId: string) => {
     try {
-      return String(store.read((db) => readRunConfig(db, runId)).providerId);
+      return store.read((db) => readRunConfig(db, runId)).providerId;
     } catch {
       return ""; // no frozen config: the loop settles the Run failed, no provider is used
     }
@@ -226,8 +226,8 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     refinement.afterRun({
       runId,
       threadId: scope.threadId,
-      providerId: String(config.providerId),
-      modelId: String(config.modelId),
+      providerId: config.providerId,
+      modelId: config.modelId,
     });
   };
   const titler = new ThreadTitler({

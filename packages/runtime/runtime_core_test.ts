@@ -15,6 +15,7 @@ import { messageText } from "./providers/provider.ts";
 import type { LoopTool } from "./loop/tools.ts";
 import type { RpcSession } from "./server/dispatcher.ts";
 import { eventSeen, runSettled } from "./_test_wait.ts";
+import { testRunConfig } from "./_test_run_config.ts";
 
 const session: RpcSession = { id: "test", transport: "http" };
 
@@ -222,7 +223,7 @@ Deno.test("recovery: running → failed runtime_interrupted with partial text; q
     threadId: result.thread.id,
     providerId: "scripted",
     modelId: "scripted-model",
-    runConfig: { providerId: "scripted", modelId: "scripted-model" },
+    runConfig: testRunConfig({ providerId: "scripted", modelId: "scripted-model" }),
   };
   const first = startTurn(store, { ...base, content: "one" }).result;
   activateRun(store, first.runId);

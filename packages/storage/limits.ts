@@ -52,3 +52,10 @@ export const CONFIG_ISSUES_MAX_COUNT = 20;
  * builds SQL from values from growing the cache without end.
  */
 export const STATEMENT_CACHE_MAX_ENTRIES = 256;
+
+/**
+ * Most RunConfig parts (tool schema sets, identities, skills catalogs) one connection keeps
+ * parsed. A runtime uses a handful (one per tool set and skills folder state); the bound
+ * only keeps a long life of skill edits from growing the cache without end.
+ */
+export const RUN_CONFIG_PART_CACHE_MAX_ENTRIES = 64;

@@ -38,6 +38,7 @@ export * from "./state/run_writes.ts";
 export * from "./state/run_facts.ts";
 export * from "./state/step_writes.ts";
 export * from "./state/run_row.ts";
+export { contentHash } from "./state/run_config_parts.ts";
 export * from "./state/maintenance.ts";
 export * from "./state/reads/errors.ts";
 export * from "./state/reads/thread_catalog.ts";

@@ -13,6 +13,7 @@ import { Item, RunErrorMessage, RunSummary } from "./domain/item.ts";
 import { FileOperation } from "./domain/file.ts";
 import { ProcessRecord } from "./domain/process.ts";
 import { TokenUsage } from "./domain/usage.ts";
+import { RunConfigPart, RunConfigRecord } from "./domain/run_config.ts";
 import { docs } from "./docs.ts";
 
 /** Scope ids a payload mirrors from its envelope (present exactly when non-null there). */
@@ -53,6 +54,10 @@ export const EVENT_PAYLOADS = {
     /** Present when the Run was just created, so the Turn can be shown at once. */
     turn: TurnHeader.optional(),
     clientRequestId: Identifier.nullable().optional(),
+    /** Present when the Run was just created: its frozen config, parts by reference. */
+    runConfig: RunConfigRecord.optional(),
+    /** The content of each part `runConfig` refers to that no earlier event carried. */
+    runConfigParts: z.array(RunConfigPart).max(3).optional(),
   }),
   "item.started": payload({ item: Item }),
   "item.delta": payload({

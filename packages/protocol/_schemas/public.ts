@@ -73,6 +73,17 @@ export {
 } from "./domain/provider.ts";
 export { Skill, SkillDiagnostic, SkillName } from "./domain/skill.ts";
 export {
+  ContentHash,
+  RunConfig,
+  RunConfigPart,
+  RunConfigPartKind,
+  RunConfigPartRefs,
+  RunConfigRecord,
+  RunIdentity,
+  RunSkill,
+  RunToolSchema,
+} from "./domain/run_config.ts";
+export {
   Memory,
   MemoryContent,
   MemoryProvenance,

@@ -19,9 +19,6 @@ export const IDENTITY_CORE_MAX_CHARS = 2048;
 /** How many failed or cancelled earlier Runs the status block describes at most. */
 export const STATUS_BLOCK_MAX_RUNS = 5;
 
-/** The window assumed for a model nobody configured a window for. */
-export const UNKNOWN_MODEL_CONTEXT_WINDOW = 32_768;
-
 /** Tokens kept free of history for the omission note and the status block (≤ 5 runs). */
 export const NOTES_RESERVE_TOKENS = 1_536;
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { JournalEvent, RunReasonCode } from "@daedalus/protocol";
+import type { JournalEvent, RunConfig, RunReasonCode } from "@daedalus/protocol";
 import {
   appendItemDelta,
   type Committed,
@@ -31,11 +31,8 @@ import type { StreamMatcher } from "../security/stream_redactor.ts";
 import { RunContext } from "./run_context.ts";
 import { checkCompletion } from "./completion_check.ts";
 import { runToolCalls } from "./tool_calls.ts";
-import { bundledIdentity } from "../context/identity.ts";
 import { loadInstructionFiles } from "../context/instructions.ts";
 import { skillCatalogPrompt } from "../skills/prompt.ts";
-import type { SkillDescriptor } from "../skills/catalog.ts";
-import { UNKNOWN_MODEL_CONTEXT_WINDOW } from "../context/limits.ts";
 
 /** What the loop needs from the runtime. */
 export interface AgentLoopDeps {
@@ -97,24 +94,21 @@ export async function runAgentLoop(
   try {
     const config = deps.store.read((db) => readRunConfig(db, runId));
     const scope = deps.store.read((db) => readRunScope(db, runId));
-    const provider = currentProvider(deps, String(config.providerId), String(config.modelId));
+    const provider = currentProvider(deps, config.providerId, config.modelId);
     if (!provider.ok) return void settle("failed", provider.reason);
     const tools: ProviderTool[] = [...deps.tools.values()].map((
       { name, description, parameters },
     ) => ({ name, description, parameters }));
-    const identity = config.identity as { text?: unknown; hash?: unknown } | undefined;
     const system = await systemPrompt(deps, config, scope.threadId, signal);
     const context = new RunContext(deps, {
       runId,
       threadId: scope.threadId,
       branchId: scope.branchId,
       turnOrdinal: scope.turnOrdinal,
-      modelId: String(config.modelId),
-      contextWindow: typeof config.contextWindow === "number"
-        ? config.contextWindow
-        : UNKNOWN_MODEL_CONTEXT_WINDOW,
+      modelId: config.modelId,
+      contextWindow: config.contextWindow,
       systemText: system.text,
-      identityHash: identity?.hash ?? null,
+      identityHash: config.identity.hash,
       audit: system.audit,
       recalled: recallFor(deps, scope.threadId, runId),
       tools,
@@ -130,10 +124,10 @@ export async function runAgentLoop(
       }
       const { callOrdinal } = prepared;
       const request: ProviderRequest = {
-        modelId: String(config.modelId),
+        modelId: config.modelId,
         messages: prepared.messages,
         tools,
-        reasoningEffort: typeof config.reasoningEffort === "string" ? config.reasoningEffort : null,
+        reasoningEffort: config.reasoningEffort,
       };
       const outcome = await streamStep(deps, runId, provider.provider, request, signal, commit);
       // The step's message (when whole) and the call's end: one transaction.
@@ -223,20 +217,18 @@ function recallFor(deps: AgentLoopDeps, threadId: string, runId: string): Recall
  */
 async function systemPrompt(
   deps: AgentLoopDeps,
-  config: Record<string, unknown>,
+  config: RunConfig,
   threadId: string,
   signal: AbortSignal,
 ): Promise<{ text: string; audit: Record<string, unknown> }> {
-  const identity = config.identity as { text?: unknown } | undefined;
-  const identityText = typeof identity?.text === "string" ? identity.text : bundledIdentity().text;
   const workspace = deps.store.read((db) => getThread(db, threadId)).thread.workspace?.rootUri ??
     undefined;
   const instructions = deps.home
     ? await loadInstructionFiles({ home: deps.home, workspace, signal })
     : { text: "", sources: [] };
-  const skills = Array.isArray(config.skills) ? config.skills as SkillDescriptor[] : [];
+  const { identity, skills } = config;
   return {
-    text: [identityText, instructions.text, skillCatalogPrompt(skills)].filter(Boolean).join(
+    text: [identity.text, instructions.text, skillCatalogPrompt(skills)].filter(Boolean).join(
       "\n\n",
     ),
     audit: {

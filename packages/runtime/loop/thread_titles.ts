@@ -68,7 +68,7 @@ export class ThreadTitler {
     const scope = store.read((db) => readRunScope(db, runId));
     if (scope.turnOrdinal !== 1) return;
     const config = store.read((db) => readRunConfig(db, runId));
-    const provider = this.#deps.provider(String(config.providerId));
+    const provider = this.#deps.provider(config.providerId);
     if (!provider) return;
     const [turn] = store.read((db) =>
       readTurnsNewestFirst(db, {
@@ -83,7 +83,7 @@ export class ThreadTitler {
     const answer = items.filter((item) => item.kind === "message" && item.role === "assistant")
       .map((item) => item.content).join("\n");
     const result = await collectText(provider, {
-      modelId: String(config.modelId),
+      modelId: config.modelId,
       tools: [],
       reasoningEffort: null,
       messages: [

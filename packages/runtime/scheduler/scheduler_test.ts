@@ -3,6 +3,7 @@ import type { JournalEvent } from "@daedalus/protocol";
 import { createThread, readRunScope, settleRun, startTurn, StateStore } from "@daedalus/storage";
 import { summarizeEvents, waitUntil, within } from "../_test_wait.ts";
 import { Scheduler } from "./scheduler.ts";
+import { testRunConfig } from "../_test_run_config.ts";
 
 /** One Run the fake executor is running: the test finishes it, or a cancel aborts it. */
 interface Execution {
@@ -63,7 +64,7 @@ async function withScheduler(
       content: "go",
       providerId: "scripted",
       modelId: "scripted-model",
-      runConfig: {},
+      runConfig: testRunConfig({ providerId: "scripted", modelId: "scripted-model" }),
     });
     publish(committed.events);
     return committed.result.runId;
@@ -263,7 +264,7 @@ Deno.test("an executor that throws frees its slot for the next Run", async () =>
           content: "go",
           providerId: "scripted",
           modelId: "scripted-model",
-          runConfig: {},
+          runConfig: testRunConfig({ providerId: "scripted", modelId: "scripted-model" }),
         }).result.runId;
       const first = turn();
       const second = turn();

@@ -8,6 +8,7 @@ import {
   startTurn,
 } from "@daedalus/storage";
 import { openRuntimeCore } from "../runtime_core.ts";
+import { testRunConfig } from "../_test_run_config.ts";
 
 async function withCore(
   fn: (
@@ -114,7 +115,7 @@ Deno.test("file.change.get returns a recorded write and refuses unknown or forei
       content: "w",
       providerId: "p",
       modelId: "m",
-      runConfig: {},
+      runConfig: testRunConfig({ providerId: "p", modelId: "m" }),
     }).result;
     activateRun(core.store, runId);
     const callItem =
@@ -204,7 +205,7 @@ Deno.test("file.change.get hides a change recorded on a protected home file", as
       content: "w",
       providerId: "p",
       modelId: "m",
-      runConfig: {},
+      runConfig: testRunConfig({ providerId: "p", modelId: "m" }),
     }).result;
     activateRun(core.store, runId);
     const record = (path: string) => {

@@ -11,7 +11,6 @@ import {
   getThread,
   listThreads,
   listTurns,
-  readConfig,
   readEventsForThread,
   readItemSource,
   readRunScope,
@@ -25,7 +24,7 @@ import {
 } from "@daedalus/storage";
 import { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";
 import type { Scheduler } from "../scheduler/scheduler.ts";
-import type { ProviderRegistry, ResolvedModel } from "../providers/registry.ts";
+import type { ProviderRegistry } from "../providers/registry.ts";
 import type { ProtectedValues } from "../security/protected_values.ts";
 import type { ProviderHandlers } from "./provider_handlers.ts";
 import { createFileHandlers, type FileHandlers } from "./file_handlers.ts";
@@ -37,10 +36,8 @@ import {
   type MemoryHandlerStore,
 } from "./memory_handlers.ts";
 import type { ProcessManager } from "@daedalus/tools";
-import { freezeSkillDescriptors, type SkillDescriptor } from "../skills/catalog.ts";
-import { SkillCatalogCache } from "../skills/catalog_cache.ts";
 import type { LoopTool } from "../loop/tools.ts";
-import { bundledIdentity, sha256 } from "../context/identity.ts";
+import { RunConfigFreezer } from "./run_config_freezer.ts";
 import { inspectAttachments } from "../attachments/inspect.ts";
 
 /** What the services need. */
@@ -121,11 +118,8 @@ type HandledMethods = Pick<
  */
 export function createHandlers(deps: ServiceDeps): Handlers {
   const { store } = deps;
-  const frozen: RunConfigParts = {
-    skills: new SkillCatalogCache(deps.skillsRoot),
-    toolSchemas: new ToolSchemaMemo(),
-    identity: undefined,
-  };
+  // Keeps the tool schemas, identity and skills with their hashes between turns.
+  const freezer = new RunConfigFreezer(deps.skillsRoot, deps.configPath);
   const publishing = <R>(result: R, events: readonly JournalEvent[]): Handled<R> => ({
     result,
     afterResponse: () => deps.publish(events),
@@ -185,7 +179,15 @@ export function createHandlers(deps: ServiceDeps): Handlers {
           { field: "reasoningEffort" },
         );
       }
-      const runConfig = await freezeRunConfig(deps, frozen, params, selection.model);
+      // Frozen: a later config change cannot alter a Run that was already submitted.
+      const runConfig = await freezer.freeze({
+        providerId: params.providerId,
+        modelId: params.modelId,
+        model: selection.model,
+        contextWindow: deps.contextWindow?.(params.providerId, params.modelId),
+        executionPolicy: params.executionPolicy,
+        reasoningEffort: params.reasoningEffort,
+      }, deps.tools);
       const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = startTurn(store, {
         attachments,
@@ -265,99 +267,10 @@ export function createHandlers(deps: ServiceDeps): Handlers {
   };
 }
 
-/**
- * The RunConfig frozen at turn.start: a later config change cannot alter a Run that
- * was already submitted.
- */
-async function freezeRunConfig(
-  deps: ServiceDeps,
-  parts: RunConfigParts,
-  params: ValidParamsOf<"turn.start">,
-  model: ResolvedModel,
-): Promise<Record<string, unknown>> {
-  const { tools, toolSchemaHash } = await parts.toolSchemas.of(deps.tools);
-  parts.identity ??= frozenIdentity();
-  const identity = await parts.identity;
-  return {
-    providerId: params.providerId,
-    modelId: params.modelId,
-    contextWindow: deps.contextWindow?.(params.providerId, params.modelId) ?? model.contextWindow,
-    supportsTools: model.supportsTools,
-    executionPolicy: params.executionPolicy ?? "full_access",
-    // undefined → the model's default; null → "auto" (send none)
-    reasoningEffort: params.reasoningEffort === undefined
-      ? model.reasoningEffort
-      : params.reasoningEffort,
-    tools: model.supportsTools ? tools : [],
-    toolSchemaHash,
-    identity: { ...identity },
-    skills: await frozenSkills(deps, parts.skills),
-  };
-}
-
-/** What turn.start freezes that changes rarely, kept between turns. */
-interface RunConfigParts {
-  /** The skills folder, rescanned only when it changed. */
-  skills: SkillCatalogCache;
-  /** The tool schemas and their hash, computed once per tool set. */
-  toolSchemas: ToolSchemaMemo;
-  /** The bundled identity and its hash (constant for this build). */
-  identity: Promise<Record<string, unknown>> | undefined;
-}
-
-async function frozenIdentity(): Promise<Record<string, unknown>> {
-  const identity = bundledIdentity();
-  return { ...identity, hash: await sha256(identity.text) };
-}
-
-/**
- * The tool schema set of a tool map and its hash, recomputed only when the tools differ
- * (by identity, in order) from the last call: hashing ~15 KB per turn was measurable.
- */
-class ToolSchemaMemo {
-  #source: readonly LoopTool[] = [];
-  #result: Promise<{ tools: ToolSchema[]; toolSchemaHash: string }> | undefined;
-
-  of(toolMap: ReadonlyMap<string, LoopTool>) {
-    const source = [...toolMap.values()];
-    const same = this.#result !== undefined && source.length === this.#source.length &&
-      source.every((tool, index) => tool === this.#source[index]);
-    if (!same) {
-      this.#source = source;
-      const tools = source.map(({ name, description, parameters, mutating }) => ({
-        name,
-        description,
-        parameters,
-        mutating,
-      }));
-      this.#result = sha256(JSON.stringify(tools)).then((toolSchemaHash) => ({
-        tools,
-        toolSchemaHash,
-      }));
-    }
-    return this.#result!;
-  }
-}
-
-type ToolSchema = Pick<LoopTool, "name" | "description" | "parameters" | "mutating">;
-
 /** The local calendar date, `YYYY-MM-DD` (usage days are local days). */
 export function localDate(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-/** The enabled skills at submission; a broken config.yaml disables none (and is logged). */
-async function frozenSkills(
-  deps: ServiceDeps,
-  skills: SkillCatalogCache,
-): Promise<readonly SkillDescriptor[]> {
-  const config = await readConfig(deps.configPath).catch((error) => {
-    console.error(`config.yaml: ${(error as Error).message}`);
-    return null;
-  });
-  const catalog = await skills.catalog(config?.skills.disabled ?? []);
-  return freezeSkillDescriptors(catalog.skills);
 }
 
 /** An idempotent create returns the original thread.created event: the thread's first. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { JournalEvent } from "@daedalus/protocol";
-import { homePaths } from "@daedalus/storage";
+import type { EventPayloadMap, JournalEvent, RunConfig } from "@daedalus/protocol";
+import { contentHash, homePaths, readRunConfig } from "@daedalus/storage";
 import { openRuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider } from "../providers/scripted.ts";
 import type { LoopTool } from "../loop/tools.ts";
@@ -27,11 +27,10 @@ async function writeSkill(root: string, name: string, description: string) {
   );
 }
 
-interface FrozenConfig {
-  skills: { name: string; description: string }[];
-  toolSchemaHash: string;
-  tools: unknown[];
-  identity: { text: string; hash: string };
+/** A Run's resolved config, and what its queued event carried. */
+interface Frozen {
+  config: RunConfig;
+  queued: EventPayloadMap["run.state_changed"];
 }
 
 Deno.test("each turn.start freezes the config and skills as they are on disk at that moment", async () => {
@@ -56,7 +55,7 @@ Deno.test("each turn.start freezes the config and skills as they are on disk at 
   };
   try {
     const { thread } = await call("thread.create", { title: "t" });
-    const frozenTurn = async (): Promise<FrozenConfig> => {
+    const frozenTurn = async (): Promise<Frozen> => {
       const started = await call("turn.start", {
         threadId: thread.id,
         content: "go",
@@ -69,17 +68,25 @@ Deno.test("each turn.start freezes the config and skills as they are on disk at 
         (e.payload as { status: string }).status === "queued"
       );
       assert.ok(queued, "the run's queued event was published");
-      return (queued.payload as unknown as { runConfig: FrozenConfig }).runConfig;
+      const config = core.store.read((db) => readRunConfig(db, started.runId));
+      return { config, queued: queued.payload as EventPayloadMap["run.state_changed"] };
     };
-    const names = (config: FrozenConfig) => config.skills.map((s) => `${s.name}: ${s.description}`);
+    const names = ({ config }: Frozen) => config.skills.map((s) => `${s.name}: ${s.description}`);
+    const carried = ({ queued }: Frozen) => (queued.runConfigParts ?? []).map((part) => part.kind);
 
     const first = await frozenTurn();
     assert.deepEqual(names(first), ["csv: Clean CSV files"]);
+    assert.deepEqual(carried(first), ["tool_schemas", "identity", "skills"]);
+    const warm = await frozenTurn();
+    assert.deepEqual(carried(warm), [], "a warm turn journals references only");
+    assert.deepEqual(warm.config, first.config, "the same parts resolve to the same config");
 
     // Edited by hand between turns: a skill disabled in config.yaml, another one added.
     await Deno.writeTextFile(paths.config, "version: 1\nskills:\n  disabled: [csv]\n");
     await writeSkill(paths.skills, "pdf-tools", "Fill PDF forms");
-    assert.deepEqual(names(await frozenTurn()), ["pdf-tools: Fill PDF forms"]);
+    const edited = await frozenTurn();
+    assert.deepEqual(names(edited), ["pdf-tools: Fill PDF forms"]);
+    assert.deepEqual(carried(edited), ["skills"], "only the changed part is journaled");
 
     // Through the runtime's own config owner, and a SKILL.md edited.
     await call("skill.set_enabled", { name: "csv", enabled: true });
@@ -94,11 +101,14 @@ Deno.test("each turn.start freezes the config and skills as they are on disk at 
     assert.deepEqual(names(last), ["pdf-tools: Fill and merge PDF forms"]);
 
     // The memoized hashes are the ones a fresh computation gives.
-    assert.equal(last.toolSchemaHash, first.toolSchemaHash);
-    assert.equal(last.toolSchemaHash, await sha256(JSON.stringify(last.tools)));
-    assert.deepEqual(last.tools, first.tools);
-    assert.equal(last.identity.text, bundledIdentity().text);
-    assert.equal(last.identity.hash, await sha256(bundledIdentity().text));
+    const { config } = last;
+    assert.equal(config.parts.toolSchemas, first.config.parts.toolSchemas);
+    assert.equal(config.parts.toolSchemas, contentHash(JSON.stringify(config.tools)));
+    assert.equal(config.parts.identity, contentHash(JSON.stringify(config.identity)));
+    assert.equal(config.parts.skills, contentHash(JSON.stringify(config.skills)));
+    assert.ok(config.tools.some((tool) => tool.name === "echo"), "the given tool is frozen");
+    assert.equal(config.identity.text, bundledIdentity().text);
+    assert.equal(config.identity.hash, await sha256(bundledIdentity().text));
   } finally {
     await core.close();
     await Deno.remove(home, { recursive: true });

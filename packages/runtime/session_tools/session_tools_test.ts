@@ -6,6 +6,7 @@ import { createScriptedProvider, type Script } from "../providers/scripted.ts";
 import { messageText, type ProviderRequest } from "../providers/provider.ts";
 import { dispatchOn } from "../_test_dispatch.ts";
 import { eventSeen, runSettled } from "../_test_wait.ts";
+import { testRunConfig } from "../_test_run_config.ts";
 
 const MODEL = { providerId: "scripted", modelId: "scripted-model" };
 
@@ -200,7 +201,7 @@ Deno.test("thread_send refuses busy and archived targets and chains past 3 hops"
         threadId: hop.id,
         content: `[Cross-session message from thread ${a.id}]\nsend to ${busy.id}`,
         ...MODEL,
-        runConfig: MODEL,
+        runConfig: testRunConfig(MODEL),
         itemData: { threadSend: { fromThreadId: a.id, hops: 3 } },
       }).result;
       core.hub.publish([]);

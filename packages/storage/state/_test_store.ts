@@ -6,11 +6,12 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { EventEnvelope, type JournalEvent } from "@daedalus/protocol";
+import { EventEnvelope, type JournalEvent, type RunConfig } from "@daedalus/protocol";
 import { StateStore } from "./store.ts";
 import { StoreError, type StoreErrorCode } from "./errors.ts";
 import { createThread, type CreateThreadInput } from "./thread_writes.ts";
 import { startTurn, type StartTurnInput } from "./turn_writes.ts";
+import { contentHash } from "./run_config_parts.ts";
 
 /** Where the fake clock starts: a fixed instant, so timestamps are predictable. */
 export const FAKE_CLOCK_START = "2026-10-01T10:00:00.000Z";
@@ -202,12 +203,46 @@ export async function seedThread(
   return { threadId: result.thread.id, branchId: result.thread.defaultBranchId };
 }
 
+/**
+ * A valid RunConfig with small parts and their true hashes.
+ *
+ * @param overrides fields to replace; pass new part contents to get a config whose
+ *   `parts` name them
+ * @returns the config
+ */
+export function testRunConfig(overrides: Partial<RunConfig> = {}): RunConfig {
+  const text = overrides.identity?.text ?? "You are a test agent.";
+  const tools = overrides.tools ??
+    [{
+      name: "read",
+      description: "Reads a file",
+      parameters: { type: "object" },
+      mutating: false,
+    }];
+  const identity = overrides.identity ??
+    { id: "test-identity", version: 1, source: "test", text, hash: contentHash(text) };
+  const skills = overrides.skills ?? [];
+  return {
+    providerId: "test-provider",
+    modelId: "test-model",
+    contextWindow: 65_536,
+    supportsTools: true,
+    executionPolicy: "full_access",
+    reasoningEffort: null,
+    ...overrides,
+    tools,
+    identity,
+    skills,
+    parts: {
+      toolSchemas: contentHash(JSON.stringify(tools)),
+      identity: contentHash(JSON.stringify(identity)),
+      skills: contentHash(JSON.stringify(skills)),
+    },
+  };
+}
+
 /** The RunConfig tests freeze on their runs. */
-export const TEST_RUN_CONFIG: Record<string, unknown> = {
-  providerId: "test-provider",
-  modelId: "test-model",
-  tools: ["read", "write"],
-};
+export const TEST_RUN_CONFIG: RunConfig = testRunConfig();
 
 /**
  * Starts a turn with test defaults.

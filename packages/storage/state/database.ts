@@ -25,6 +25,7 @@ import {
   createStateSchema,
   describeStateSchemaDrift,
   migrateStateSchema,
+  STATE_SCHEMA_MIGRATABLE_FROM,
   STATE_SCHEMA_VERSION,
 } from "./schema.ts";
 
@@ -87,7 +88,8 @@ export interface StateDatabase {
  * transaction. Any other database is checked against the expected schema before a
  * single PRAGMA that could write is issued, so a refused file is left byte-for-byte as
  * it was. Only then are WAL, `synchronous=NORMAL` and `foreign_keys=ON` set. A file of
- * an older version whose schema is exactly that version's is first migrated forward
+ * an older, still migratable version (schema.ts `STATE_SCHEMA_MIGRATABLE_FROM`) whose
+ * schema is exactly that version's is first migrated forward
  * in one transaction (schema.ts `STATE_SCHEMA_MIGRATIONS`); opened read-only it is
  * refused as incompatible, since migrating writes.
  *
@@ -281,12 +283,13 @@ function createSchemaOnce(connection: DatabaseSync, path: string): void {
 /**
  * An older file whose schema is exactly its version's is migrated forward, in one
  * transaction with the version bump, under the write lock (a racing process that
- * migrated first leaves nothing to do). A file that matches no known version is left
- * untouched for the drift check to refuse.
+ * migrated first leaves nothing to do). A file older than
+ * {@linkcode STATE_SCHEMA_MIGRATABLE_FROM}, or one that matches no known version, is
+ * left untouched for the drift check to refuse.
  */
 function migrateOlderSchema(connection: DatabaseSync, path: string): void {
   const version = pragmaInteger(connection, "user_version");
-  if (version < 1 || version >= STATE_SCHEMA_VERSION) return;
+  if (version < STATE_SCHEMA_MIGRATABLE_FROM || version >= STATE_SCHEMA_VERSION) return;
   if (describeStateSchemaDrift(connection, version, version).length > 0) return;
   applyConnectionPragmas(connection, path, false);
   connection.exec("BEGIN IMMEDIATE");

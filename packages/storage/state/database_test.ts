@@ -77,7 +77,7 @@ Deno.test("an empty file gets the schema, user_version and WAL pragmas", async (
     const tables = c.prepare(
       "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'",
     ).get()?.n;
-    assert.equal(tables, 12);
+    assert.equal(tables, 13);
     assert.deepEqual(quickCheck(db), []);
     assert.deepEqual(foreignKeyCheck(db), []);
   } finally {
@@ -373,11 +373,11 @@ Deno.test("foreignKeyCheck reports orphans and checkpoint TRUNCATE empties the W
   }
 });
 
-/** A state.db at `path` as version 1 wrote it (before `runs.error_message`), with one settled run. */
-function createVersion1(path: string, mutate: (raw: DatabaseSync) => void = () => {}): void {
+/** A state.db at `path` as `version` wrote it, with one settled run. */
+function createOlderVersion(path: string, version: number): void {
   const raw = new DatabaseSync(path);
   raw.exec("PRAGMA journal_mode = WAL");
-  createStateSchema(raw, 1);
+  createStateSchema(raw, version);
   const now = "2026-11-29T00:00:00.000Z";
   raw.exec(`INSERT INTO threads (id, default_branch_id, created_at, updated_at)
               VALUES ('thr_1', 'brn_1', '${now}', '${now}');
@@ -389,46 +389,23 @@ function createVersion1(path: string, mutate: (raw: DatabaseSync) => void = () =
               VALUES ('run_1', 'trn_1', 'deepseek', 'deepseek-chat', 'failed', '${now}',
                       'provider_authentication');`);
   appendEvent(raw, "run.settled", "run_1");
-  mutate(raw);
   raw.close();
 }
 
-Deno.test("a version-1 file migrates forward in place and keeps its data", async () => {
-  await using home = await tempHome();
-  createVersion1(home.path);
-  const db = openStateDatabase(home.path);
-  try {
-    const c = db.connection;
-    assert.equal(pragma(c, "user_version"), STATE_SCHEMA_VERSION);
-    assert.equal(countEvents(c), 1, "the journal must survive the migration");
-    const run = c.prepare("SELECT reason_code, error_message FROM runs WHERE id = 'run_1'").get();
-    assert.deepEqual({ ...run }, { reason_code: "provider_authentication", error_message: null });
-    c.prepare("UPDATE runs SET error_message = 'Incorrect API key' WHERE id = 'run_1'").run();
-  } finally {
-    db.close();
-  }
-  // Reopening finds nothing left to migrate and no drift.
-  const again = openStateDatabase(home.path);
-  const row = again.connection.prepare("SELECT error_message FROM runs").get();
-  again.close();
-  assert.equal(row?.error_message, "Incorrect API key");
-});
-
-Deno.test("a version-1 file that drifted from version 1 is refused, not migrated", async () => {
-  await using home = await tempHome();
-  createVersion1(home.path, (raw) => raw.exec("CREATE TABLE notes (id TEXT)"));
-  const hashBefore = await sha256(home.path);
-  assert.throws(() => openStateDatabase(home.path), StateSchemaIncompatibleError);
-  assert.equal(await sha256(home.path), hashBefore, "a refused file must not be written");
-});
-
-Deno.test("a version-1 file opened read-only is refused (migrating would write)", async () => {
-  await using home = await tempHome();
-  createVersion1(home.path);
-  assert.throws(
-    () => openStateDatabase(home.path, { readOnly: true }),
-    (error) =>
-      error instanceof StateSchemaIncompatibleError &&
-      error.differences.includes(`version 1, expected ${STATE_SCHEMA_VERSION}`),
-  );
-});
+for (const version of [1, 2]) {
+  // Their journals hold whole run configs in the queued events, which version 3's
+  // projections (parts by reference) cannot replay: a reset, not a migration.
+  Deno.test(`a version-${version} file is refused as needing a reset and left untouched`, async () => {
+    await using home = await tempHome();
+    createOlderVersion(home.path, version);
+    const hashBefore = await sha256(home.path);
+    assert.throws(
+      () => openStateDatabase(home.path),
+      (error) =>
+        error instanceof StateSchemaIncompatibleError &&
+        error.message.startsWith(STATE_SCHEMA_INCOMPATIBLE_MESSAGE) &&
+        error.differences.includes(`version ${version}, expected ${STATE_SCHEMA_VERSION}`),
+    );
+    assert.equal(await sha256(home.path), hashBefore, "a refused file must not be written");
+  });
+}

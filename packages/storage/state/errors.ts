@@ -162,7 +162,9 @@ export type StoreErrorCode =
   | "thread_busy"
   | "run_not_active"
   | "idempotency_conflict"
-  | "workspace_unavailable";
+  | "workspace_unavailable"
+  | "run_config_part_mismatch"
+  | "run_config_part_missing";
 
 /** The journal refused an event (a bug in its producer, never user input). */
 export class JournalError extends Error {

@@ -14,6 +14,7 @@ import {
   StateStore,
 } from "../mod.ts";
 import { iterateJournal } from "./journal.ts";
+import { TEST_RUN_CONFIG } from "./_test_store.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "daedalus-bench-" });
 
@@ -25,7 +26,7 @@ async function runWithStreamingItem(path: string) {
     content: "go",
     providerId: "p",
     modelId: "m",
-    runConfig: {},
+    runConfig: TEST_RUN_CONFIG,
   });
   activateRun(store, turn.result.runId);
   const item = startItem(store, turn.result.runId, {

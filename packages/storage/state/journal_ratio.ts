@@ -15,6 +15,7 @@ import { DatabaseSync } from "node:sqlite";
 import { STATE_SCHEMA_STATEMENTS } from "./schema.ts";
 import { createThread, startTurn, StateStore } from "../mod.ts";
 import { readRunScope } from "./run_writes.ts";
+import { TEST_RUN_CONFIG } from "./_test_store.ts";
 
 const BLOCKS = 21;
 const COMMITS_PER_BLOCK = 1_000;
@@ -27,7 +28,7 @@ const { runId } = startTurn(store, {
   content: "go",
   providerId: "p",
   modelId: "m",
-  runConfig: {},
+  runConfig: TEST_RUN_CONFIG,
 }).result;
 const scope = readRunScope(store.db, runId);
 

@@ -8,6 +8,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { JournalEvent } from "@daedalus/protocol";
 import { statement } from "../_statements.ts";
+import { storeRunConfigParts } from "./run_config_parts.ts";
 
 /** Projection tables, children first: the order to clear them in. */
 export const PROJECTION_TABLES = [
@@ -17,6 +18,7 @@ export const PROJECTION_TABLES = [
   "process_sessions",
   "context_revisions",
   "run_configs",
+  "run_config_parts",
   "items",
   "runs",
   "turns",
@@ -211,8 +213,9 @@ function applyRunStateChanged(
       body.clientRequestId ?? null,
       summary.executionPolicy,
     );
-    const config = (body as Payload).runConfig;
+    const config = body.runConfig;
     if (config !== undefined) {
+      storeRunConfigParts(connection, config, body.runConfigParts ?? []);
       run(
         "INSERT INTO run_configs (run_id, config_json) VALUES (?, ?)",
         summary.id,

@@ -39,12 +39,7 @@ import {
   recordModelResponse,
   recordProcess,
 } from "./run_facts.ts";
-import {
-  assertValidEvents,
-  openTestStore,
-  TEST_RUN_CONFIG,
-  type TestStore,
-} from "./_test_store.ts";
+import { assertValidEvents, openTestStore, testRunConfig, type TestStore } from "./_test_store.ts";
 
 const OPERATIONS = 2_000;
 const THREADS = 20;
@@ -232,7 +227,11 @@ class Simulation {
       modelId: this.#pick(["small", "large"]) ?? "small",
       clientRequestId: this.#chance(0.4) ? `turn-req-${this.runs.length}` : undefined,
       executionPolicy: this.#pick(["read_only", "workspace_write", "full_access"] as const),
-      runConfig: { ...TEST_RUN_CONFIG, seed: this.#int(100) },
+      // A few skills catalogs: some turns bring a new part, most refer to a stored one.
+      runConfig: testRunConfig({
+        contextWindow: 1024 + this.#int(100),
+        skills: [{ name: `skill-${this.#int(3)}`, description: "d", location: "/s/SKILL.md" }],
+      }),
     };
     if (thread.archived) {
       return this.#expectRefusal(

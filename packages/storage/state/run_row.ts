@@ -3,10 +3,12 @@
  *
  * @module
  */
-import type { RunSummary } from "@daedalus/protocol";
+import { type RunConfig, RunConfigRecord, type RunSummary } from "@daedalus/protocol";
 import type { StateDatabase } from "./database.ts";
 import { statement } from "../_statements.ts";
 import { StoreError } from "./errors.ts";
+import { ReadError } from "./reads/errors.ts";
+import { resolveRunConfig } from "./run_config_parts.ts";
 
 /**
  * Reads one Run as the wire's RunSummary, with its model-call and compaction counts.
@@ -48,17 +50,27 @@ export function readRunSummary(db: StateDatabase, runId: string): RunSummary {
 }
 
 /**
- * Reads the RunConfig frozen when the Run's turn started.
+ * Reads the RunConfig frozen when the Run's turn started, with its parts resolved.
  *
  * @param db the database
  * @param runId the run
- * @returns the config as stored
+ * @returns the resolved config (its parts are shared and frozen)
  * @throws {StoreError} `run_not_found` when the run has no config
+ * @throws {ReadError} `projection_corrupt` when the stored config or a part is malformed
  */
-export function readRunConfig(db: StateDatabase, runId: string): Record<string, unknown> {
+export function readRunConfig(db: StateDatabase, runId: string): RunConfig {
   const row = statement(db.connection, "SELECT config_json FROM run_configs WHERE run_id = ?").get(
     runId,
   );
   if (!row) throw new StoreError("run_not_found", `Run ${runId} has no frozen config`);
-  return JSON.parse(String(row.config_json));
+  const parsed = RunConfigRecord.safeParse(JSON.parse(String(row.config_json)));
+  if (!parsed.success) {
+    throw new ReadError(
+      "projection_corrupt",
+      `Stored RunConfig of ${runId} does not match the protocol: ${parsed.error.message}`,
+      undefined,
+      { cause: parsed.error },
+    );
+  }
+  return resolveRunConfig(db.connection, parsed.data);
 }

@@ -13,10 +13,19 @@ import { readSchemaObjects, type SchemaObject } from "./_sqlite.ts";
 
 /**
  * The schema version this code writes and accepts, stored in `PRAGMA user_version`.
- * An older version that matches its own schema exactly is migrated forward on open
- * (database.ts); any other version means "reset required".
+ * An older version from {@linkcode STATE_SCHEMA_MIGRATABLE_FROM} on that matches its own
+ * schema exactly is migrated forward on open (database.ts); any other version means
+ * "reset required".
  */
-export const STATE_SCHEMA_VERSION = 2;
+export const STATE_SCHEMA_VERSION = 3;
+
+/**
+ * The oldest version that is migrated forward on open; older files need a reset.
+ * Version 3 changed what `run_configs` rows and the queued `run.state_changed` hold (the
+ * config's large parts by reference, {@linkcode STATE_SCHEMA_MIGRATIONS}), so a
+ * version-2 journal cannot be replayed into version-3 projections.
+ */
+export const STATE_SCHEMA_MIGRATABLE_FROM = 3;
 
 /** One forward migration: the statements that turn version `toVersion - 1` into `toVersion`. */
 export interface StateSchemaMigration {
@@ -28,12 +37,26 @@ export interface StateSchemaMigration {
 
 /**
  * The migrations after version 1, oldest first. Only additive statements (ADD COLUMN
- * of a nullable column): the journal stays the source of truth, and a rebuild
- * derives the new columns from it.
+ * of a nullable column, a new table): the journal stays the source of truth, and a
+ * rebuild derives the new columns from it. The chain also builds every newer schema
+ * from the version-1 DDL, so it keeps steps that no file is migrated by any more
+ * ({@linkcode STATE_SCHEMA_MIGRATABLE_FROM}).
  */
 export const STATE_SCHEMA_MIGRATIONS: readonly StateSchemaMigration[] = Object.freeze([
   // 2: a failed Run's error message (the provider's words), from run.state_changed.
   { toVersion: 2, statements: ["ALTER TABLE runs ADD COLUMN error_message TEXT"] },
+  // 3: RunConfig parts stored once by content hash, referred to by run_configs rows.
+  {
+    toVersion: 3,
+    statements: [
+      `CREATE TABLE run_config_parts (
+    kind TEXT NOT NULL CHECK (kind IN ('tool_schemas', 'identity', 'skills')),
+    hash TEXT NOT NULL CHECK (hash GLOB 'sha256:*'),
+    content_json TEXT NOT NULL,
+    PRIMARY KEY(kind, hash)
+  )`,
+    ],
+  },
 ]);
 
 /**

@@ -19,6 +19,7 @@ const TABLES = [
   "model_calls",
   "model_usages",
   "process_sessions",
+  "run_config_parts",
   "run_configs",
   "runs",
   "threads",
@@ -68,11 +69,12 @@ function seedRun(db: DatabaseSync): void {
   ).run("run_1", "trn_1", now);
 }
 
-Deno.test("the schema creates exactly the seed's 12 tables and 13 named indexes", () => {
+Deno.test("the schema creates exactly the seed's 12 tables, run_config_parts and 13 indexes", () => {
   const db = freshSchema();
   try {
-    assert.equal(STATE_SCHEMA_VERSION, 2);
-    assert.equal(STATE_SCHEMA_STATEMENTS.length, TABLES.length + INDEXES.length);
+    assert.equal(STATE_SCHEMA_VERSION, 3);
+    // run_config_parts comes from migration 3, not the version-1 DDL.
+    assert.equal(STATE_SCHEMA_STATEMENTS.length, TABLES.length - 1 + INDEXES.length);
     assert.deepEqual(namesOf(db, "table"), TABLES);
     assert.deepEqual(namesOf(db, "index"), INDEXES);
     assert.equal(db.prepare("PRAGMA user_version").get()?.user_version, STATE_SCHEMA_VERSION);
@@ -111,7 +113,7 @@ Deno.test("drift names the version and each missing, unexpected and changed obje
     db.exec("CREATE TABLE notes (id TEXT)");
     db.exec("ALTER TABLE items ADD COLUMN extra TEXT");
     assert.deepEqual(describeStateSchemaDrift(db, 7), [
-      "version 7, expected 2",
+      "version 7, expected 3",
       "changed table items",
       "missing index runs_turn_history_idx",
       "unexpected table notes",

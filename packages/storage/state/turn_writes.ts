@@ -9,6 +9,7 @@ import {
   type ExecutionPolicy,
   type Item,
   newId,
+  type RunConfig,
   type RunSummary,
 } from "@daedalus/protocol";
 import type { Committed, StateStore } from "./store.ts";
@@ -16,6 +17,7 @@ import type { StateDatabase } from "./database.ts";
 import { StoreError } from "./errors.ts";
 import { statement } from "../_statements.ts";
 import { readThread } from "./thread_writes.ts";
+import { splitRunConfig } from "./run_config_parts.ts";
 
 /** What {@linkcode startTurn} needs. */
 export interface StartTurnInput {
@@ -35,8 +37,11 @@ export interface StartTurnInput {
   attachments?: Attachment[];
   /** The Run's frozen permission mode. */
   executionPolicy?: ExecutionPolicy;
-  /** The frozen RunConfig (provider/model, tools, identity…), stored verbatim. */
-  runConfig: Record<string, unknown>;
+  /**
+   * The frozen RunConfig (provider/model, tools, identity…). Its large parts are stored
+   * once by the hashes `parts` names; only parts the store lacks are journaled.
+   */
+  runConfig: RunConfig;
   /** More data for the user Item (e.g. a cross-thread message's hop count). */
   itemData?: Record<string, unknown>;
 }
@@ -63,6 +68,8 @@ export interface StartTurnResult {
  * @returns the ids, and the run.state_changed and item.completed events
  * @throws {StoreError} `thread_not_found`, `branch_not_found`, `thread_archived`,
  *   `idempotency_conflict`
+ * @throws {JournalError} `run_config_part_mismatch` when a new part's content does not
+ *   have the hash `runConfig.parts` names (nothing is written)
  */
 export function startTurn(store: StateStore, input: StartTurnInput): Committed<StartTurnResult> {
   return store.write(({ db, now, append }) => {
@@ -111,6 +118,7 @@ export function startTurn(store: StateStore, input: StartTurnInput): Committed<S
       settledAt: null,
     };
     const scope = { threadId: thread.id, branchId, turnId, runId };
+    const { record, newParts } = splitRunConfig(db.connection, input.runConfig);
     append({
       type: "run.state_changed",
       ...scope,
@@ -120,7 +128,9 @@ export function startTurn(store: StateStore, input: StartTurnInput): Committed<S
         run,
         turn: { id: turnId, threadId: thread.id, branchId, ordinal, createdAt: now },
         clientRequestId: input.clientRequestId ?? null,
-        runConfig: input.runConfig,
+        runConfig: record,
+        // Only the first Run that uses a part carries it: the journal holds each once.
+        ...(newParts.length > 0 ? { runConfigParts: newParts } : {}),
       },
     });
     const data: Record<string, unknown> = { ...input.itemData };

@@ -1,0 +1,127 @@
+/**
+ * Freezes a Run's config at `turn.start`: the settings of the request and the model,
+ * and the three large, immutable parts (tool schemas, identity, skills catalog) with
+ * their content hashes. The parts change rarely, so each is kept with its hash between
+ * turns and hashed again only when it changed: a warm turn hashes nothing.
+ *
+ * @module
+ */
+import type { RunConfig, RunIdentity, RunSkill, RunToolSchema } from "@daedalus/protocol";
+import { contentHash, readConfig } from "@daedalus/storage";
+import type { ResolvedModel } from "../providers/registry.ts";
+import { freezeSkillDescriptors } from "../skills/catalog.ts";
+import { SkillCatalogCache } from "../skills/catalog_cache.ts";
+import type { LoopTool } from "../loop/tools.ts";
+import { bundledIdentity } from "../context/identity.ts";
+
+/** A part's content and its hash. */
+interface HashedPart<T> {
+  readonly content: T;
+  readonly hash: string;
+}
+
+/** What a Run's settings are frozen from. */
+export interface FreezeInput {
+  /** The provider of the Run. */
+  providerId: string;
+  /** The model of the Run. */
+  modelId: string;
+  /** The model as the registry resolved it. */
+  model: ResolvedModel;
+  /** The context window when the registry knows a better one than the model's. */
+  contextWindow?: number;
+  /** The permission mode asked for; full access when absent. */
+  executionPolicy?: RunConfig["executionPolicy"];
+  /** undefined → the model's default; null → "auto" (send none). */
+  reasoningEffort?: RunConfig["reasoningEffort"];
+}
+
+/** Freezes RunConfigs, keeping the parts and their hashes between turns. */
+export class RunConfigFreezer {
+  readonly #skillCatalog: SkillCatalogCache;
+  readonly #configPath: string;
+  #toolSource: readonly LoopTool[] = [];
+  #tools: HashedPart<readonly RunToolSchema[]> | undefined;
+  #identity: HashedPart<RunIdentity> | undefined;
+  #skills: HashedPart<readonly RunSkill[]> & { json: string } | undefined;
+  readonly #noTools = hashed<readonly RunToolSchema[]>(Object.freeze([]));
+
+  /**
+   * @param skillsRoot `<home>/skills`, rescanned only when it changed
+   * @param configPath `<home>/config.yaml` (its `skills.disabled`)
+   */
+  constructor(skillsRoot: string, configPath: string) {
+    this.#skillCatalog = new SkillCatalogCache(skillsRoot);
+    this.#configPath = configPath;
+  }
+
+  /**
+   * The RunConfig of a Run submitted now.
+   *
+   * @param input the request's and the model's settings
+   * @param tools the runtime's tools, in the order they are offered
+   * @returns the resolved config, with `parts` naming each part's hash
+   */
+  async freeze(input: FreezeInput, tools: ReadonlyMap<string, LoopTool>): Promise<RunConfig> {
+    const toolSet = input.model.supportsTools ? this.#toolSchemas(tools) : this.#noTools;
+    const identity = this.#identity ??= frozenIdentity();
+    const skills = await this.#enabledSkills();
+    return {
+      providerId: input.providerId,
+      modelId: input.modelId,
+      contextWindow: input.contextWindow ?? input.model.contextWindow,
+      supportsTools: input.model.supportsTools,
+      executionPolicy: input.executionPolicy ?? "full_access",
+      reasoningEffort: input.reasoningEffort === undefined
+        ? input.model.reasoningEffort
+        : input.reasoningEffort,
+      parts: { toolSchemas: toolSet.hash, identity: identity.hash, skills: skills.hash },
+      tools: toolSet.content as RunToolSchema[],
+      identity: identity.content,
+      skills: skills.content as RunSkill[],
+    };
+  }
+
+  /** Recomputed only when the tools differ (by identity, in order) from the last call. */
+  #toolSchemas(toolMap: ReadonlyMap<string, LoopTool>): HashedPart<readonly RunToolSchema[]> {
+    const source = [...toolMap.values()];
+    const same = this.#tools !== undefined && source.length === this.#toolSource.length &&
+      source.every((tool, index) => tool === this.#toolSource[index]);
+    if (same) return this.#tools!;
+    this.#toolSource = source;
+    return this.#tools = hashed(Object.freeze(source.map(
+      ({ name, description, parameters, mutating }) =>
+        Object.freeze({ name, description, parameters, mutating }),
+    )));
+  }
+
+  /**
+   * The enabled skills at submission; a broken config.yaml disables none (and is logged).
+   * The few hundred bytes of descriptors are compared as text, and hashed only when
+   * they changed.
+   */
+  async #enabledSkills(): Promise<HashedPart<readonly RunSkill[]>> {
+    const config = await readConfig(this.#configPath).catch((error) => {
+      console.error(`config.yaml: ${(error as Error).message}`);
+      return null;
+    });
+    const catalog = await this.#skillCatalog.catalog(config?.skills.disabled ?? []);
+    const descriptors = freezeSkillDescriptors(catalog.skills) as readonly RunSkill[];
+    const json = JSON.stringify(descriptors);
+    if (this.#skills?.json !== json) {
+      this.#skills = { content: descriptors, hash: contentHash(json), json };
+    }
+    return this.#skills;
+  }
+}
+
+/** The bundled identity with the hash of its text (the StepInput audit records it). */
+function frozenIdentity(): HashedPart<RunIdentity> {
+  const identity = bundledIdentity();
+  return hashed(Object.freeze({ ...identity, hash: contentHash(identity.text) }));
+}
+
+/** A part with the hash of its JSON text: what the store verifies and stores it under. */
+function hashed<T>(content: T): HashedPart<T> {
+  return { content, hash: contentHash(JSON.stringify(content)) };
+}
