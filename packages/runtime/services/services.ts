@@ -39,7 +39,8 @@ import {
 import type { ProcessManager } from "@daedalus/tools";
 import { freezeSkillDescriptors, type SkillDescriptor } from "../skills/catalog.ts";
 import { SkillCatalogCache } from "../skills/catalog_cache.ts";
-import type { LoopTool } from "../loop/tools.ts";
+import type { ToolDefinition } from "@daedalus/tools";
+import { type ModelTool, modelTool } from "../tools/model_schema.ts";
 import { bundledIdentity, sha256 } from "../context/identity.ts";
 import { inspectAttachments } from "../attachments/inspect.ts";
 
@@ -68,7 +69,7 @@ export interface ServiceDeps {
   /** Long-term memory (memory.db). */
   memoryStore: MemoryHandlerStore;
   /** The tools Runs may call (frozen into each RunConfig by name). */
-  tools: ReadonlyMap<string, LoopTool>;
+  tools: ReadonlyMap<string, ToolDefinition<unknown>>;
   /** Where managed thread workspaces are made. */
   workspacesRoot: string;
   /** The context window of a model, when the provider registry knows it. */
@@ -315,21 +316,16 @@ async function frozenIdentity(): Promise<Record<string, unknown>> {
  * (by identity, in order) from the last call: hashing ~15 KB per turn was measurable.
  */
 class ToolSchemaMemo {
-  #source: readonly LoopTool[] = [];
+  #source: readonly ToolDefinition<unknown>[] = [];
   #result: Promise<{ tools: ToolSchema[]; toolSchemaHash: string }> | undefined;
 
-  of(toolMap: ReadonlyMap<string, LoopTool>) {
+  of(toolMap: ReadonlyMap<string, ToolDefinition<unknown>>) {
     const source = [...toolMap.values()];
     const same = this.#result !== undefined && source.length === this.#source.length &&
       source.every((tool, index) => tool === this.#source[index]);
     if (!same) {
       this.#source = source;
-      const tools = source.map(({ name, description, parameters, mutating }) => ({
-        name,
-        description,
-        parameters,
-        mutating,
-      }));
+      const tools = source.map(modelTool);
       this.#result = sha256(JSON.stringify(tools)).then((toolSchemaHash) => ({
         tools,
         toolSchemaHash,
@@ -339,7 +335,7 @@ class ToolSchemaMemo {
   }
 }
 
-type ToolSchema = Pick<LoopTool, "name" | "description" | "parameters" | "mutating">;
+type ToolSchema = ModelTool;
 
 /** The local calendar date, `YYYY-MM-DD` (usage days are local days). */
 export function localDate(date: Date): string {
