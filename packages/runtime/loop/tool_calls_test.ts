@@ -196,3 +196,57 @@ async function startTurn(
   });
   return runId;
 }
+
+Deno.test("a Run's tool context is built once: every call of it shares its capabilities", async () => {
+  const seen: Array<{ runId: string; sessions: unknown; policy: string; root: string }> = [];
+  const probe = defineTool({
+    id: "probe",
+    description: "records its context",
+    params: z.object({}),
+    mutating: false,
+    risk: "read",
+    run: (_params, context) => {
+      seen.push({
+        runId: context.runId,
+        sessions: context.sessions,
+        policy: context.executionPolicy,
+        root: context.workspaceRoot,
+      });
+      return Promise.resolve({ content: "seen" });
+    },
+  });
+  let step = 0;
+  const home = await Deno.makeTempDir({ prefix: "daedalus-run-context-" });
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/ws`,
+    threadTitles: false,
+    memoryRefinement: false,
+    tools: [probe],
+    providers: [createScriptedProvider({
+      // Two steps with calls, then the answer; for each of two Runs.
+      script: () =>
+        step++ % 3 === 2
+          ? { text: ["done"] }
+          : { toolCalls: [{ name: "probe", arguments: {} }, { name: "probe", arguments: {} }] },
+    })],
+  });
+  const events: JournalEvent[] = [];
+  core.hub.subscribe((e) => events.push(e));
+  try {
+    const first = await startTurn(core, "one");
+    await runSettled(events, first);
+    const second = await startTurn(core, "two", "read_only");
+    await runSettled(events, second);
+    const of = (runId: string) => seen.filter((s) => s.runId === runId);
+    assert.equal(of(first).length, 4, "four calls in the first Run");
+    assert.equal(new Set(of(first).map((s) => s.sessions)).size, 1, "one context for the Run");
+    assert.equal(of(second).length, 4);
+    assert.notEqual(of(second)[0]!.sessions, of(first)[0]!.sessions, "a new one per Run");
+    assert.deepEqual(of(second).map((s) => s.policy), Array(4).fill("read_only"));
+    assert.match(of(first)[0]!.root, /\/ws\//, "the thread's workspace");
+  } finally {
+    await core.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
