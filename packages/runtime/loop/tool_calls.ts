@@ -156,6 +156,8 @@ function execute(
     // The raw text is quoted here: the replayed call itself carries `{}` (history.ts).
     return refused(`Tool arguments are not valid JSON: ${args.slice(0, 200)}`);
   }
-  // runTool never throws: executeTool turns every failure into a result.
-  return runTool(tool, args, run, context, sandboxes);
+  // executeTool turns every failure of a tool into a result; this catches the runtime's own
+  // (a sandbox that broke in a way it did not foresee), so the Run still goes on.
+  return runTool(tool, args, run, context, sandboxes)
+    .catch((error) => refused(`Tool failed: ${(error as Error).message}`));
 }
