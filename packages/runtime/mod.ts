@@ -24,7 +24,13 @@
 export { RUNTIME_VERSION } from "./version.ts";
 export * from "./providers/provider.ts";
 export * from "./providers/scripted.ts";
-export type { LoopTool, LoopToolContext, LoopToolFacts, LoopToolResult } from "./loop/tools.ts";
+export {
+  defineTool,
+  type ToolContext,
+  type ToolDefinition,
+  ToolError,
+  type ToolResult,
+} from "@daedalus/tools";
 export { openRuntimeCore } from "./runtime_core.ts";
 export type { RuntimeCore, RuntimeCoreOptions } from "./runtime_core.ts";
 export type { Dispatcher, DispatchOutcome, EventSource, RpcSession } from "./server/dispatcher.ts";

@@ -31,7 +31,6 @@ import { CommitHolds } from "./hub/commit_holds.ts";
 import { Scheduler } from "./scheduler/scheduler.ts";
 import { runAgentLoop } from "./loop/agent_loop.ts";
 import { ThreadTitler } from "./loop/thread_titles.ts";
-import type { LoopTool } from "./loop/tools.ts";
 import type { Provider } from "./providers/provider.ts";
 import { ProviderRegistry } from "./providers/registry.ts";
 import { AuxiliaryGate } from "./providers/auxiliary_gate.ts";
@@ -47,17 +46,17 @@ import {
   SHUTDOWN_WORKER_WAIT_MS,
   SUBAGENT_MAX_DEPTH_DEFAULT,
 } from "./limits.ts";
-import { createReadTools } from "./session_tools/read_tools.ts";
-import { createFileTools } from "./tools/builtin_tools.ts";
 import { ToolSandboxes } from "./tools/sandbox.ts";
-import { createProcessTools } from "./processes/process_tools.ts";
-import { ProcessManager } from "@daedalus/tools";
-import { createMemoryTool } from "./memory/memory_tool.ts";
+import {
+  BUILTIN_TOOLS,
+  ProcessManager,
+  type RunToolContext,
+  type ToolDefinition,
+} from "@daedalus/tools";
+import { createRunToolContext } from "./tools/run_tool_context.ts";
 import { MemoryRefinement } from "./memory/refinement.ts";
 import { readCompletedItems } from "./memory/completed_items.ts";
 import { workspaceMemoryKey } from "./memory/workspace_key.ts";
-import { createManageTools } from "./session_tools/manage_tools.ts";
-import { createDelegateTools } from "./session_tools/delegate_tools.ts";
 
 /** Options of {@linkcode openRuntimeCore}. */
 export interface RuntimeCoreOptions {
@@ -69,8 +68,13 @@ export interface RuntimeCoreOptions {
   workers?: number;
   /** Model providers by id (the scripted provider in tests). */
   providers?: Provider[];
-  /** Tools Runs may call. */
-  tools?: LoopTool[];
+  /**
+   * Tools Runs may call besides the 21 built-in ones (a tool of a built-in's id replaces
+   * it); each runs through the same wrapper with the Run's tool context.
+   */
+  tools?: ToolDefinition<unknown>[];
+  /** The tool sandbox's Worker module (tests swap in a broken one); default the shipped one. */
+  sandboxWorkerUrl?: URL;
   /** How long to wait for the home lock. */
   lockTimeoutMs?: number;
   /** Called once a shutdown was requested over RPC. */
@@ -187,6 +191,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     paths.artifacts,
     () => protectedValues.values(),
     protectedFiles,
+    options.sandboxWorkerUrl,
   );
   const providerOf = (id: string) => registry.provider(id);
   // Titles and refinement use the gated provider: they wait while a user Run is active.
@@ -202,7 +207,12 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
       return ""; // no frozen config: the loop settles the Run failed, no provider is used
     }
   };
-  const tools = new Map((options.tools ?? []).map((t) => [t.name, t]));
+  // The caller's tools come first (and win over a built-in of the same id): the order is
+  // the order the model is offered them in.
+  const tools = new Map<string, ToolDefinition<unknown>>();
+  for (const tool of [...(options.tools ?? []), ...BUILTIN_TOOLS]) {
+    if (!tools.has(tool.id)) tools.set(tool.id, tool);
+  }
   const today = () => localDate(new Date());
   const refinement = new MemoryRefinement({
     memoryStore,
@@ -250,6 +260,20 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
             resolveModel: (providerId, modelId) => registry.resolveModel(providerId, modelId),
             protectedValues,
             tools,
+            toolContext: (run): RunToolContext =>
+              createRunToolContext({
+                store,
+                publish,
+                artifactsRoot: paths.artifacts,
+                protectedFiles,
+                protectedValues,
+                scheduler,
+                processes: manager,
+                memory: memoryStore,
+                workspacesRoot: options.workspacesRoot,
+                subagentMaxDepth: options.subagentMaxDepth ?? SUBAGENT_MAX_DEPTH_DEFAULT,
+              }, run),
+            sandboxes,
             today,
             unsettledWork: options.unsettledWork ?? ((runId) => runningForeground(manager, runId)),
             home: options.home,
@@ -289,29 +313,6 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     contextWindow: options.contextWindow,
     requestShutdown: () => options.onShutdownRequested?.(),
   });
-  const sessionDeps = {
-    store,
-    publish,
-    scheduler,
-    workspacesRoot: options.workspacesRoot,
-    subagentMaxDepth: options.subagentMaxDepth ?? SUBAGENT_MAX_DEPTH_DEFAULT,
-  };
-  for (
-    const tool of [
-      ...createFileTools({
-        store,
-        artifactsRoot: paths.artifacts,
-        protectedValues,
-        protectedFiles,
-        sandboxes,
-      }),
-      ...createProcessTools({ store, manager }),
-      createMemoryTool({ store, memory: memoryStore, protectedValues }),
-      ...createReadTools(sessionDeps),
-      ...createManageTools(sessionDeps),
-      ...createDelegateTools(sessionDeps),
-    ]
-  ) if (!tools.has(tool.name)) tools.set(tool.name, tool);
   const recovered = recover(store, scheduler, publish);
   for (const record of await manager.recover(store.read((db) => readRunningProcessRecords(db)))) {
     publish(recordProcess(store, record).events);

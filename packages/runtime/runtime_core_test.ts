@@ -12,7 +12,8 @@ import {
 import { openRuntimeCore, type RuntimeCoreOptions } from "./runtime_core.ts";
 import { createScriptedProvider, type Script } from "./providers/scripted.ts";
 import { messageText } from "./providers/provider.ts";
-import type { LoopTool } from "./loop/tools.ts";
+import { z } from "zod";
+import { defineTool } from "@daedalus/tools";
 import type { RpcSession } from "./server/dispatcher.ts";
 import { eventSeen, runSettled } from "./_test_wait.ts";
 import { testRunConfig } from "./_test_run_config.ts";
@@ -44,13 +45,14 @@ async function withCore(
   }
 }
 
-const echoTool: LoopTool = {
-  name: "echo",
+const echoTool = defineTool({
+  id: "echo",
   description: "Echoes its text",
-  parameters: { type: "object", properties: { text: { type: "string" } } },
+  params: z.object({ text: z.string().optional() }),
   mutating: false,
-  run: (args) => Promise.resolve({ content: `echo: ${(args as { text: string }).text}` }),
-};
+  risk: "read",
+  run: (params) => Promise.resolve({ content: `echo: ${params.text}` }),
+});
 
 async function call(
   core: Awaited<ReturnType<typeof openRuntimeCore>>,

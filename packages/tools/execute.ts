@@ -6,8 +6,14 @@
  * @module
  */
 import { join } from "node:path";
-import type { z } from "zod";
-import { type ToolContext, type ToolDefinition, ToolError, type ToolResult } from "./tool.ts";
+import {
+  type ToolContext,
+  type ToolDefinition,
+  ToolError,
+  type ToolParamsIssue,
+  type ToolResult,
+} from "./tool.ts";
+import { permissionRefusal } from "./permission.ts";
 import {
   ARTIFACT_PREVIEW_MAX_BYTES,
   ARTIFACT_PREVIEW_MAX_LINES,
@@ -22,6 +28,7 @@ const SAFE_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,200}$/;
  * Runs one tool call: validates `rawArgs` with the tool's schema, runs it, and turns every
  * outcome into a {@linkcode ToolResult} the model can read. Never throws.
  *
+ * - a tool the Run's execution policy refuses (its risk class) → `permission_denied`;
  * - invalid arguments → `invalid_arguments`, naming each bad field;
  * - signal already aborted, or the tool stopped because of it → `cancelled`;
  * - a {@linkcode ToolError} → its code and message; any other error → `tool_failed`
@@ -70,6 +77,8 @@ async function settle<P>(
   context: ToolContext,
 ): Promise<ToolResult> {
   if (context.signal.aborted) return cancelled(tool.id);
+  const refusal = permissionRefusal(tool, context.executionPolicy);
+  if (refusal !== null) return failure("permission_denied", refusal);
   const parsed = tool.params.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     return failure(
@@ -89,7 +98,7 @@ async function settle<P>(
   }
 }
 
-function describeIssues(error: z.ZodError): string {
+function describeIssues(error: { issues: readonly ToolParamsIssue[] }): string {
   return error.issues.map((issue) => {
     const field = issue.path.map(String).join(".");
     const keys = "keys" in issue && Array.isArray(issue.keys) ? ` (${issue.keys.join(", ")})` : "";

@@ -130,3 +130,12 @@ export const ARTIFACT_PREVIEW_MAX_LINES = 200;
 
 /** Most bytes of an artifact's preview kept in the model's result (seed 000: 32 KiB). */
 export const ARTIFACT_PREVIEW_MAX_BYTES = 32 * 1024;
+
+/** Longest slice text a session read (`history_read`, `thread_read`) returns, in characters. */
+export const SESSION_READ_MAX_CHARS = 24_000;
+/** Items a session read returns at most (the anchor and 20 on each side). */
+export const SESSION_READ_MAX_ITEMS = 41;
+/** Longest chain of cross-thread messages (`thread_send` hops, THREAD_SEND_MAX_HOPS). */
+export const THREAD_SEND_MAX_HOPS = 3;
+/** Non-blocking sub-agents one Run may have alive at once. */
+export const SUBAGENTS_LIVE_MAX = 4;

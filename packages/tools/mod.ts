@@ -1,6 +1,9 @@
 /**
- * @daedalus/tools — the tool contract and the built-in file, search and process
- * tools. Tools get a ToolContext from the runtime and never touch storage.
+ * @daedalus/tools — the tool contract and all 21 built-in tools: files and search,
+ * processes, long-term memory, and sessions (history, threads, sub-agents). Tools get a
+ * ToolContext from the runtime — ids, workspace, the frozen execution policy, and narrow
+ * capabilities (`sessions`, `processes`, `memory`) the runtime implements — and never
+ * touch storage.
  *
  * Imports only `@daedalus/protocol`. Every call goes through {@linkcode executeTool}, the
  * one wrapper that validates arguments, honours cancellation, maps errors, withholds
@@ -8,34 +11,73 @@
  *
  * @example
  * ```ts
- * import { executeTool, FILE_TOOLS } from "@daedalus/tools";
+ * import { BUILTIN_TOOLS, executeTool } from "@daedalus/tools";
  *
- * const read = FILE_TOOLS.find((tool) => tool.id === "read")!;
+ * const read = BUILTIN_TOOLS.find((tool) => tool.id === "read")!;
  * const result = await executeTool(read, { path: "README.md", limit: 20 }, context);
  * console.log(result.isError ? result.errorCode : result.content);
  * ```
  *
  * @module
  */
+// The wire types the contract names (ids, policies, records) are @daedalus/protocol's,
+// re-exported so a reader of this package's docs finds them.
+export type * from "@daedalus/protocol";
 export {
   defineTool,
   type FileChangeFact,
+  type RunToolContext,
   type ToolContext,
   type ToolDefinition,
   ToolError,
   type ToolFacts,
+  type ToolParams,
+  type ToolParamsIssue,
+  type ToolParamsJsonSchemaOptions,
+  type ToolParamsResult,
   type ToolResult,
   type ToolRisk,
 } from "./tool.ts";
 export { executeTool } from "./execute.ts";
-export { FILE_TOOLS } from "./builtin.ts";
+export { permissionRefusal } from "./permission.ts";
+export { BUILTIN_TOOLS, FILE_TOOLS, PROCESS_TOOLS, SESSION_TOOLS } from "./builtin.ts";
+export type {
+  DelegatedOutcome,
+  DelegatedRun,
+  DelegationRequest,
+  SessionOperations,
+  ThreadPage,
+  ThreadSlice,
+} from "./sessions/session_operations.ts";
+export type { ProcessOperations, ProcessStartRequest } from "./processes/process_operations.ts";
+export type { MemoryHit, MemoryOperations, MemoryWrite } from "./memory/memory_operations.ts";
+export { HistoryReadParams, historyReadTool } from "./sessions/history_read.ts";
+export { ThreadListParams, threadListTool } from "./sessions/thread_list.ts";
+export { ThreadReadParams, threadReadTool } from "./sessions/thread_read.ts";
+export { ThreadCreateParams, threadCreateTool } from "./sessions/thread_create.ts";
+export { ThreadRenameParams, threadRenameTool } from "./sessions/thread_rename.ts";
+export { ThreadArchiveParams, threadArchiveTool } from "./sessions/thread_archive.ts";
+export { ThreadSendParams, threadSendTool } from "./sessions/thread_send.ts";
+export { SubagentParams, subagentTool } from "./sessions/subagent.ts";
+export { ProcessStartParams, processStartTool } from "./processes/process_start.ts";
+export { ProcessReadParams, processReadTool } from "./processes/process_read.ts";
+export { ProcessWaitParams, processWaitTool } from "./processes/process_wait.ts";
+export { ProcessStopParams, processStopTool } from "./processes/process_stop.ts";
+export { ProcessWriteParams, processWriteTool } from "./processes/process_write.ts";
+export { ProcessResizeParams, processResizeTool } from "./processes/process_resize.ts";
+export { MemoryParams, memoryTool } from "./memory/memory.ts";
 export { ReadParams, readTool } from "./files/read.ts";
 export { WriteParams, writeTool } from "./files/write.ts";
 export { EditParams, editTool } from "./files/edit.ts";
 export { type ListEntry, ListParams, listTool } from "./files/list.ts";
 export { GlobParams, globTool } from "./files/glob.ts";
 export { GrepParams, grepTool } from "./files/grep.ts";
-export type { FileCapture, FileChange, NewlineStyle } from "./files/capture.ts";
+// Named apart from the protocol's FileCapture/FileChange (the wire shapes) re-exported above.
+export type {
+  FileCapture as CapturedFile,
+  FileChange as CapturedFileChange,
+  NewlineStyle,
+} from "./files/capture.ts";
 export { isWithin, type ResolvedPath, resolveToolPath } from "./files/paths.ts";
 export {
   AccessDenied,

@@ -7,11 +7,59 @@
  *
  * @module
  */
-import type { z } from "zod";
 import type { EventPayload, ExecutionPolicy, ProcessRecord, ToolId } from "@daedalus/protocol";
+import type { SessionOperations } from "./sessions/session_operations.ts";
+import type { ProcessOperations } from "./processes/process_operations.ts";
+import type { MemoryOperations } from "./memory/memory_operations.ts";
 
-/** How dangerous a tool is; the permission sandbox decides by it. */
-export type ToolRisk = "read" | "write" | "process" | "session";
+/**
+ * How dangerous a tool is; the wrapper refuses by it (see `permission.ts`): `read_only`
+ * refuses `write`, the narrowed modes refuse `process` and `session`, and `read` and
+ * `memory` (the user's long-term memory, not the workspace) run in every mode.
+ */
+export type ToolRisk = "read" | "write" | "process" | "session" | "memory";
+
+/** One problem a parameter schema found. */
+export interface ToolParamsIssue {
+  /** Where, as a path of keys into the arguments (empty: the arguments as a whole). */
+  readonly path: readonly PropertyKey[];
+  /** What is wrong. */
+  readonly message: string;
+}
+
+/** A parameter schema's verdict. */
+export type ToolParamsResult<P> =
+  | { readonly success: true; readonly data: P }
+  | { readonly success: false; readonly error: { readonly issues: readonly ToolParamsIssue[] } };
+
+/** Options of {@linkcode ToolParams.toJSONSchema} (zod's). */
+export interface ToolParamsJsonSchemaOptions {
+  /** Which side to describe: `input` (what a caller may send) or `output`. */
+  io?: "input" | "output";
+  /** Called on every generated node, to trim it. */
+  override?: (context: { jsonSchema: Record<string, unknown> }) => void;
+}
+
+/**
+ * A tool's parameter schema: a zod schema, seen through the two methods the wrapper and
+ * the runtime use (so the public types of this package do not reach into zod's).
+ */
+export interface ToolParams<P> {
+  /**
+   * Validates arguments without throwing.
+   *
+   * @param data the arguments
+   * @returns the parsed parameters, or every problem found
+   */
+  safeParse(data: unknown): ToolParamsResult<P>;
+  /**
+   * The JSON Schema of the parameters, as the model is shown them.
+   *
+   * @param options which side, and a node trimmer
+   * @returns the JSON Schema
+   */
+  toJSONSchema(options?: ToolParamsJsonSchemaOptions): Record<string, unknown>;
+}
 
 /**
  * A file change captured by write/edit, committed with the tool result: the
@@ -53,7 +101,19 @@ export interface ToolContext {
   readonly protectedValues: { find(text: string): boolean; redact(text: string): string };
   /** Where the call's facts go. */
   readonly facts: ToolFacts;
+  /** Thread, history and sub-agent operations (absent where sessions cannot be reached). */
+  readonly sessions?: SessionOperations;
+  /** The process manager's operations, scoped to the thread (absent: no commands). */
+  readonly processes?: ProcessOperations;
+  /** Long-term memory operations (absent: no memory). */
+  readonly memory?: MemoryOperations;
 }
+
+/**
+ * The part of a {@linkcode ToolContext} that is the same for every call of a Run: built
+ * once when the Run starts; each call adds its item, signal and fact recorders.
+ */
+export type RunToolContext = Omit<ToolContext, "itemId" | "signal" | "facts">;
 
 /** What a tool returns to the model (and, in `details`, to clients). */
 export interface ToolResult {
@@ -69,12 +129,15 @@ export interface ToolResult {
 
 /** A tool. */
 export interface ToolDefinition<P = unknown> {
-  /** The id the model calls it by. */
-  readonly id: ToolId;
+  /**
+   * The id the model calls it by: a {@linkcode ToolId} for the built-in tools; tests and
+   * library users may register tools of their own names.
+   */
+  readonly id: ToolId | (string & Record<never, never>);
   /** What it does, for the model (kept in a `<id>.md` file beside the tool). */
   readonly description: string;
   /** Its parameters; validated before `run`, errors go back to the model. */
-  readonly params: z.ZodType<P>;
+  readonly params: ToolParams<P>;
   /** Whether it changes anything: mutating calls run exclusively within a Run. */
   readonly mutating: boolean;
   /** Its risk class. */

@@ -10,7 +10,8 @@
  * turn.start until all three saw run.settled (issue 13's target: ≤ 80 ms).
  */
 import { connect } from "@daedalus/client";
-import { type LoopTool, startRuntime } from "@daedalus/runtime";
+import { defineTool, startRuntime } from "@daedalus/runtime";
+import { z } from "zod";
 import { createOpenAICompatibleProvider } from "../../packages/runtime/providers/openai/adapter.ts";
 import {
   DEFAULT_PROVIDER_TIMEOUTS,
@@ -135,13 +136,14 @@ Deno.bench("Exchange.read alone: 2,000 chunks from memory (the idle deadline's c
   if (chunks !== LONG_ANSWER_DELTAS) throw new Error(`read ${chunks} chunks`);
 });
 
-const echo: LoopTool = {
-  name: "echo",
+const echo = defineTool({
+  id: "echo",
   description: "Echoes its text",
-  parameters: { type: "object", properties: { text: { type: "string" } } },
+  params: z.object({ text: z.string().optional() }),
   mutating: false,
-  run: (args) => Promise.resolve({ content: (args as { text: string }).text }),
-};
+  risk: "read",
+  run: (params) => Promise.resolve({ content: params.text ?? "" }),
+});
 const home = await Deno.makeTempDir({ prefix: "daedalus-bench-provider-" });
 const runtime = await startRuntime({
   home,

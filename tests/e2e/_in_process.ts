@@ -7,12 +7,13 @@
  */
 import {
   createScriptedProvider,
-  type LoopTool,
+  defineTool,
   type Provider,
   type ProviderContentPart,
   type ProviderRequest,
   type ScriptedResponse,
 } from "@daedalus/runtime";
+import { z } from "zod";
 import { type Runtime, startRuntime } from "../../packages/runtime/runtime.ts";
 import { makeTempHome, type TempHome } from "./_harness.ts";
 
@@ -54,13 +55,14 @@ function textOf(content: string | ProviderContentPart[]): string {
 }
 
 /** Echoes its text back (the fixture's tool). */
-export const echoTool: LoopTool = {
-  name: "echo",
+export const echoTool = defineTool({
+  id: "echo",
   description: "Echoes its text back",
-  parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  params: z.object({ text: z.string() }),
   mutating: false,
-  run: (args) => Promise.resolve({ content: `echo: ${(args as { text: string }).text}` }),
-};
+  risk: "read",
+  run: (params) => Promise.resolve({ content: `echo: ${params.text}` }),
+});
 
 /** A scripted runtime in this process, on a real socket, with its temp home. */
 export interface InProcessRuntime extends AsyncDisposable {

@@ -3,17 +3,19 @@
  * scripted model, an echo tool) and returns what crossed the wire.
  */
 import type { GoldenCase } from "@daedalus/protocol";
-import { createScriptedProvider, type LoopTool, startRuntime } from "@daedalus/runtime";
+import { createScriptedProvider, defineTool, startRuntime } from "@daedalus/runtime";
+import { z } from "zod";
 import { goldenScript, LIVE_CASES, SMALL_WINDOW } from "./cases.ts";
 import { WireSession } from "./wire_session.ts";
 
-const echo: LoopTool = {
-  name: "echo",
+const echo = defineTool({
+  id: "echo",
   description: "Echoes its text back",
-  parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  params: z.object({ text: z.string() }),
   mutating: false,
-  run: (args) => Promise.resolve({ content: (args as { text: string }).text }),
-};
+  risk: "read",
+  run: (params) => Promise.resolve({ content: params.text }),
+});
 
 /**
  * Records every case against a fresh runtime.

@@ -10,7 +10,7 @@ import { installLogRedaction } from "../security/log_redaction.ts";
 import { ProtectedValues } from "../security/protected_values.ts";
 import { readServeOptions } from "./serve_options.ts";
 import { LOGIN_CODE_TTL_MS } from "../server/limits.ts";
-import type { LoopTool } from "../loop/tools.ts";
+import type { ToolDefinition } from "@daedalus/tools";
 import type { Provider } from "../providers/provider.ts";
 
 /** What a serve entry may add (the test fixture adds a scripted provider). */
@@ -18,7 +18,7 @@ export interface ServeExtras {
   /** Model providers. */
   providers?: Provider[];
   /** Tools. */
-  tools?: LoopTool[];
+  tools?: ToolDefinition<unknown>[];
   /** Automatic thread titles (default: on unless DAEDALUS_THREAD_TITLES=0). */
   threadTitles?: boolean;
   /** Background memory refinement (default: on unless DAEDALUS_MEMORY_REFINEMENT=0). */

@@ -25,8 +25,11 @@ import {
   type ProviderRequest,
   type ProviderTool,
 } from "../providers/provider.ts";
+import type { RunToolContext, ToolDefinition } from "@daedalus/tools";
 import { redactedStream, redactFinish, redactToolCall } from "./redacted_stream.ts";
-import type { LoopTool } from "./tools.ts";
+import { modelTool } from "../tools/model_schema.ts";
+import type { ToolRun } from "../tools/run_tool_context.ts";
+import type { ToolSandboxes } from "../tools/sandbox.ts";
 import type { StreamMatcher } from "../security/stream_redactor.ts";
 import { RunContext } from "./run_context.ts";
 import { checkCompletion } from "./completion_check.ts";
@@ -50,7 +53,11 @@ export interface AgentLoopDeps {
   /** Configured credentials; streamed text and tool calls are redacted before journaling. */
   protectedValues?: StreamMatcher & { redact(text: string): string };
   /** The tools by name. */
-  tools: ReadonlyMap<string, LoopTool>;
+  tools: ReadonlyMap<string, ToolDefinition<unknown>>;
+  /** Builds a Run's tool context, once when the Run starts. */
+  toolContext: (run: ToolRun) => RunToolContext;
+  /** Workers for the narrowed permission modes' file tools (absent: all in-process). */
+  sandboxes?: ToolSandboxes;
   /** The local calendar date for usage (`YYYY-MM-DD`). */
   today: () => string;
   /**
@@ -96,9 +103,12 @@ export async function runAgentLoop(
     const scope = deps.store.read((db) => readRunScope(db, runId));
     const provider = currentProvider(deps, config.providerId, config.modelId);
     if (!provider.ok) return void settle("failed", provider.reason);
-    const tools: ProviderTool[] = [...deps.tools.values()].map((
-      { name, description, parameters },
-    ) => ({ name, description, parameters }));
+    const tools: ProviderTool[] = [...deps.tools.values()].map((tool) => {
+      const { name, description, parameters } = modelTool(tool);
+      return { name, description, parameters };
+    });
+    // Built once: a tool call adds only its item, signal and facts (no storage read).
+    const toolContext = deps.toolContext({ runId, threadId: scope.threadId, config });
     const system = await systemPrompt(deps, config, scope.threadId, signal);
     const context = new RunContext(deps, {
       runId,
@@ -178,8 +188,7 @@ export async function runAgentLoop(
       }
       const toolFailure = await runToolCalls(
         deps,
-        runId,
-        scope.threadId,
+        toolContext,
         outcome.toolCalls,
         signal,
         commit,

@@ -7,21 +7,23 @@ import type { JournalEvent } from "@daedalus/protocol";
 import { openRuntimeCore, type RuntimeCoreOptions } from "../runtime_core.ts";
 import { createScriptedProvider, type Script } from "../providers/scripted.ts";
 import { messageText } from "../providers/provider.ts";
-import type { LoopTool } from "./tools.ts";
+import { z } from "zod";
+import { defineTool } from "@daedalus/tools";
 import { dispatchOn } from "../_test_dispatch.ts";
 import { runSettled } from "../_test_wait.ts";
 
 /** Room for the built-in tools' schemas (~9,100 tokens for 21 tools) in the windows below. */
 const BUILT_IN_TOOLS_ALLOWANCE_TOKENS = 10_000;
 
-const bigTool: LoopTool = {
-  name: "dump",
+const bigTool = defineTool({
+  id: "dump",
   description: "Returns a lot of text",
-  parameters: { type: "object" },
+  params: z.object({}),
   mutating: false,
-  run: (_args, context) =>
+  risk: "read",
+  run: (_params, context) =>
     Promise.resolve({ content: `output of ${context.itemId}: ` + "lorem ipsum ".repeat(60) }),
-};
+});
 
 async function runOnce(script: Script, options: Partial<RuntimeCoreOptions>, content = "go") {
   const home = await Deno.makeTempDir({ prefix: "daedalus-long-" });

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import type { JournalEvent } from "@daedalus/protocol";
 import { openRuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider, type Script } from "../providers/scripted.ts";
-import type { LoopTool } from "./tools.ts";
+import { z } from "zod";
+import { defineTool } from "@daedalus/tools";
 import type { RpcSession } from "../server/dispatcher.ts";
 import { REDACTED_MARKER } from "../security/protected_values.ts";
 import { runSettled } from "../_test_wait.ts";
@@ -18,16 +19,17 @@ const session: RpcSession = { id: "test", transport: "http" };
 /** Pieces of 3 characters: the key never arrives whole in one delta. */
 const pieces = (text: string) => text.match(/.{1,3}/gs) ?? [];
 
-const leakyTool: LoopTool = {
-  name: "leaky",
+const leakyTool = defineTool({
+  id: "leaky",
   description: "Returns the key, or fails quoting it",
-  parameters: { type: "object", properties: { fail: { type: "boolean" } } },
+  params: z.object({ fail: z.boolean().optional() }),
   mutating: false,
-  run: (args) => {
-    if ((args as { fail?: boolean }).fail) throw new Error(`cannot use ${KEY}`);
+  risk: "read",
+  run: (params) => {
+    if (params.fail) throw new Error(`cannot use ${KEY}`);
     return Promise.resolve({ content: `found ${KEY}`, details: { [KEY]: [`x${KEY}`] } });
   },
-};
+});
 
 async function withCore(script: Script, fn: (events: JournalEvent[], call: Call) => Promise<void>) {
   const home = await Deno.makeTempDir({ prefix: "daedalus-redaction-" });
@@ -125,13 +127,12 @@ Deno.test("tool names, arguments, results, details and errors lose the key", asy
       JSON.stringify(data),
     );
     const results = items.filter((item) => item.kind === "tool_result").map((item) => item.content);
+    // A result or error carrying the key is withheld by the tool wrapper, like a file
+    // tool's; what gets past it (the unknown tool's name) is redacted.
+    const withheld = "The leaky result contained a configured credential and was withheld";
     assert.deepEqual(
       results.sort(),
-      [
-        `Tool failed: cannot use ${REDACTED_MARKER}`,
-        `Unknown tool "leaky_${REDACTED_MARKER}"`,
-        `found ${REDACTED_MARKER}`,
-      ].sort(),
+      [withheld, withheld, `Unknown tool "leaky_${REDACTED_MARKER}"`].sort(),
     );
   });
 });

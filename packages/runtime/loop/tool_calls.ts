@@ -1,7 +1,8 @@
 /**
  * Runs a step's tool calls through the read/write gate: consecutive read-only calls
- * run together, a mutating call runs alone (nothing overlaps a write). Each call's
- * result, and the facts it produced, are committed in one transaction.
+ * run together, a mutating call runs alone (nothing overlaps a write). Every call goes
+ * through the one wrapper (`executeTool`, via `runTool`) with the Run's tool context.
+ * Each call's result, and the facts it produced, are committed in one transaction.
  *
  * @module
  */
@@ -14,16 +15,20 @@ import {
   type StateStore,
 } from "@daedalus/storage";
 import type { JournalEvent, RunReasonCode } from "@daedalus/protocol";
-import type { LoopTool, LoopToolResult } from "./tools.ts";
+import type { RunToolContext, ToolDefinition } from "@daedalus/tools";
 import type { ToolCallRequest } from "./agent_loop.ts";
 import { redactValue } from "../security/redact_value.ts";
+import { runTool, type ToolOutcome } from "../tools/builtin_tools.ts";
+import type { ToolSandboxes } from "../tools/sandbox.ts";
 
 /** What the tool runner needs. */
 export interface ToolRunnerDeps {
   /** The state store. */
   store: StateStore;
   /** The tools by name. */
-  tools: ReadonlyMap<string, LoopTool>;
+  tools: ReadonlyMap<string, ToolDefinition<unknown>>;
+  /** Workers for the narrowed permission modes' file tools (absent: all in-process). */
+  sandboxes?: ToolSandboxes;
   /** Publishes committed events. */
   publish?: (events: readonly JournalEvent[]) => void;
   /** Configured credentials: results, errors and facts are redacted before journaling. */
@@ -34,8 +39,7 @@ export interface ToolRunnerDeps {
  * Records the calls as running items (one transaction), then runs them through the gate.
  *
  * @param deps store and tools
- * @param runId the run
- * @param threadId its thread
+ * @param run the Run's tool context (ids, workspace, policy, capabilities)
  * @param calls the calls, in the model's order
  * @param signal cancellation
  * @param commit publishes a write's events and returns its result
@@ -43,8 +47,7 @@ export interface ToolRunnerDeps {
  */
 export async function runToolCalls(
   deps: ToolRunnerDeps,
-  runId: string,
-  threadId: string,
+  run: RunToolContext,
   calls: ToolCallRequest[],
   signal: AbortSignal,
   commit: <T>(c: Committed<T>) => T,
@@ -60,7 +63,7 @@ export async function runToolCalls(
   // Every call of the step is recorded in one transaction, in the model's order.
   const items = commit(startItems(
     deps.store,
-    runId,
+    run.runId,
     parsed.map(({ call, args }) => ({
       kind: "tool_call" as const,
       role: "assistant" as const,
@@ -77,13 +80,15 @@ export async function runToolCalls(
   for (const batch of gateBatches(started)) {
     if (signal.aborted || runFailure !== null) return runFailure;
     await Promise.all(batch.map(async ({ call, args, item, tool }) => {
-      const result = redactResult(
+      const outcome = redactOutcome(
         deps,
-        await execute(tool, call, args, { threadId, runId, itemId: item.id, signal }),
+        await execute(tool, call, args, run, { itemId: item.id, signal }, deps.sandboxes),
       );
       if (signal.aborted) return;
-      if (result.runFailure) runFailure ??= result.runFailure;
-      const status = result.isError || result.runFailure ? "failed" : "completed";
+      const { result, facts } = outcome;
+      if (outcome.runFailure) runFailure ??= outcome.runFailure;
+      const failed = result.isError === true || outcome.runFailure !== undefined;
+      const status = failed ? "failed" : "completed";
       commit(settleToolCall(
         deps.store,
         item.id,
@@ -94,17 +99,14 @@ export async function runToolCalls(
           data: {
             toolId: call.name,
             callId: call.id,
-            isError: result.isError ?? result.runFailure !== undefined,
+            isError: failed,
             ...result.details,
+            ...(result.errorCode ? { errorCode: result.errorCode } : {}),
           },
         },
         (context, scope) => {
-          for (const change of result.facts?.fileChanges ?? []) {
-            appendFileChange(context, scope, change);
-          }
-          for (const process of result.facts?.processes ?? []) {
-            appendProcessRecord(context, scope, process);
-          }
+          for (const change of facts.fileChanges) appendFileChange(context, scope, change);
+          for (const process of facts.processes) appendProcessRecord(context, scope, process);
         },
       ));
     }));
@@ -116,10 +118,10 @@ export async function runToolCalls(
  * Every tool's result (file reads, grep, process output, errors) is redacted here, the
  * one place all of them pass, whatever wrapper the tool has of its own.
  */
-function redactResult(deps: ToolRunnerDeps, result: LoopToolResult): LoopToolResult {
+function redactOutcome(deps: ToolRunnerDeps, outcome: ToolOutcome): ToolOutcome {
   const values = deps.protectedValues;
-  if (!values) return result;
-  return redactValue(result, (text) => values.redact(text));
+  if (!values) return outcome;
+  return redactValue(outcome, (text) => values.redact(text));
 }
 
 /** Consecutive read-only calls share a batch; a mutating (or unknown) call is alone. */
@@ -136,20 +138,26 @@ export function gateBatches<T extends { tool?: { mutating: boolean } }>(calls: T
   return batches;
 }
 
-async function execute(
-  tool: LoopTool | undefined,
+function execute(
+  tool: ToolDefinition<unknown> | undefined,
   call: ToolCallRequest,
   args: unknown,
-  context: { threadId: string; runId: string; itemId: string; signal: AbortSignal },
-): Promise<LoopToolResult> {
-  if (!tool) return { content: `Unknown tool "${call.name}"`, isError: true };
+  run: RunToolContext,
+  context: { itemId: string; signal: AbortSignal },
+  sandboxes: ToolSandboxes | undefined,
+): Promise<ToolOutcome> {
+  const refused = (content: string) =>
+    Promise.resolve({
+      result: { content, isError: true },
+      facts: { fileChanges: [], processes: [] },
+    });
+  if (!tool) return refused(`Unknown tool "${call.name}"`);
   if (typeof args === "string") {
     // The raw text is quoted here: the replayed call itself carries `{}` (history.ts).
-    return { content: `Tool arguments are not valid JSON: ${args.slice(0, 200)}`, isError: true };
+    return refused(`Tool arguments are not valid JSON: ${args.slice(0, 200)}`);
   }
-  try {
-    return await tool.run(args, context);
-  } catch (error) {
-    return { content: `Tool failed: ${(error as Error).message}`, isError: true };
-  }
+  // executeTool turns every failure of a tool into a result; this catches the runtime's own
+  // (a sandbox that broke in a way it did not foresee), so the Run still goes on.
+  return runTool(tool, args, run, context, sandboxes)
+    .catch((error) => refused(`Tool failed: ${(error as Error).message}`));
 }

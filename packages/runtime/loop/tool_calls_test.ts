@@ -3,7 +3,8 @@ import type { JournalEvent } from "@daedalus/protocol";
 import { gateBatches } from "./tool_calls.ts";
 import { openRuntimeCore, type RuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider } from "../providers/scripted.ts";
-import type { LoopTool } from "./tools.ts";
+import { z } from "zod";
+import { defineTool } from "@daedalus/tools";
 import { dispatchOn } from "../_test_dispatch.ts";
 import { runSettled } from "../_test_wait.ts";
 
@@ -17,31 +18,28 @@ Deno.test("the gate batches consecutive read-only calls and isolates mutating on
 
 Deno.test("read-only tools overlap, a mutating tool runs alone, facts commit with results", async () => {
   const log: string[] = [];
-  const tool = (name: string, mutating: boolean): LoopTool => ({
-    name,
-    description: name,
-    parameters: { type: "object" },
-    mutating,
-    run: async (_args, context) => {
-      log.push(`start ${name}`);
-      await new Promise((r) => setTimeout(r, 20));
-      log.push(`end ${name}`);
-      return mutating
-        ? {
-          content: "wrote",
-          facts: {
-            fileChanges: [{
-              toolCallItemId: context.itemId,
-              path: "/w/a",
-              operation: "write",
-              additions: 1,
-              deletions: 0,
-            }],
-          },
-        }
-        : { content: `read by ${name}` };
-    },
-  });
+  const tool = (name: string, mutating: boolean) =>
+    defineTool({
+      id: name,
+      description: name,
+      params: z.object({}),
+      mutating,
+      risk: mutating ? "write" : "read",
+      run: async (_params, context) => {
+        log.push(`start ${name}`);
+        await new Promise((r) => setTimeout(r, 20));
+        log.push(`end ${name}`);
+        if (!mutating) return { content: `read by ${name}` };
+        context.facts.fileChanges.push({
+          toolCallItemId: context.itemId,
+          path: "/w/a",
+          operation: "write",
+          additions: 1,
+          deletions: 0,
+        });
+        return { content: "wrote" };
+      },
+    });
   const home = await Deno.makeTempDir({ prefix: "daedalus-gate-" });
   const core = await openRuntimeCore({
     home,
@@ -84,31 +82,19 @@ Deno.test("read-only tools overlap, a mutating tool runs alone, facts commit wit
 
 Deno.test("a tool whose sandbox is unusable fails its call and then the run, with the reason", async () => {
   let later = 0;
-  const broken: LoopTool = {
-    name: "broken",
-    description: "a sandboxed tool whose sandbox cannot start",
-    parameters: { type: "object" },
-    mutating: false,
-    run: () =>
-      Promise.resolve({
-        content: "The read_only tool sandbox could not start: no",
-        isError: true,
-        details: { errorCode: "sandbox_unavailable" },
-        runFailure: "tool_sandbox_unavailable",
-      }),
-  };
   const home = await Deno.makeTempDir({ prefix: "daedalus-sandbox-fail-" });
   const core = await openRuntimeCore({
     home,
     workspacesRoot: `${home}/ws`,
     threadTitles: false,
     memoryRefinement: false,
-    tools: [broken],
+    // A read_only Run's file tools run in the sandbox Worker; this one dies as it loads.
+    sandboxWorkerUrl: new URL("../tools/testdata/broken_worker.js", import.meta.url),
     providers: [createScriptedProvider({
       script: () => {
         later++;
         return later === 1
-          ? { toolCalls: [{ name: "broken", arguments: {} }] }
+          ? { toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] }
           : { text: ["all good (never said)"] };
       },
     })],
@@ -116,7 +102,7 @@ Deno.test("a tool whose sandbox is unusable fails its call and then the run, wit
   const events: JournalEvent[] = [];
   core.hub.subscribe((e) => events.push(e));
   try {
-    const runId = await startTurn(core, "s");
+    const runId = await startTurn(core, "s", "read_only");
     await runSettled(events, runId);
     const settled = events.find((e) => e.type === "run.settled")!;
     assert.deepEqual(
@@ -137,16 +123,17 @@ Deno.test("a tool whose sandbox is unusable fails its call and then the run, wit
 
 Deno.test("a step's tool calls are recorded together: when one cannot be, none of them is", async () => {
   let ran = 0;
-  const read: LoopTool = {
-    name: "r",
+  const read = defineTool({
+    id: "r",
     description: "a read",
-    parameters: { type: "object" },
+    params: z.object({ n: z.int() }),
     mutating: false,
+    risk: "read",
     run: () => {
       ran++;
       return Promise.resolve({ content: "read" });
     },
-  };
+  });
   const home = await Deno.makeTempDir({ prefix: "daedalus-calls-tx-" });
   const core = await openRuntimeCore({
     home,
@@ -193,7 +180,11 @@ Deno.test("a step's tool calls are recorded together: when one cannot be, none o
 });
 
 /** Starts a turn "go" in a new thread on the scripted model; returns its Run. */
-async function startTurn(core: RuntimeCore, title: string): Promise<string> {
+async function startTurn(
+  core: RuntimeCore,
+  title: string,
+  executionPolicy?: "read_only",
+): Promise<string> {
   const dispatch = dispatchOn(core);
   const { thread } = await dispatch("thread.create", { title });
   const { runId } = await dispatch("turn.start", {
@@ -201,6 +192,61 @@ async function startTurn(core: RuntimeCore, title: string): Promise<string> {
     content: "go",
     providerId: "scripted",
     modelId: "scripted-model",
+    ...(executionPolicy ? { executionPolicy } : {}),
   });
   return runId;
 }
+
+Deno.test("a Run's tool context is built once: every call of it shares its capabilities", async () => {
+  const seen: Array<{ runId: string; sessions: unknown; policy: string; root: string }> = [];
+  const probe = defineTool({
+    id: "probe",
+    description: "records its context",
+    params: z.object({}),
+    mutating: false,
+    risk: "read",
+    run: (_params, context) => {
+      seen.push({
+        runId: context.runId,
+        sessions: context.sessions,
+        policy: context.executionPolicy,
+        root: context.workspaceRoot,
+      });
+      return Promise.resolve({ content: "seen" });
+    },
+  });
+  let step = 0;
+  const home = await Deno.makeTempDir({ prefix: "daedalus-run-context-" });
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/ws`,
+    threadTitles: false,
+    memoryRefinement: false,
+    tools: [probe],
+    providers: [createScriptedProvider({
+      // Two steps with calls, then the answer; for each of two Runs.
+      script: () =>
+        step++ % 3 === 2
+          ? { text: ["done"] }
+          : { toolCalls: [{ name: "probe", arguments: {} }, { name: "probe", arguments: {} }] },
+    })],
+  });
+  const events: JournalEvent[] = [];
+  core.hub.subscribe((e) => events.push(e));
+  try {
+    const first = await startTurn(core, "one");
+    await runSettled(events, first);
+    const second = await startTurn(core, "two", "read_only");
+    await runSettled(events, second);
+    const of = (runId: string) => seen.filter((s) => s.runId === runId);
+    assert.equal(of(first).length, 4, "four calls in the first Run");
+    assert.equal(new Set(of(first).map((s) => s.sessions)).size, 1, "one context for the Run");
+    assert.equal(of(second).length, 4);
+    assert.notEqual(of(second)[0]!.sessions, of(first)[0]!.sessions, "a new one per Run");
+    assert.deepEqual(of(second).map((s) => s.policy), Array(4).fill("read_only"));
+    assert.match(of(first)[0]!.root, /\/ws\//, "the thread's workspace");
+  } finally {
+    await core.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -11,7 +11,8 @@ import { contentHash, readConfig } from "@daedalus/storage";
 import type { ResolvedModel } from "../providers/registry.ts";
 import { freezeSkillDescriptors } from "../skills/catalog.ts";
 import { SkillCatalogCache } from "../skills/catalog_cache.ts";
-import type { LoopTool } from "../loop/tools.ts";
+import type { ToolDefinition } from "@daedalus/tools";
+import { modelTool } from "../tools/model_schema.ts";
 import { bundledIdentity } from "../context/identity.ts";
 
 /** A part's content and its hash. */
@@ -40,7 +41,7 @@ export interface FreezeInput {
 export class RunConfigFreezer {
   readonly #skillCatalog: SkillCatalogCache;
   readonly #configPath: string;
-  #toolSource: readonly LoopTool[] = [];
+  #toolSource: readonly ToolDefinition<unknown>[] = [];
   #tools: HashedPart<readonly RunToolSchema[]> | undefined;
   #identity: HashedPart<RunIdentity> | undefined;
   #skills: HashedPart<readonly RunSkill[]> & { json: string } | undefined;
@@ -62,7 +63,7 @@ export class RunConfigFreezer {
    * @param tools the runtime's tools, in the order they are offered
    * @returns the resolved config, with `parts` naming each part's hash
    */
-  async freeze(input: FreezeInput, tools: ReadonlyMap<string, LoopTool>): Promise<RunConfig> {
+  async freeze(input: FreezeInput, tools: ReadonlyMap<string, ToolDefinition<unknown>>): Promise<RunConfig> {
     const toolSet = input.model.supportsTools ? this.#toolSchemas(tools) : this.#noTools;
     const identity = this.#identity ??= frozenIdentity();
     const skills = await this.#enabledSkills();
@@ -83,16 +84,16 @@ export class RunConfigFreezer {
   }
 
   /** Recomputed only when the tools differ (by identity, in order) from the last call. */
-  #toolSchemas(toolMap: ReadonlyMap<string, LoopTool>): HashedPart<readonly RunToolSchema[]> {
+  #toolSchemas(toolMap: ReadonlyMap<string, ToolDefinition<unknown>>): HashedPart<readonly RunToolSchema[]> {
     const source = [...toolMap.values()];
     const same = this.#tools !== undefined && source.length === this.#toolSource.length &&
       source.every((tool, index) => tool === this.#toolSource[index]);
     if (same) return this.#tools!;
     this.#toolSource = source;
-    return this.#tools = hashed(Object.freeze(source.map(
-      ({ name, description, parameters, mutating }) =>
-        Object.freeze({ name, description, parameters, mutating }),
-    )));
+    return this.#tools = hashed(Object.freeze(source.map((tool) => {
+      const { name, description, parameters, mutating } = modelTool(tool);
+      return Object.freeze({ name, description, parameters, mutating });
+    })));
   }
 
   /**

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { RunConfig } from "@daedalus/protocol";
 import { contentHash } from "@daedalus/storage";
-import type { LoopTool } from "../loop/tools.ts";
+import { z } from "zod";
+import { defineTool, type ToolDefinition } from "@daedalus/tools";
 import type { ResolvedModel } from "../providers/registry.ts";
 import { RunConfigFreezer } from "./run_config_freezer.ts";
 
@@ -16,14 +17,15 @@ const MODEL: ResolvedModel = {
   enabled: true,
 };
 
-function tool(name: string): LoopTool {
-  return {
-    name,
+function tool(name: string): ToolDefinition<unknown> {
+  return defineTool({
+    id: name,
     description: `The ${name} tool`,
-    parameters: { type: "object" },
+    params: z.object({}),
     mutating: false,
+    risk: "read",
     run: () => Promise.resolve({ content: name }),
-  };
+  }) as ToolDefinition<unknown>;
 }
 
 async function withFreezer(fn: (freezer: RunConfigFreezer, skills: string) => Promise<void>) {

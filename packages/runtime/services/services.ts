@@ -36,7 +36,7 @@ import {
   type MemoryHandlerStore,
 } from "./memory_handlers.ts";
 import type { ProcessManager } from "@daedalus/tools";
-import type { LoopTool } from "../loop/tools.ts";
+import type { ToolDefinition } from "@daedalus/tools";
 import { RunConfigFreezer } from "./run_config_freezer.ts";
 import { inspectAttachments } from "../attachments/inspect.ts";
 
@@ -65,7 +65,7 @@ export interface ServiceDeps {
   /** Long-term memory (memory.db). */
   memoryStore: MemoryHandlerStore;
   /** The tools Runs may call (frozen into each RunConfig by name). */
-  tools: ReadonlyMap<string, LoopTool>;
+  tools: ReadonlyMap<string, ToolDefinition<unknown>>;
   /** Where managed thread workspaces are made. */
   workspacesRoot: string;
   /** The context window of a model, when the provider registry knows it. */

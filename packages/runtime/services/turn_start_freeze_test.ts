@@ -4,20 +4,22 @@ import type { EventPayloadMap, JournalEvent, RunConfig } from "@daedalus/protoco
 import { contentHash, homePaths, readRunConfig } from "@daedalus/storage";
 import { openRuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider } from "../providers/scripted.ts";
-import type { LoopTool } from "../loop/tools.ts";
+import { z } from "zod";
+import { defineTool } from "@daedalus/tools";
 import type { RpcSession } from "../server/dispatcher.ts";
 import { runSettled } from "../_test_wait.ts";
 import { bundledIdentity, sha256 } from "../context/identity.ts";
 
 const session: RpcSession = { id: "test", transport: "http" };
 
-const echoTool: LoopTool = {
-  name: "echo",
+const echoTool = defineTool({
+  id: "echo",
   description: "Echoes its text",
-  parameters: { type: "object", properties: { text: { type: "string" } } },
+  params: z.object({ text: z.string().optional() }),
   mutating: false,
-  run: (args) => Promise.resolve({ content: `echo: ${(args as { text: string }).text}` }),
-};
+  risk: "read",
+  run: (params) => Promise.resolve({ content: `echo: ${params.text}` }),
+});
 
 async function writeSkill(root: string, name: string, description: string) {
   await Deno.mkdir(join(root, name), { recursive: true });

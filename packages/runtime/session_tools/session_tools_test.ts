@@ -212,3 +212,29 @@ Deno.test("thread_send refuses busy and archived targets and chains past 3 hops"
     },
   );
 });
+
+Deno.test("a sub-agent's answer over 64 KiB reaches the parent as a preview and an artifact", async () => {
+  const long = Array.from({ length: 2_000 }, (_, i) => `line ${i} ${"x".repeat(40)}`).join("\n");
+  await withCore(
+    (request) => {
+      const user = lastUser(request);
+      if (user.startsWith("long child")) return { text: [long] };
+      if (lastTool(request) !== null) return { text: ["got it"] };
+      return { toolCalls: [{ name: "subagent", arguments: { task: "long child" } }] };
+    },
+    {},
+    async ({ call, settled, toolResult }) => {
+      const { thread } = await call("thread.create", { title: "parent" });
+      const { runId } = await call("turn.start", { threadId: thread.id, content: "go", ...MODEL });
+      assert.equal((await settled(runId)).payload.status, "completed");
+      const result = await toolResult(thread.id, "subagent");
+      assert.equal(result.data.status, "completed");
+      assert.equal(result.data.truncated, true, "the answer was offloaded");
+      assert.ok(new TextEncoder().encode(long).length > 64 * 1024);
+      assert.equal(await Deno.readTextFile(result.data.artifactPath), long);
+      assert.match(result.content, /^line 0 x+\n/);
+      assert.match(result.content, /\[Output truncated: \d+ bytes, 2000 lines; /);
+      assert.equal(typeof result.data.durationMs, "number", "session tools are timed");
+    },
+  );
+});

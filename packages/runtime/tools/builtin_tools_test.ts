@@ -207,3 +207,64 @@ Deno.test("a narrowed run cannot read, wait on, write to, resize or stop a full_
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("a command that prints a configured key reaches the model and the journal without it", async () => {
+  const KEY = "sk-canary-5f4e3d2c1b0a9988";
+  const home = await Deno.makeTempDir({ prefix: "daedalus-proc-key-" });
+  let processId = "";
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/ws`,
+    threadTitles: false,
+    memoryRefinement: false,
+    providers: [createScriptedProvider({
+      script: (request): ScriptedResponse => {
+        const last = request.messages.at(-1);
+        const said = last?.role === "tool" ? JSON.stringify(last.content) : "";
+        processId = said.match(/process_[0-9a-f]{32}/)?.[0] ?? processId;
+        if (last?.role === "user") {
+          // The key is read from config.yaml by the command, never sent by the model.
+          const command = `sed -n 's/^ *api_key: *//p' '${home}/config.yaml'`;
+          return { toolCalls: [{ name: "process_start", arguments: { command } }] };
+        }
+        if (said.includes("Started")) {
+          return {
+            toolCalls: [{ name: "process_wait", arguments: { processId, timeoutMs: 20_000 } }],
+          };
+        }
+        return { text: ["done"] };
+      },
+    })],
+  });
+  const events: JournalEvent[] = [];
+  core.hub.subscribe((e) => events.push(e));
+  const call = dispatchOn(core);
+  try {
+    await call("provider.configure", { kind: "deepseek", apiKey: KEY });
+    assert.ok((await Deno.readTextFile(`${home}/config.yaml`)).includes(KEY), "key configured");
+    const { thread } = await call("thread.create", { title: "key" });
+    const { runId } = await call("turn.start", {
+      threadId: thread.id,
+      content: "print it",
+      providerId: "scripted",
+      modelId: "scripted-model",
+    });
+    await runSettled(events, runId);
+    const items = (await call("turn.list", { threadId: thread.id })).turns[0].runs[0].items;
+    const results = items.filter((i: { kind: string }) => i.kind === "tool_result");
+    assert.deepEqual(
+      results.map((r: { data: { toolId: string } }) => r.data.toolId),
+      ["process_start", "process_wait"],
+    );
+    const waited = results[1];
+    // The manager masks the output as it is captured; the wrapper would withhold a result
+    // that still carried the key (protected_value), as it does a file tool's.
+    assert.equal(waited.data.isError, false, waited.content);
+    assert.match(waited.content, /^\[exited exit 0\] \[redacted\]/);
+    assert.equal(typeof waited.data.durationMs, "number", "process tools are timed");
+    assert.ok(!JSON.stringify(events).includes(KEY), "no event carries the key");
+  } finally {
+    await core.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});

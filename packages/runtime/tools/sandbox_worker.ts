@@ -39,7 +39,7 @@ self.onmessage = async (event: MessageEvent) => {
   running.set(message.id, controller);
   const context = message.context ?? {};
   let result: ToolResult = await executeTool(
-    tool as Parameters<typeof executeTool>[0],
+    tool,
     message.args,
     {
       threadId: context.threadId ?? "",

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTestWorkspace, type TestWorkspace } from "../_testing.ts";
 import { executeTool } from "../execute.ts";
-import type { ToolContext, ToolDefinition } from "../tool.ts";
+import { type ToolContext, type ToolDefinition, ToolError } from "../tool.ts";
 import { readTool } from "./read.ts";
 import { grepTool } from "./grep.ts";
 import { globTool } from "./glob.ts";
@@ -36,6 +36,21 @@ async function call(tool: ToolDefinition<never>, args: unknown, context: ToolCon
     ...context,
     facts: { fileChanges: [], processes: [] },
   });
+}
+
+/**
+ * The tool's own access rules alone, without the wrapper's permission check in front (it
+ * refuses a write in read_only before the tool runs; the seal must refuse it too).
+ */
+async function callSealed(tool: ToolDefinition<unknown>, args: unknown, context: ToolContext) {
+  const parsed = tool.params.safeParse(args);
+  assert.ok(parsed.success, "valid arguments");
+  try {
+    return await tool.run(parsed.data, { ...context, facts: { fileChanges: [], processes: [] } });
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    return { isError: true, errorCode: error.code, content: error.message };
+  }
 }
 
 function assertDenied(
@@ -86,8 +101,14 @@ Deno.test("read_only refuses writes; workspace_write writes inside but never thr
   {
     const { ws, context } = await sealedWorkspace("read_only");
     await using _ = ws;
+    const refused = await call(writeTool as never, { path: "new.txt", content: "x" }, context);
+    assert.equal(refused.errorCode, "permission_denied", "the wrapper refuses a write");
     assertDenied(
-      await call(writeTool as never, { path: "new.txt", content: "x" }, context),
+      await callSealed(
+        writeTool as ToolDefinition<unknown>,
+        { path: "new.txt", content: "x" },
+        context,
+      ),
       "new.txt",
     );
   }
@@ -237,7 +258,10 @@ Deno.test("read_only reads its own thread's large-result artifacts, not another 
   const read = await call(readTool as never, { path: own }, context);
   assert.match(read.content, /artifact text/);
   assertDenied(await call(readTool as never, { path: other }, context), other);
-  assertDenied(await call(writeTool as never, { path: own, content: "x" }, context), own);
+  assertDenied(
+    await callSealed(writeTool as ToolDefinition<unknown>, { path: own, content: "x" }, context),
+    own,
+  );
 });
 
 Deno.test("a protected file not created yet is refused through any name of its folder", async () => {

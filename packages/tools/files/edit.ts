@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { defineTool, type ToolDefinition, ToolError } from "../tool.ts";
+import { defineTool, type ToolDefinition, ToolError, type ToolParams } from "../tool.ts";
 import { applyFileChange } from "./apply_change.ts";
 import { revisionOf } from "./atomic_write.ts";
 import { decodeText } from "./capture.ts";
@@ -27,7 +27,7 @@ export interface EditParams {
 }
 
 /** The schema of {@linkcode EditParams}, validated before the tool runs. */
-export const EditParams: z.ZodType<EditParams> = z.strictObject({
+export const EditParams: ToolParams<EditParams> = z.strictObject({
   path: z.string(),
   oldString: z.string().min(1),
   newString: z.string(),

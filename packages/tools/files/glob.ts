@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { defineTool, type ToolDefinition, ToolError } from "../tool.ts";
+import { defineTool, type ToolDefinition, ToolError, type ToolParams } from "../tool.ts";
 import { GLOB_MAX_RESULTS } from "../limits.ts";
 import { displayPathOf, isBinaryHandle, resolveToolPath } from "./paths.ts";
 import { compileGlob, walkFiles } from "./traversal.ts";
@@ -22,7 +22,7 @@ export interface GlobParams {
 }
 
 /** The schema of {@linkcode GlobParams}, validated before the tool runs. */
-export const GlobParams: z.ZodType<GlobParams> = z.strictObject({
+export const GlobParams: ToolParams<GlobParams> = z.strictObject({
   pattern: z.string().min(1),
   path: z.string().optional(),
   limit: z.int().min(1).max(GLOB_MAX_RESULTS).optional(),

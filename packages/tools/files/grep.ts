@@ -5,7 +5,7 @@
  */
 import { basename } from "node:path";
 import { z } from "zod";
-import { defineTool, type ToolDefinition, ToolError } from "../tool.ts";
+import { defineTool, type ToolDefinition, ToolError, type ToolParams } from "../tool.ts";
 import {
   GREP_FILE_MAX_BYTES,
   GREP_MAX_MATCHES,
@@ -40,7 +40,7 @@ export interface GrepParams {
 }
 
 /** The schema of {@linkcode GrepParams}, validated before the tool runs. */
-export const GrepParams: z.ZodType<GrepParams> = z.strictObject({
+export const GrepParams: ToolParams<GrepParams> = z.strictObject({
   pattern: z.string().min(1).max(GREP_PATTERN_MAX_CHARS),
   path: z.string().optional().describe("Folder or file"),
   include: z.string().min(1).optional().describe("Glob on file paths"),

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import { defineTool, type ToolDefinition, ToolError } from "../tool.ts";
+import { defineTool, type ToolDefinition, ToolError, type ToolParams } from "../tool.ts";
 import { LIST_MAX_ENTRIES } from "../limits.ts";
 import { fileSystemError, resolveToolPath } from "./paths.ts";
 import { type AccessRules, accessRulesOf, checkedRealPath, denied, mayRead } from "./access.ts";
@@ -18,7 +18,7 @@ export interface ListParams {
 }
 
 /** The schema of {@linkcode ListParams}, validated before the tool runs. */
-export const ListParams: z.ZodType<ListParams> = z.strictObject({
+export const ListParams: ToolParams<ListParams> = z.strictObject({
   path: z.string().optional(),
 });
 

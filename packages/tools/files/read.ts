@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { defineTool, type ToolDefinition, ToolError } from "../tool.ts";
+import { defineTool, type ToolDefinition, ToolError, type ToolParams } from "../tool.ts";
 import { FILE_EDIT_MAX_BYTES, LINE_MAX_CHARS, READ_MAX_BYTES, READ_MAX_LINES } from "../limits.ts";
 import { assertTextFile, fileSystemError, resolveToolPath } from "./paths.ts";
 import { accessRulesOf, type CheckedFile, openChecked } from "./access.ts";
@@ -25,7 +25,7 @@ export interface ReadParams {
 }
 
 /** The schema of {@linkcode ReadParams}, validated before the tool runs. */
-export const ReadParams: z.ZodType<ReadParams> = z.strictObject({
+export const ReadParams: ToolParams<ReadParams> = z.strictObject({
   path: z.string(),
   offset: z.int().min(1).optional().describe("1-based first line"),
   limit: z.int().min(1).max(READ_MAX_LINES).optional(),

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { defineTool, type ToolDefinition } from "../tool.ts";
+import { defineTool, type ToolDefinition, type ToolParams } from "../tool.ts";
 import { applyFileChange } from "./apply_change.ts";
 import { resolveToolPath } from "./paths.ts";
 import description from "./write.md" with { type: "text" };
@@ -19,7 +19,7 @@ export interface WriteParams {
 }
 
 /** The schema of {@linkcode WriteParams}, validated before the tool runs. */
-export const WriteParams: z.ZodType<WriteParams> = z.strictObject({
+export const WriteParams: ToolParams<WriteParams> = z.strictObject({
   path: z.string(),
   content: z.string(),
 });

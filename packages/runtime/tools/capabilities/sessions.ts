@@ -1,0 +1,138 @@
+/**
+ * The session operations of one Run over the state store and the scheduler: reading
+ * threads, changing them (committed and published here), and starting Runs elsewhere
+ * with the caller's frozen config — inline on the caller's worker when it waits (no
+ * deadlock when every worker is busy), queued otherwise, cancelled with the caller.
+ *
+ * @module
+ */
+import type { JournalEvent, RunConfig, Thread } from "@daedalus/protocol";
+import {
+  createThread,
+  getThread,
+  hasActiveRun,
+  listThreads,
+  readRunScope,
+  readThreadSlice,
+  renameThread,
+  setThreadArchived,
+  startTurn,
+  type StateStore,
+} from "@daedalus/storage";
+import type { SessionOperations } from "@daedalus/tools";
+import type { Scheduler } from "../../scheduler/scheduler.ts";
+import { coded } from "./_coded.ts";
+
+/** What the session operations share across Runs. */
+export interface SessionDeps {
+  /** The state store. */
+  store: StateStore;
+  /** Publishes committed events. */
+  publish: (events: readonly JournalEvent[]) => void;
+  /** The scheduler (queue, inline runs, cancel). */
+  scheduler: Scheduler;
+  /** Where managed workspaces are made. */
+  workspacesRoot: string;
+  /** Deepest sub-agent nesting (`DAEDALUS_SUBAGENT_MAX_DEPTH`). */
+  subagentMaxDepth: number;
+}
+
+/** The calling Run's facts, read once when it starts. */
+export interface SessionRunFacts {
+  /** The run. */
+  runId: string;
+  /** Its thread. */
+  thread: Thread;
+  /** Its frozen config (a delegated Run starts from it). */
+  config: Readonly<RunConfig>;
+  /** Hops of the cross-thread message that started it (0 for a user's own). */
+  callerHops: number;
+}
+
+/**
+ * The session operations of a Run.
+ *
+ * @param deps store, publisher, scheduler, limits
+ * @param run the calling Run
+ * @returns the operations
+ */
+export function createSessionOperations(
+  deps: SessionDeps,
+  run: SessionRunFacts,
+): SessionOperations {
+  const { store, scheduler } = deps;
+  const queued = new Set<string>();
+  const depth = run.config.subagentDepth;
+  return {
+    callerHops: run.callerHops,
+    subagentDepth: depth ?? 0,
+    subagentMaxDepth: deps.subagentMaxDepth,
+    readSlice: coded((threadId, anchorItemId, maxItems) =>
+      store.read((db) => readThreadSlice(db, { threadId, anchorItemId, maxItems }))
+    ),
+    listThreads: coded((options) => store.read((db) => listThreads(db, options))),
+    getThread: coded((threadId) => store.read((db) => getThread(db, threadId)).thread),
+    isThreadBusy: (threadId) => scheduler.isThreadBusy(threadId),
+    hasActiveRun: coded((threadId) => store.read((db) => hasActiveRun(db, threadId))),
+    createThread: coded(async (options) => {
+      const root = run.thread.workspace?.rootUri;
+      const created = await createThread(store, {
+        title: options.title,
+        clientRequestId: options.clientRequestId,
+        workspacesRoot: deps.workspacesRoot,
+        workspace: options.sharedWorkspace && root
+          ? { rootUri: root, name: run.thread.workspace?.name }
+          : undefined,
+      });
+      deps.publish(created.events);
+      return created.result.thread;
+    }),
+    renameThread: coded((threadId, title) => {
+      const renamed = renameThread(store, threadId, title, "user");
+      deps.publish(renamed.events);
+      return { changed: renamed.result.changed };
+    }),
+    setThreadArchived: coded((threadId, archived) => {
+      const changed = setThreadArchived(store, threadId, archived);
+      deps.publish(changed.events);
+      return { changed: changed.result.changed };
+    }),
+    startRun: coded((request) => {
+      const started = startTurn(store, {
+        threadId: request.threadId,
+        content: request.content,
+        providerId: run.config.providerId,
+        modelId: run.config.modelId,
+        clientRequestId: request.clientRequestId,
+        runConfig: { ...run.config, ...request.runConfig },
+        itemData: request.itemData,
+      });
+      deps.publish(started.events);
+      const { threadId, turnId, runId } = started.result;
+      return { threadId, turnId, runId };
+    }),
+    waitForRun: coded(async (child, signal) => {
+      await scheduler.runInline(child.runId, child.threadId, signal);
+      const { status } = store.read((db) => readRunScope(db, child.runId));
+      const slice = store.read((db) =>
+        readThreadSlice(db, { threadId: child.threadId, maxItems: 41 })
+      );
+      const answer = slice.items
+        .filter((i) => i.runId === child.runId && i.role === "assistant" && i.kind === "message")
+        .map((i) => i.content).join("\n");
+      return { status, answer };
+    }),
+    queueRun: (child, signal) => {
+      queued.add(child.runId);
+      signal.addEventListener("abort", () => scheduler.cancel(child.runId), { once: true });
+      scheduler.enqueue(child.runId, child.threadId);
+    },
+    liveQueuedRuns: () => {
+      for (const child of queued) {
+        const { status } = store.read((db) => readRunScope(db, child));
+        if (status !== "queued" && status !== "running") queued.delete(child);
+      }
+      return queued.size;
+    },
+  };
+}

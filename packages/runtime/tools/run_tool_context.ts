@@ -1,0 +1,85 @@
+/**
+ * The tool context of one Run, built once when the Run starts: its thread's workspace,
+ * its frozen execution policy, the artifacts folder, the protected files and values, and
+ * the capabilities (session, process, memory operations) scoped to it. Each tool call
+ * adds only its item, signal and fact recorders — no storage read per call.
+ *
+ * @module
+ */
+import type { JournalEvent, RunConfig } from "@daedalus/protocol";
+import { getThread, type MemoryStore, readRunItems, type StateStore } from "@daedalus/storage";
+import type { ProcessManager, RunToolContext } from "@daedalus/tools";
+import type { Scheduler } from "../scheduler/scheduler.ts";
+import { workspaceMemoryKey } from "../memory/workspace_key.ts";
+import { createSessionOperations } from "./capabilities/sessions.ts";
+import { createProcessOperations } from "./capabilities/processes.ts";
+import { createMemoryOperations } from "./capabilities/memory.ts";
+
+/** What a Run's tool context is built from (the runtime's parts). */
+export interface RunToolContextDeps {
+  /** The state store. */
+  store: StateStore;
+  /** Publishes committed events. */
+  publish: (events: readonly JournalEvent[]) => void;
+  /** `<home>/artifacts`. */
+  artifactsRoot: string;
+  /** `<home>/config.yaml`, `auth.json`, `sessions.json`: refused to every tool. */
+  protectedFiles: readonly string[];
+  /** Configured credentials. */
+  protectedValues: { find(text: string): boolean; redact(text: string): string };
+  /** The scheduler (for session tools). */
+  scheduler: Scheduler;
+  /** The process manager (for process tools). */
+  processes: ProcessManager;
+  /** memory.db (for the memory tool). */
+  memory: MemoryStore;
+  /** Where managed workspaces are made. */
+  workspacesRoot: string;
+  /** Deepest sub-agent nesting. */
+  subagentMaxDepth: number;
+}
+
+/** The Run a context is built for. */
+export interface ToolRun {
+  /** The run. */
+  runId: string;
+  /** Its thread. */
+  threadId: string;
+  /** Its frozen config (the execution policy, and what a delegated Run inherits). */
+  config: Readonly<RunConfig>;
+}
+
+/**
+ * Builds a Run's tool context.
+ *
+ * @param deps the runtime's parts
+ * @param run the Run and its frozen config
+ * @returns the context every call of the Run starts from
+ */
+export function createRunToolContext(deps: RunToolContextDeps, run: ToolRun): RunToolContext {
+  const { thread } = deps.store.read((db) => getThread(db, run.threadId));
+  const items = deps.store.read((db) => readRunItems(db, run.runId));
+  // The Run's first item is the message that started it: a cross-thread one counts hops.
+  const send = items[0]?.data.threadSend as { hops?: unknown } | undefined;
+  const root = thread.workspace?.rootUri;
+  return {
+    threadId: run.threadId,
+    runId: run.runId,
+    workspaceRoot: root ?? Deno.cwd(),
+    artifactsRoot: deps.artifactsRoot,
+    executionPolicy: run.config.executionPolicy,
+    protectedFiles: deps.protectedFiles,
+    protectedValues: deps.protectedValues,
+    sessions: createSessionOperations(deps, {
+      runId: run.runId,
+      thread,
+      config: run.config,
+      callerHops: typeof send?.hops === "number" ? send.hops : 0,
+    }),
+    processes: createProcessOperations(deps.processes, run),
+    memory: createMemoryOperations(deps.store, deps.memory, {
+      triggeringItemId: items.find((item) => item.role === "user")?.id ?? null,
+      workspaceKey: workspaceMemoryKey(root),
+    }),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * The permission check of every tool call: a tool's risk class against the Run's frozen
+ * execution policy. It runs in the one wrapper ({@linkcode executeTool}), before the
+ * arguments are even read; which paths a file tool may touch is the tool's own access
+ * rules' business (`files/access.ts`), and the runtime's permission-narrowed Worker is the
+ * second wall for the file tools.
+ *
+ * @module
+ */
+import type { ExecutionPolicy } from "@daedalus/protocol";
+import type { ToolDefinition } from "./tool.ts";
+
+/**
+ * Why the Run's mode refuses this tool, as the text the model reads, or null when it may
+ * run: `read_only` refuses writes; `read_only` and `workspace_write` refuse commands (a
+ * spawned command escapes Deno's permission checks) and session changes; reads and memory
+ * run in every mode.
+ *
+ * @param tool the tool
+ * @param policy the Run's execution policy
+ * @returns the refusal (code `permission_denied`), or null
+ * @example
+ * ```ts
+ * permissionRefusal(writeTool, "read_only"); // "permission_denied: write writes, and this run is read_only"
+ * ```
+ */
+export function permissionRefusal(
+  tool: Pick<ToolDefinition<unknown>, "id" | "risk">,
+  policy: ExecutionPolicy,
+): string | null {
+  if (policy === "full_access") return null;
+  switch (tool.risk) {
+    case "process":
+      return `permission_denied: process tools need full_access; this run is ${policy}`;
+    case "session":
+      return `permission_denied: ${tool.id} changes sessions and needs full_access; this run is ${policy}`;
+    case "write":
+      return policy === "read_only"
+        ? `permission_denied: ${tool.id} writes, and this run is read_only`
+        : null;
+    default:
+      return null;
+  }
+}
