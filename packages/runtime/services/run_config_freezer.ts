@@ -63,7 +63,10 @@ export class RunConfigFreezer {
    * @param tools the runtime's tools, in the order they are offered
    * @returns the resolved config, with `parts` naming each part's hash
    */
-  async freeze(input: FreezeInput, tools: ReadonlyMap<string, ToolDefinition<unknown>>): Promise<RunConfig> {
+  async freeze(
+    input: FreezeInput,
+    tools: ReadonlyMap<string, ToolDefinition<unknown>>,
+  ): Promise<RunConfig> {
     const toolSet = input.model.supportsTools ? this.#toolSchemas(tools) : this.#noTools;
     const identity = this.#identity ??= frozenIdentity();
     const skills = await this.#enabledSkills();
@@ -84,7 +87,9 @@ export class RunConfigFreezer {
   }
 
   /** Recomputed only when the tools differ (by identity, in order) from the last call. */
-  #toolSchemas(toolMap: ReadonlyMap<string, ToolDefinition<unknown>>): HashedPart<readonly RunToolSchema[]> {
+  #toolSchemas(
+    toolMap: ReadonlyMap<string, ToolDefinition<unknown>>,
+  ): HashedPart<readonly RunToolSchema[]> {
     const source = [...toolMap.values()];
     const same = this.#tools !== undefined && source.length === this.#toolSource.length &&
       source.every((tool, index) => tool === this.#toolSource[index]);
