@@ -1,7 +1,8 @@
 /**
- * Titles and memory refinement never run beside a user Run on the same provider: a
- * recording provider notes every request's start and end, and the test fails on any
- * moment where an auxiliary request and a user Run's request were in flight together.
+ * Titles and memory refinement never run beside a user Run on the same provider, nor
+ * beside each other: a recording provider notes every request's start and end, and the
+ * test fails on any moment where an auxiliary request was in flight together with a user
+ * Run's request or with another auxiliary request.
  */
 import assert from "node:assert/strict";
 import type { JournalEvent } from "@daedalus/protocol";
@@ -44,6 +45,9 @@ function recordingProvider() {
       const auxiliary = inFlight.title + inFlight.refinement;
       if (kind === "user" && auxiliary > 0) overlaps.push(`user started beside ${auxiliary} aux`);
       if (kind !== "user" && inFlight.user > 0) overlaps.push(`${kind} started beside a user Run`);
+      if (kind !== "user" && auxiliary > 0) {
+        overlaps.push(`${kind} started beside ${auxiliary} aux`);
+      }
       inFlight[kind]++;
       log.push(`${kind} start`);
       try {

@@ -30,6 +30,7 @@ export const CONCURRENT_READ_METHODS: ReadonlySet<string> = new Set<MethodName>(
   "provider.discover_models",
   "model.list",
   "skill.list",
+  "settings.read",
 ]);
 
 /**
