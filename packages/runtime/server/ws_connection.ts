@@ -29,6 +29,7 @@ import { transportError } from "./_http.ts";
 import {
   answerDecoded,
   type CallAnswer,
+  type DecodedMessage,
   decodeMessage,
   initializeResult,
   type MessageAnswer,
@@ -272,7 +273,7 @@ class RpcWebSocketConnection implements OpenConnection {
     if (!isRead) this.#commands = answered;
   }
 
-  async #answer(decoded: ReturnType<typeof decodeMessage>, isRead: boolean): Promise<void> {
+  async #answer(decoded: DecodedMessage, isRead: boolean): Promise<void> {
     if (this.#closed) return;
     // A command's events (committed now or published by a hook) follow its response;
     // a read commits nothing, so events keep flowing while it runs.
