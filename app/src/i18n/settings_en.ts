@@ -85,7 +85,7 @@ export const settingsEn = {
   "settings.general.language": "Language",
   "settings.general.auxiliary": "After each message",
   "settings.general.auxiliaryIntro":
-    "The runtime can make one extra model call after your message has been answered, on the same model, one at a time and never while you wait for an answer.",
+    "Once your message has been answered, the runtime can make extra calls to the same model: one at a time, and never while that model is answering you.",
   "settings.general.threadTitles": "Name new conversations automatically",
   "settings.general.threadTitlesHint":
     "After the first answer, asks the model for a short title. A title you give yourself is never replaced.",

@@ -86,7 +86,7 @@ export const settingsZhCN: Record<keyof typeof settingsEn, string> = {
   "settings.general.language": "语言",
   "settings.general.auxiliary": "每条消息之后",
   "settings.general.auxiliaryIntro":
-    "回答完成后，运行时可以用同一个模型再做一次额外调用：每次只做一个，且不会在你等待回答时进行。",
+    "回答完成后，运行时可以向同一个模型发出额外调用：每次只做一个，且不会在该模型正在回答你时进行。",
   "settings.general.threadTitles": "自动为新对话命名",
   "settings.general.threadTitlesHint":
     "第一次回答后，请模型起一个简短的标题。你自己起的标题不会被替换。",
