@@ -15,7 +15,7 @@ Deno.test("the checked-in manifest is what the schemas generate", async () => {
 
 Deno.test("the manifest lists every method, event, tool and code", () => {
   const manifest = buildProtocolManifest();
-  assert.equal(Object.keys(manifest.methods).length, 33);
+  assert.equal(Object.keys(manifest.methods).length, 35);
   assert.equal(Object.keys(manifest.events).length, 15);
   assert.equal(manifest.tools.length, 21);
   assert.equal(manifest.errors.memoryOperationFailed, -32020);

@@ -53,6 +53,8 @@ const SEED_EXAMPLES: Record<string, unknown> = {
     reasoningEffort: "high",
   },
   "skill.set_enabled": { name: "weekly-report", enabled: false },
+  "settings.read": {},
+  "settings.update": { threadTitles: false },
   "memory.create": {
     kind: "preference",
     scope: { type: "global", key: null },
@@ -70,7 +72,7 @@ const SEED_EXAMPLES: Record<string, unknown> = {
 };
 
 Deno.test("the registry has every method of seed 000 §7", () => {
-  assert.equal(METHOD_NAMES.length, 32);
+  assert.equal(METHOD_NAMES.length, 34);
   assert.ok("initialize" in ALL_METHODS);
   for (const name of Object.keys(SEED_EXAMPLES)) assert.ok(name in ALL_METHODS, name);
 });

@@ -1046,6 +1046,28 @@ export type RunWithItems = {
 /** A Run with all of its Items, as `turn.list` returns it. */
 export const RunWithItems: Schema<RunWithItems> = schemas.RunWithItems;
 
+/**
+ * The runtime's settings: its own model calls after a user's Run (thread titles, memory
+ * refinement), as saved in config.yaml, and which of them the environment
+ * (`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces off.
+ */
+export type Settings = {
+  threadTitles: boolean;
+  memoryRefinement: boolean;
+  forcedOff: {
+    threadTitles: boolean;
+    memoryRefinement: boolean;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+};
+/**
+ * The runtime's settings: its own model calls after a user's Run (thread titles, memory
+ * refinement), as saved in config.yaml, and which of them the environment
+ * (`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces off.
+ */
+export const Settings: Schema<Settings> = schemas.Settings;
+
 /** The terminal statuses a Run settles in. */
 export type SettledStatus = "completed" | "failed" | "cancelled";
 /** The terminal statuses a Run settles in. */
@@ -1528,6 +1550,11 @@ export type MethodParamsMap = {
     processId: ProcessId;
   };
   "usage.read": Record<string, never>;
+  "settings.read": Record<string, never>;
+  "settings.update": {
+    threadTitles?: boolean;
+    memoryRefinement?: boolean;
+  };
   "runtime.shutdown": Record<string, never>;
 };
 
@@ -1689,6 +1716,14 @@ export type MethodResultMap = {
   "usage.read": {
     summary: UsageSummary;
     dailyUsageBuckets: DailyUsageBucket[];
+    [key: string]: unknown;
+  };
+  "settings.read": {
+    settings: Settings;
+    [key: string]: unknown;
+  };
+  "settings.update": {
+    settings: Settings;
     [key: string]: unknown;
   };
   "runtime.shutdown": {

@@ -31,6 +31,8 @@ import { CommitHolds } from "./hub/commit_holds.ts";
 import { Scheduler } from "./scheduler/scheduler.ts";
 import { runAgentLoop } from "./loop/agent_loop.ts";
 import { ThreadTitler } from "./loop/thread_titles.ts";
+import { AuxiliaryQueue } from "./providers/auxiliary_queue.ts";
+import { readAuxiliarySettings } from "./services/settings_handlers.ts";
 import type { Provider } from "./providers/provider.ts";
 import { ProviderRegistry } from "./providers/registry.ts";
 import { AuxiliaryGate } from "./providers/auxiliary_gate.ts";
@@ -83,11 +85,19 @@ export interface RuntimeCoreOptions {
   contextWindow?: (providerId: string, modelId: string) => number | undefined;
   /** Unsettled tool work of a Run (for the completion check). */
   unsettledWork?: (runId: string) => string[];
-  /** Whether threads get automatic titles after their first Run. Default true. */
+  /**
+   * `false` forces automatic thread titles off whatever config.yaml says
+   * (`DAEDALUS_THREAD_TITLES=0`); otherwise config.yaml's `auxiliary.thread_titles`
+   * decides, read before each call (default on).
+   */
   threadTitles?: boolean;
   /** Deepest sub-agent nesting (`DAEDALUS_SUBAGENT_MAX_DEPTH`). Default 2. */
   subagentMaxDepth?: number;
-  /** Background memory refinement after completed Runs. Default true. */
+  /**
+   * `false` forces background memory refinement off whatever config.yaml says
+   * (`DAEDALUS_MEMORY_REFINEMENT=0`); otherwise config.yaml's `auxiliary.memory_refinement`
+   * decides, read before each extraction (default on).
+   */
   memoryRefinement?: boolean;
   /** Secrets protected from the start besides the config's (the access token). */
   protectedSecrets?: readonly string[];
@@ -196,6 +206,13 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   const providerOf = (id: string) => registry.provider(id);
   // Titles and refinement use the gated provider: they wait while a user Run is active.
   const auxiliaryGate = new AuxiliaryGate();
+  // ... and take one shared slot in turn, each asking its live switch when its turn comes.
+  const auxiliaryQueue = new AuxiliaryQueue();
+  const auxiliaryForcedOff = {
+    threadTitles: options.threadTitles === false,
+    memoryRefinement: options.memoryRefinement === false,
+  };
+  const auxiliarySettings = () => readAuxiliarySettings(paths.config, auxiliaryForcedOff);
   const auxiliaryProviderOf = (id: string) => {
     const provider = registry.provider(id);
     return provider && auxiliaryGate.auxiliary(id, provider);
@@ -228,7 +245,10 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
         console.error(`memory refinement: ${JSON.stringify(entry)}`);
       }
     },
-    enabled: options.memoryRefinement !== false,
+    enabled: auxiliaryForcedOff.memoryRefinement
+      ? false
+      : async () => (await auxiliarySettings()).memoryRefinement,
+    queue: auxiliaryQueue,
   });
   const refineAfter = (runId: string) => {
     const scope = store.read((db) => readRunScope(db, runId));
@@ -245,6 +265,8 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     publish,
     provider: auxiliaryProviderOf,
     protectedValues,
+    queue: auxiliaryQueue,
+    enabled: async () => (await auxiliarySettings()).threadTitles,
   });
   const scheduler = new Scheduler({
     store,
@@ -312,6 +334,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     workspacesRoot: options.workspacesRoot,
     contextWindow: options.contextWindow,
     requestShutdown: () => options.onShutdownRequested?.(),
+    auxiliaryForcedOff,
   });
   const recovered = recover(store, scheduler, publish);
   for (const record of await manager.recover(store.read((db) => readRunningProcessRecords(db)))) {
@@ -328,8 +351,8 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     close: () =>
       closed ??= (async () => {
         await scheduler.shutdown(SHUTDOWN_WORKER_WAIT_MS);
-        await titler.close();
-        await refinement.close();
+        auxiliaryQueue.close(); // waiting calls are dropped; the running one is aborted next
+        await Promise.all([titler.close(), refinement.close()]);
         await manager.close();
         sandboxes.close();
         memoryStore.close();

@@ -1,7 +1,8 @@
 /**
- * Titles and memory refinement never run beside a user Run on the same provider: a
- * recording provider notes every request's start and end, and the test fails on any
- * moment where an auxiliary request and a user Run's request were in flight together.
+ * Titles and memory refinement never run beside a user Run on the same provider, nor
+ * beside each other: a recording provider notes every request's start and end, and the
+ * test fails on any moment where an auxiliary request was in flight together with a user
+ * Run's request or with another auxiliary request.
  */
 import assert from "node:assert/strict";
 import type { JournalEvent } from "@daedalus/protocol";
@@ -44,6 +45,9 @@ function recordingProvider() {
       const auxiliary = inFlight.title + inFlight.refinement;
       if (kind === "user" && auxiliary > 0) overlaps.push(`user started beside ${auxiliary} aux`);
       if (kind !== "user" && inFlight.user > 0) overlaps.push(`${kind} started beside a user Run`);
+      if (kind !== "user" && auxiliary > 0) {
+        overlaps.push(`${kind} started beside ${auxiliary} aux`);
+      }
       inFlight[kind]++;
       log.push(`${kind} start`);
       try {
@@ -113,6 +117,75 @@ Deno.test("titles and memory refinement wait for the user's Runs on their provid
     assert.equal(await titleOf(first.id), "Weekly report plan");
     assert.equal(await titleOf(second.id), "Weekly report plan");
   } finally {
+    await core.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("a title queued behind another auxiliary call is dropped when the user names the thread meanwhile", async () => {
+  const home = await Deno.makeTempDir({ prefix: "daedalus-aux-" });
+  const seen: string[] = [];
+  let releaseRefinement = () => {};
+  const refinementHeld = new Promise<void>((resolve) => releaseRefinement = resolve);
+  const provider = (id: string, holdRefinement: boolean): Provider => {
+    const inner = createScriptedProvider({ id, script: (request) => answer(kindOf(request)) });
+    return {
+      id,
+      models: inner.models,
+      async *stream(request, signal) {
+        const kind = kindOf(request);
+        seen.push(`${id} ${kind}`);
+        if (kind === "refinement" && holdRefinement) await refinementHeld;
+        yield* inner.stream(request, signal);
+      },
+    };
+  };
+  const core = await openRuntimeCore({
+    home,
+    workspacesRoot: `${home}/workspaces`,
+    providers: [provider("scripted", true), provider("other", false)],
+  });
+  const events: JournalEvent[] = [];
+  core.hub.subscribe((event) => events.push(event));
+  const call = dispatchOn(core);
+  const detail = () => seen.join("\n");
+  const settledRun = async (threadId: string, providerId: string) => {
+    const { runId } = await call("turn.start", {
+      threadId,
+      content: "plan",
+      providerId,
+      modelId: "scripted-model",
+    });
+    await waitUntil(
+      `run ${runId} to settle`,
+      () => events.some((event) => event.type === "run.settled" && event.runId === runId),
+      detail,
+    );
+  };
+  try {
+    const first = (await call("thread.create", { title: "first" })).thread;
+    const second = (await call("thread.create", { title: "second" })).thread;
+    await settledRun(first.id, "scripted");
+    await waitUntil(
+      "the first thread's refinement to hold the slot",
+      () => seen.includes("scripted refinement"),
+      detail,
+    );
+    await settledRun(second.id, "other"); // another provider: its Run is not held back
+    await call("thread.rename", { threadId: second.id, title: "Named by me" });
+    releaseRefinement();
+    await waitUntil(
+      "the second thread's refinement (queued after its title)",
+      () => seen.includes("other refinement"),
+      detail,
+    );
+    assert.ok(
+      !seen.includes("other title"),
+      `a title was asked for a user-named thread\n${detail()}`,
+    );
+    assert.equal((await call("thread.get", { threadId: second.id })).thread.title, "Named by me");
+  } finally {
+    releaseRefinement();
     await core.close();
     await Deno.remove(home, { recursive: true });
   }

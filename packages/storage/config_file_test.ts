@@ -46,6 +46,7 @@ const FULL_CONFIG: DaedalusConfigInput = {
     },
   },
   skills: { disabled: ["pdf-tools", "web"] },
+  auxiliary: { thread_titles: false, memory_refinement: true },
 };
 
 async function withTempHome(fn: (home: string, configPath: string) => Promise<void>) {
@@ -93,6 +94,13 @@ Deno.test("a missing config file reads as the empty default", async () => {
     });
     assert.deepEqual(defaultConfig(), await readConfig(path));
   });
+});
+
+Deno.test("a file without the auxiliary section reads with every auxiliary call on", () => {
+  const config = parseConfig("version: 1\nskills:\n  disabled: []\n", "config.yaml");
+  assert.equal(config.auxiliary, undefined, "absent stays absent: nothing is written back");
+  const partial = parseConfig("version: 1\nauxiliary:\n  memory_refinement: false\n", "c.yaml");
+  assert.deepEqual(partial.auxiliary, { memory_refinement: false });
 });
 
 Deno.test("an empty or comment-only file reads as the default", async () => {
@@ -180,6 +188,20 @@ const INVALID_CASES: {
     keyPath: "extra",
     line: 2,
     column: 1,
+  },
+  {
+    name: "auxiliary switch that is not a boolean",
+    yaml: 'version: 1\nauxiliary:\n  thread_titles: "no"\n',
+    code: "config_invalid",
+    keyPath: "auxiliary.thread_titles",
+    line: 3,
+  },
+  {
+    name: "unknown auxiliary key",
+    yaml: "version: 1\nauxiliary:\n  summaries: false\n",
+    code: "config_invalid",
+    keyPath: "auxiliary.summaries",
+    line: 3,
   },
   {
     name: "unknown model key",

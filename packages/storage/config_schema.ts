@@ -113,6 +113,15 @@ const SkillsConfigSchema = z.strictObject({
 });
 
 /**
+ * The `auxiliary` section: the runtime's own model calls after a user's Run. A missing
+ * key means on, so a file written before the section existed keeps them running.
+ */
+const AuxiliaryConfigSchema = z.strictObject({
+  thread_titles: z.boolean().optional(),
+  memory_refinement: z.boolean().optional(),
+});
+
+/**
  * The whole of `config.yaml` version 1.
  *
  * @example
@@ -134,6 +143,7 @@ export const DaedalusConfigSchema = z.strictObject({
   version: z.literal(CONFIG_VERSION, { error: `version must be ${CONFIG_VERSION}` }),
   providers: z.record(ProviderIdSchema, ProviderConfigSchema).default(() => ({})),
   skills: SkillsConfigSchema.default(() => ({ disabled: [] })),
+  auxiliary: AuxiliaryConfigSchema.optional(),
 });
 
 // The types below are written out (not `z.output<…>`) so the package's public types do not
@@ -190,6 +200,14 @@ export interface SkillsConfig {
   disabled: string[];
 }
 
+/** The `auxiliary` section: which of the runtime's own model calls run (absent: on). */
+export interface AuxiliaryConfig {
+  /** Whether threads get an automatic title after their first Run. */
+  thread_titles?: boolean;
+  /** Whether memories are refined in the background after each Run. */
+  memory_refinement?: boolean;
+}
+
 /** A validated config with defaults filled in. */
 export interface DaedalusConfig {
   /** The format version, {@linkcode CONFIG_VERSION}. */
@@ -198,6 +216,8 @@ export interface DaedalusConfig {
   providers: Record<string, ProviderConfig>;
   /** The skills section. */
   skills: SkillsConfig;
+  /** The auxiliary calls section (absent: every call on). */
+  auxiliary?: AuxiliaryConfig;
 }
 
 /** A config as accepted for writing: defaults may be omitted. */
@@ -208,6 +228,8 @@ export interface DaedalusConfigInput {
   providers?: Record<string, ProviderConfigInput>;
   /** The skills section. */
   skills?: Partial<SkillsConfig>;
+  /** The auxiliary calls section. */
+  auxiliary?: AuxiliaryConfig;
 }
 
 // Compile-time guards: each written-out type equals the schema's own.
@@ -217,5 +239,6 @@ const sameTypes: [
   Same<DaedalusConfigInput, z.input<typeof DaedalusConfigSchema>>,
   Same<ProviderConfig, z.output<typeof ProviderConfigSchema>>,
   Same<ModelConfig, z.output<typeof ModelConfigSchema>>,
-] = [true, true, true, true];
+  Same<AuxiliaryConfig, z.output<typeof AuxiliaryConfigSchema>>,
+] = [true, true, true, true, true];
 void sameTypes;

@@ -23,7 +23,12 @@ export * from "./lock.ts";
 export * from "./config_file.ts";
 // Explicit exports win over `export *`: the config schemas typed as `Schema<…>`, not zod's.
 export { DaedalusConfigSchema, ModelConfigSchema, ProviderConfigSchema } from "./config_public.ts";
-export type { ModelConfigInput, ProviderConfigInput, SkillsConfig } from "./config_schema.ts";
+export type {
+  AuxiliaryConfig,
+  ModelConfigInput,
+  ProviderConfigInput,
+  SkillsConfig,
+} from "./config_schema.ts";
 export * from "./maintenance.ts";
 export * from "./state/errors.ts";
 export * from "./state/schema.ts";

@@ -4,7 +4,8 @@
  * through the form (after the runtime refuses a first attempt, keeping the input) makes
  * the scripted model usable; its enable switch and limits round-trip; the kept draft is
  * then sent and answered. General lists archived threads and switches the language at
- * once. Screenshots at 390×844 and 1440×900. Skipped without Chromium.
+ * once, and switches automatic titles off (a call the environment forces off cannot be
+ * switched). Screenshots at 390×844 and 1440×900. Skipped without Chromium.
  */
 import assert from "node:assert/strict";
 import { createHttpClient } from "@daedalus/client";
@@ -252,4 +253,40 @@ Deno.test({
       assert.deepEqual(providers.map((provider) => provider.id), ["deepseek"]);
       assert.deepEqual(run.pageErrors, []);
     }),
+});
+
+Deno.test({
+  name:
+    "browser: General switches automatic titles off in config.yaml; a forced-off call cannot be switched",
+  ignore: !hasChromium,
+  fn: () =>
+    withBrowser(
+      async (run) => {
+        const { page } = run;
+        const client = createHttpClient({ url: run.server.url, token: run.token });
+        await logIn(run);
+        await page.keyboard.press("Control+,");
+        await page.waitForSelector("dialog.settings[open]", wait);
+        await page.click("#settings-tab-general");
+        const titles =
+          "dialog.settings .auxiliary-switches button[aria-label='Name new conversations automatically']";
+        const refinement =
+          "dialog.settings .auxiliary-switches button[aria-label='Learn memories from conversations']";
+        await page.waitForSelector(`${titles}[aria-checked=true]`, wait);
+        await page.click(titles);
+        await page.waitForSelector(`${titles}[aria-checked=false]`, wait);
+        const { settings } = await client.call("settings.read", {});
+        assert.equal(settings.threadTitles, false, "the switch did not reach config.yaml");
+        // The fixture forces refinement off unless DAEDALUS_MEMORY_REFINEMENT=1.
+        assert.equal(await page.getAttribute(refinement, "aria-disabled"), "true");
+        assert.equal(await page.getAttribute(refinement, "aria-checked"), "false");
+        assert.match(
+          await page.textContent("dialog.settings .auxiliary-switches") ?? "",
+          /DAEDALUS_MEMORY_REFINEMENT=0/,
+        );
+        assert.deepEqual(run.pageErrors, []);
+      },
+      { width: 1280, height: 800 },
+      { env: { DAEDALUS_THREAD_TITLES: "1" } },
+    ),
 });

@@ -83,6 +83,19 @@ export const settingsEn = {
   "settings.problem.contextWindow": "Enter a whole number of tokens from {min} to {max}.",
   "settings.problem.defaultEffort": "Pick a default among the levels it accepts, or Auto.",
   "settings.general.language": "Language",
+  "settings.general.auxiliary": "After each message",
+  "settings.general.auxiliaryIntro":
+    "Once your message has been answered, the runtime can make extra calls to the same model: one at a time, and never while that model is answering you.",
+  "settings.general.threadTitles": "Name new conversations automatically",
+  "settings.general.threadTitlesHint":
+    "After the first answer, asks the model for a short title. A title you give yourself is never replaced.",
+  "settings.general.memoryRefinement": "Learn memories from conversations",
+  "settings.general.memoryRefinementHint":
+    "After each answer, asks the model which facts and preferences are worth remembering.",
+  "settings.general.on": "On",
+  "settings.general.off": "Off",
+  "settings.general.forcedOff": "Switched off where the runtime was started ({variable}=0).",
+  "settings.general.auxiliaryLoading": "Loading…",
   "settings.general.session": "This browser",
   "settings.general.logOut": "Sign out",
   "settings.general.logOutHint":

@@ -84,6 +84,18 @@ export const settingsZhCN: Record<keyof typeof settingsEn, string> = {
   "settings.problem.contextWindow": "请输入 {min} 到 {max} 之间的整数 token 数。",
   "settings.problem.defaultEffort": "请从支持的等级中选择默认值，或选择“自动”。",
   "settings.general.language": "语言",
+  "settings.general.auxiliary": "每条消息之后",
+  "settings.general.auxiliaryIntro":
+    "回答完成后，运行时可以向同一个模型发出额外调用：每次只做一个，且不会在该模型正在回答你时进行。",
+  "settings.general.threadTitles": "自动为新对话命名",
+  "settings.general.threadTitlesHint":
+    "第一次回答后，请模型起一个简短的标题。你自己起的标题不会被替换。",
+  "settings.general.memoryRefinement": "从对话中学习记忆",
+  "settings.general.memoryRefinementHint": "每次回答后，请模型找出值得记住的事实和偏好。",
+  "settings.general.on": "开",
+  "settings.general.off": "关",
+  "settings.general.forcedOff": "已在启动运行时的环境中关闭（{variable}=0）。",
+  "settings.general.auxiliaryLoading": "正在加载…",
   "settings.general.session": "此浏览器",
   "settings.general.logOut": "退出登录",
   "settings.general.logOutHint":

@@ -10,6 +10,7 @@ import { providerMethods } from "./methods/provider.ts";
 import { skillMethods } from "./methods/skill.ts";
 import { memoryMethods } from "./methods/memory.ts";
 import { workspaceMethods } from "./methods/workspace.ts";
+import { settingsMethods } from "./methods/settings.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
@@ -19,6 +20,7 @@ export const METHODS = {
   ...skillMethods,
   ...memoryMethods,
   ...workspaceMethods,
+  ...settingsMethods,
   ...runtimeMethods,
 } as const;
 

@@ -72,6 +72,7 @@ export {
   ProviderId,
 } from "./domain/provider.ts";
 export { Skill, SkillDiagnostic, SkillName } from "./domain/skill.ts";
+export { Settings } from "./domain/settings.ts";
 export {
   ContentHash,
   RunConfig,

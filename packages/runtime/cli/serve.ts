@@ -19,9 +19,9 @@ export interface ServeExtras {
   providers?: Provider[];
   /** Tools. */
   tools?: ToolDefinition<unknown>[];
-  /** Automatic thread titles (default: on unless DAEDALUS_THREAD_TITLES=0). */
+  /** `false` forces automatic thread titles off (default: off only with DAEDALUS_THREAD_TITLES=0; else config.yaml decides). */
   threadTitles?: boolean;
-  /** Background memory refinement (default: on unless DAEDALUS_MEMORY_REFINEMENT=0). */
+  /** `false` forces memory refinement off (default: off only with DAEDALUS_MEMORY_REFINEMENT=0; else config.yaml decides). */
   memoryRefinement?: boolean;
   /** The built app to serve (default: the repository's `app/dist` when it exists). */
   staticRoot?: string;
@@ -61,6 +61,7 @@ export async function serve(
       httpHeaderReadTimeoutMs: options.httpHeaderReadTimeoutMs,
       httpBodyReadTimeoutMs: options.httpBodyReadTimeoutMs,
     },
+    // The environment can only force a call off; config.yaml's `auxiliary` switches it live.
     threadTitles: Deno.env.get("DAEDALUS_THREAD_TITLES") !== "0",
     memoryRefinement: Deno.env.get("DAEDALUS_MEMORY_REFINEMENT") !== "0",
     ...extras,

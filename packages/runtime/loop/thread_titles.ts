@@ -1,12 +1,15 @@
 /**
  * Automatic thread titles: after a thread's first Run completes, one short call on
  * the same provider and model names the thread — unless the user already named it
- * (a user title is never replaced). `DAEDALUS_THREAD_TITLES=0` turns it off.
+ * (a user title is never replaced). The call waits for the shared auxiliary slot, and is
+ * dropped when it gets there if titles were switched off (config.yaml's
+ * `auxiliary.thread_titles`, or `DAEDALUS_THREAD_TITLES=0`) or the user named the thread.
  *
  * @module
  */
 import type { JournalEvent } from "@daedalus/protocol";
 import {
+  isThreadUserNamed,
   readRunConfig,
   readRunScope,
   readTurnsNewestFirst,
@@ -14,6 +17,7 @@ import {
   type StateStore,
 } from "@daedalus/storage";
 import type { Provider } from "../providers/provider.ts";
+import { AuxiliaryQueue } from "../providers/auxiliary_queue.ts";
 import { collectText } from "./collect_text.ts";
 import { stripThinkBlock } from "../providers/openai/think_tags.ts";
 
@@ -30,6 +34,10 @@ export interface ThreadTitlerDeps {
   provider: (providerId: string) => Provider | undefined;
   /** Configured credentials: a title never carries one. */
   protectedValues?: { redact(text: string): string };
+  /** The slot shared with the other auxiliary calls. Default: a slot of its own. */
+  queue?: AuxiliaryQueue;
+  /** Whether titles are switched on, asked right before each call. Default: always. */
+  enabled?: () => boolean | Promise<boolean>;
 }
 
 /** Names threads after their first Run, in the background. */
@@ -37,19 +45,25 @@ export class ThreadTitler {
   readonly #deps: ThreadTitlerDeps;
   readonly #pending = new Set<Promise<void>>();
   readonly #controller = new AbortController();
+  readonly #queue: AuxiliaryQueue;
 
-  /** @param deps store, publisher, providers */
+  /** @param deps store, publisher, providers, the shared slot and the switch */
   constructor(deps: ThreadTitlerDeps) {
     this.#deps = deps;
+    this.#queue = deps.queue ?? new AuxiliaryQueue();
   }
 
   /**
-   * Starts titling when `runId` was its thread's first Run.
+   * Queues titling when `runId` was its thread's first Run.
    *
    * @param runId a Run that just completed
    */
   afterRun(runId: string): void {
-    const task = this.#title(runId).catch((error) => {
+    const task = this.#queue.enqueue({
+      kind: "thread_title",
+      stillWanted: () => this.#wanted(runId),
+      run: () => this.#title(runId),
+    }).then(() => {}, (error) => {
       if (this.#controller.signal.aborted) return; // shutting down: not a failure
       console.error(`thread title for run ${runId} failed: ${(error as Error).message}`);
     });
@@ -61,6 +75,16 @@ export class ThreadTitler {
   async close(): Promise<void> {
     this.#controller.abort();
     await Promise.allSettled([...this.#pending]);
+  }
+
+  /** Whether a title for the Run's thread would still be used. */
+  async #wanted(runId: string): Promise<boolean> {
+    if (this.#controller.signal.aborted) return false;
+    const { store } = this.#deps;
+    const scope = store.read((db) => readRunScope(db, runId));
+    if (scope.turnOrdinal !== 1) return false;
+    if (store.read((db) => isThreadUserNamed(db, scope.threadId))) return false;
+    return await (this.#deps.enabled?.() ?? true);
   }
 
   async #title(runId: string): Promise<void> {

@@ -5,7 +5,9 @@
  * JSON candidates. Duplicates are skipped, corrections become new revisions, the rest
  * new memories with `auto_extracted` provenance. One task per thread at a time (the
  * cursor must advance in order); notifications meanwhile run once more afterwards.
- * `DAEDALUS_MEMORY_REFINEMENT=0` turns it off.
+ * Each extraction waits for the slot shared with the other auxiliary calls, and is
+ * dropped when it gets there if refinement was switched off (config.yaml's
+ * `auxiliary.memory_refinement`, or `DAEDALUS_MEMORY_REFINEMENT=0`).
  *
  * @module
  */
@@ -16,6 +18,7 @@ import { MemoryError, type MemoryStore, type ResolvedItem } from "@daedalus/stor
 import type { Provider, ProviderMessage } from "../providers/provider.ts";
 import { collectText } from "../loop/collect_text.ts";
 import { type ActiveMemory, classifyCandidate } from "./governance.ts";
+import { AuxiliaryQueue } from "../providers/auxiliary_queue.ts";
 
 /** Most Items read per extraction; a few turns, not the whole thread. */
 export const REFINEMENT_INPUT_MAX_ITEMS = 40;
@@ -121,8 +124,13 @@ export interface MemoryRefinementOptions {
   workspaceKeyOf: (threadId: string) => string | null;
   /** Receives one entry per extraction. Default: nothing. */
   log?: (entry: RefinementLogEntry) => void;
-  /** `false` turns refinement off. Default `true`. */
-  enabled?: boolean;
+  /**
+   * `false` turns refinement off; a function is asked right before each extraction (a
+   * setting that may change while the runtime runs). Default `true`.
+   */
+  enabled?: boolean | (() => boolean | Promise<boolean>);
+  /** The slot shared with the other auxiliary calls. Default: a slot of its own. */
+  queue?: AuxiliaryQueue;
   /** The clock. Default `() => new Date()`. */
   now?: () => Date;
 }
@@ -151,10 +159,12 @@ export class MemoryRefinement {
   readonly #options: MemoryRefinementOptions;
   readonly #threads = new Map<string, ThreadQueue>();
   readonly #controller = new AbortController();
+  readonly #queue: AuxiliaryQueue;
 
   /** @param options store, cursors, item reader, providers, credentials, workspace keys */
   constructor(options: MemoryRefinementOptions) {
     this.#options = options;
+    this.#queue = options.queue ?? new AuxiliaryQueue();
   }
 
   /**
@@ -195,10 +205,27 @@ export class MemoryRefinement {
       while (entry.next !== null && !this.#controller.signal.aborted) {
         const notification = entry.next;
         entry.next = null;
-        await this.#refineLogged(notification);
+        await this.#queue.enqueue({
+          kind: "memory_refinement",
+          stillWanted: () => this.#wanted(),
+          run: () => this.#refineLogged(notification),
+        });
       }
     } finally {
       this.#threads.delete(threadId);
+    }
+  }
+
+  /** Whether refinement is still on; a switch that cannot be read counts as off. */
+  async #wanted(): Promise<boolean> {
+    if (this.#controller.signal.aborted) return false;
+    const { enabled } = this.#options;
+    if (typeof enabled !== "function") return enabled !== false;
+    try {
+      return await enabled();
+    } catch (error) {
+      console.error(`memory refinement skipped: ${(error as Error).message}`);
+      return false;
     }
   }
 

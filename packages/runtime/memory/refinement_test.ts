@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { ExtractionCursors, MemoryStore } from "@daedalus/storage";
+import { AuxiliaryQueue } from "../providers/auxiliary_queue.ts";
+import { waitUntil } from "../_test_wait.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../providers/provider.ts";
 import {
   MemoryRefinement,
@@ -303,6 +305,55 @@ Deno.test("disabled refinement never calls the model", async () => {
     assert.equal(h.cursors.read(THREAD).attemptedAt, null);
   } finally {
     await disabled.close();
+    await h.dispose();
+  }
+});
+
+Deno.test("refinement waits for the shared slot and asks the live switch when it gets there", async () => {
+  const h = await harness([]);
+  const queue = new AuxiliaryQueue();
+  let on = true;
+  const calls: string[] = [];
+  const provider: Provider = {
+    id: "fake",
+    models: ["m"],
+    async *stream(): AsyncIterable<ProviderEvent> {
+      calls.push("refinement");
+      yield { type: "text_delta", text: '{"memories":[]}' };
+      yield { type: "finish", responseModelId: "m", requestId: null };
+    },
+  };
+  const refinement = new MemoryRefinement({
+    memoryStore: h.store,
+    cursors: h.cursors,
+    readCompletedItems: () => ITEMS,
+    provider: () => provider,
+    protectedValues: { find: () => false },
+    workspaceKeyOf: () => null,
+    enabled: () => on,
+    queue,
+  });
+  let releaseTitle = () => {};
+  const title = queue.enqueue({
+    kind: "thread_title",
+    stillWanted: () => true,
+    run: () => new Promise<void>((resolve) => releaseTitle = resolve),
+  });
+  try {
+    refinement.afterRun(run("run_a"));
+    await waitUntil("the refinement to queue behind the title", () => queue.waiting === 1);
+    on = false; // switched off while it waited
+    releaseTitle();
+    await title;
+    await refinement.idle();
+    assert.deepEqual(calls, [], "a refinement switched off while queued called the model");
+    assert.equal(h.cursors.read(THREAD).attemptedAt, null);
+    on = true;
+    refinement.afterRun(run("run_b"));
+    await refinement.idle();
+    assert.deepEqual(calls, ["refinement"], "switched on again, the next Run's refinement runs");
+  } finally {
+    await refinement.close();
     await h.dispose();
   }
 });

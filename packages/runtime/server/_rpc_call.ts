@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  type DecodedInbound,
   decodeInbound,
   encodeStrictJson,
   failureResponse,
@@ -59,6 +60,36 @@ export interface AnswerMessageOptions {
   report: ServerErrorReporter;
 }
 
+/** A message after decoding: its calls, or the answer to a message that could not be read. */
+export type DecodedMessage =
+  | { ok: true; decoded: DecodedInbound }
+  | { ok: false; answer: MessageAnswer };
+
+/**
+ * Decodes one inbound JSON-RPC message; a parse error becomes one failure with id null.
+ *
+ * @param message the raw message
+ * @param options the byte limit and where errors go
+ * @returns the decoded calls, or the answer to send for an unreadable message
+ */
+export function decodeMessage(
+  message: string | Uint8Array,
+  options: Pick<AnswerMessageOptions, "maxBytes" | "report">,
+): DecodedMessage {
+  try {
+    return { ok: true, decoded: decodeInbound(message, { maxBytes: options.maxBytes }) };
+  } catch (error) {
+    const failure = toRpcError(error, options.report, "decoding a message");
+    return {
+      ok: false,
+      answer: {
+        body: encodeRpcResponse(null, { error: failure }, options.report),
+        afterResponses: [],
+      },
+    };
+  }
+}
+
 /**
  * Decodes one inbound JSON-RPC message and answers its calls in order: a parse error
  * is one failure with id null; a malformed entry is its own failure; notifications
@@ -72,16 +103,21 @@ export async function answerMessage(
   message: string | Uint8Array,
   options: AnswerMessageOptions,
 ): Promise<MessageAnswer> {
-  let decoded;
-  try {
-    decoded = decodeInbound(message, { maxBytes: options.maxBytes });
-  } catch (error) {
-    const failure = toRpcError(error, options.report, "decoding a message");
-    return {
-      body: encodeRpcResponse(null, { error: failure }, options.report),
-      afterResponses: [],
-    };
-  }
+  const decoded = decodeMessage(message, options);
+  return decoded.ok ? await answerDecoded(decoded.decoded, options) : decoded.answer;
+}
+
+/**
+ * Answers the calls of a decoded message in order (see {@linkcode answerMessage}).
+ *
+ * @param decoded the decoded message
+ * @param options how to answer a call and where errors go
+ * @returns the response text and the hooks to run after sending it
+ */
+export async function answerDecoded(
+  decoded: DecodedInbound,
+  options: Pick<AnswerMessageOptions, "answerCall" | "report">,
+): Promise<MessageAnswer> {
   const responses: string[] = [];
   const afterResponses: Array<() => void> = [];
   for (const entry of decoded.entries) {

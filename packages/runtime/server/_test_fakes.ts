@@ -112,16 +112,21 @@ export class FakeDispatcher implements Dispatcher {
   /** Methods whose `afterResponse` ran, in order. */
   readonly afterResponses: string[] = [];
   readonly #events: FakeEventSource;
-  #release: (() => void) | null = null;
+  readonly #pending = new Map<string, () => void>();
 
   /** @param events where `test.emit` commits */
   constructor(events: FakeEventSource) {
     this.#events = events;
   }
 
-  /** Lets a pending `test.wait` finish. */
-  release(): void {
-    this.#release?.();
+  /**
+   * Lets a pending waiting call finish.
+   *
+   * @param method `test.wait` (a command) or `file.preview` (a read)
+   */
+  release(method: "test.wait" | "file.preview" = "test.wait"): void {
+    this.#pending.get(method)?.();
+    this.#pending.delete(method);
   }
 
   /**
@@ -152,8 +157,11 @@ export class FakeDispatcher implements Dispatcher {
       case "test.nan":
         return { result: { value: Number.NaN } };
       case "test.wait":
-        await new Promise<void>((resolve) => this.#release = resolve);
+      case "file.preview": // a read that waits, like a big file's preview
+        await new Promise<void>((resolve) => this.#pending.set(method, resolve));
         return { result: { waited: true } };
+      case "thread.list": // a read that answers at once
+        return { result: { echo: params ?? null } };
       default:
         throw new RpcError(
           RPC_ERROR_CODES.methodNotFound,

@@ -1,8 +1,15 @@
 /**
  * `GET /ws`: JSON-RPC 2.0 over WebSocket. Per connection: `initialize` first (which
  * subscribes to the event source at the moment it reads `latestSeq`), then requests,
- * answered in order, and every committed event pushed as an `event` notification.
- * A response always leaves before the events its call committed.
+ * and every committed event pushed as an `event` notification. A response always
+ * leaves before the events its call committed.
+ *
+ * Requests run in two lanes. Commands (and anything not known to be a read) run one at
+ * a time in arrival order, so `turn.start` then `run.cancel` act in that order. Reads
+ * (see {@linkcode isConcurrentRead}) wait only for the commands sent before them — a
+ * read sees what the client already asked for — and then run beside everything else,
+ * so a slow read holds nobody. Responses may therefore leave out of arrival order;
+ * JSON-RPC matches them by id.
  *
  * @module
  */
@@ -20,12 +27,16 @@ import type { SessionStore } from "./session_store.ts";
 import type { TokenStore } from "./auth_token.ts";
 import { transportError } from "./_http.ts";
 import {
-  answerMessage,
+  answerDecoded,
   type CallAnswer,
+  type DecodedMessage,
+  decodeMessage,
   initializeResult,
+  type MessageAnswer,
   runAfterResponse,
   type ServerErrorReporter,
 } from "./_rpc_call.ts";
+import { isConcurrentRead } from "./concurrent_reads.ts";
 import { OutboundQueue, type StallReason, utf8ByteLength } from "./ws_outbound.ts";
 import { type EncodedEvent, encodeEventNotification } from "./event_notification.ts";
 import type { ServerLimits } from "./limits.ts";
@@ -39,7 +50,7 @@ export const WS_CLOSE_CODES = {
   goingAway: 1001,
   /** A message the server cannot read as text. */
   unsupportedData: 1003,
-  /** Too many messages wait behind the one being answered. */
+  /** Too many messages are waiting or being answered. */
   policyViolation: 1008,
   /** An inbound message is over the size limit. */
   messageTooBig: 1009,
@@ -182,7 +193,8 @@ class RpcWebSocketConnection implements OpenConnection {
   #closed = false;
   #lastPushedSeq = 0;
   #inboundWaiting = 0;
-  #inbound: Promise<void> = Promise.resolve();
+  /** Settles when every command received so far has been answered. */
+  #commands: Promise<void> = Promise.resolve();
 
   constructor(socket: WebSocket, auth: AuthState, options: WebSocketRouteOptions) {
     this.#socket = socket;
@@ -245,26 +257,43 @@ class RpcWebSocketConnection implements OpenConnection {
       this.close(WS_CLOSE_CODES.policyViolation, "too many requests waiting");
     } else {
       this.#inboundWaiting++;
-      this.#inbound = this.#inbound
-        .then(() => this.#answer(message))
-        .catch((error) => this.#options.report(error, "answering a WebSocket message"))
-        .finally(() => this.#inboundWaiting--);
+      this.#schedule(message);
     }
   }
 
-  async #answer(message: string | Uint8Array): Promise<void> {
+  /** Puts a message in its lane: a command behind the commands, a read beside them. */
+  #schedule(message: string | Uint8Array): void {
+    const { limits, report } = this.#options;
+    const decoded = decodeMessage(message, { maxBytes: limits.wsMessageMaxBytes, report });
+    const isRead = decoded.ok && isConcurrentRead(decoded.decoded);
+    const answered = this.#commands
+      .then(() => this.#answer(decoded, isRead))
+      .catch((error) => report(error, "answering a WebSocket message"))
+      .finally(() => this.#inboundWaiting--);
+    if (!isRead) this.#commands = answered;
+  }
+
+  async #answer(decoded: DecodedMessage, isRead: boolean): Promise<void> {
     if (this.#closed) return;
-    if (!(await this.#stillAuthorized())) {
-      this.close(WS_CLOSE_CODES.credentialsRevoked, "credentials revoked; sign in again");
-      return;
+    // A command's events (committed now or published by a hook) follow its response;
+    // a read commits nothing, so events keep flowing while it runs.
+    if (!isRead) this.#outbound.holdEvents();
+    let answer: MessageAnswer;
+    try {
+      if (!(await this.#stillAuthorized())) {
+        this.close(WS_CLOSE_CODES.credentialsRevoked, "credentials revoked; sign in again");
+        return;
+      }
+      answer = decoded.ok
+        ? await answerDecoded(decoded.decoded, {
+          report: this.#options.report,
+          answerCall: (call) => this.#answerCall(call),
+        })
+        : decoded.answer;
+      if (answer.body !== null) this.#outbound.pushResponse(answer.body);
+    } finally {
+      if (!isRead) this.#outbound.releaseEvents();
     }
-    const answer = await answerMessage(message, {
-      maxBytes: this.#options.limits.wsMessageMaxBytes,
-      report: this.#options.report,
-      answerCall: (call) => this.#answerCall(call),
-    });
-    if (answer.body !== null) this.#outbound.pushResponse(answer.body);
-    this.#outbound.releaseEvents();
     // Committed work is published even when this client has gone: others are waiting for it.
     for (const after of answer.afterResponses) runAfterResponse(after, this.#options.report);
   }
@@ -296,7 +325,7 @@ class RpcWebSocketConnection implements OpenConnection {
     }
     const { events, serverVersion } = this.#options;
     const result = initializeResult(params, events, serverVersion);
-    this.#outbound.holdEvents(); // released once the initialize response is queued
+    // Events are held until the initialize response is queued: initialize is a command.
     this.#unsubscribe = events.subscribe((event) => this.#pushEvent(event));
     this.#initialized = true;
     return { result };

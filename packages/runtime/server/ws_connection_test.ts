@@ -103,7 +103,7 @@ Deno.test("events are pushed only after initialize, in seq order, after the caus
   });
 });
 
-Deno.test("requests on one connection are answered in order, one at a time", async () => {
+Deno.test("commands on one connection are answered in order, one at a time", async () => {
   await withServer(async (server) => {
     const socket = await openBearer(server);
     try {
@@ -124,6 +124,90 @@ Deno.test("requests on one connection are answered in order, one at a time", asy
       await socket.close();
     }
   });
+});
+
+Deno.test("a slow read holds neither a later read nor a later command", async () => {
+  await withServer(async (server) => {
+    const socket = await openBearer(server);
+    try {
+      await socket.request(1, "initialize", INITIALIZE);
+      socket.send({ jsonrpc: "2.0", id: 2, method: "file.preview" });
+      socket.send({ jsonrpc: "2.0", id: 3, method: "thread.list" });
+      socket.send({ jsonrpc: "2.0", id: 4, method: "test.emit", params: { count: 1 } });
+      const first = [await next(socket), await next(socket), await next(socket)];
+      assert.deepEqual(
+        first.map((message) => message.id ?? message.method),
+        [3, 4, "event"],
+        "the fast read and the command (then its event) are answered while the read waits",
+      );
+      server.dispatcher.release("file.preview");
+      const slow = await next(socket);
+      assert.equal(slow.id, 2);
+      assert.deepEqual(slow.result, { waited: true });
+    } finally {
+      await socket.close();
+    }
+  });
+});
+
+Deno.test("a read waits for the commands sent before it", async () => {
+  await withServer(async (server) => {
+    const socket = await openBearer(server);
+    try {
+      await socket.request(1, "initialize", INITIALIZE);
+      socket.send({ jsonrpc: "2.0", id: 2, method: "test.wait" });
+      socket.send({ jsonrpc: "2.0", id: 3, method: "thread.list" });
+      await waitUntil(
+        "the command to reach the dispatcher",
+        () => server.dispatcher.calls.length > 0,
+      );
+      await delay(20); // room for a wrongly concurrent read to overtake; never a false failure
+      assert.deepEqual(server.dispatcher.calls.map((call) => call.method), ["test.wait"]);
+      server.dispatcher.release();
+      assert.deepEqual([(await next(socket)).id, (await next(socket)).id], [2, 3]);
+    } finally {
+      await socket.close();
+    }
+  });
+});
+
+Deno.test("events that arrive while a command runs follow its response", async () => {
+  await withServer(async (server) => {
+    const socket = await openBearer(server);
+    try {
+      await socket.request(1, "initialize", INITIALIZE);
+      socket.send({ jsonrpc: "2.0", id: 2, method: "file.preview" });
+      socket.send({ jsonrpc: "2.0", id: 3, method: "test.wait" });
+      await waitUntil(
+        "both calls to reach the dispatcher",
+        () => server.dispatcher.calls.length === 2,
+      );
+      server.events.emit(1); // committed elsewhere while the command is in flight
+      server.dispatcher.release("file.preview");
+      const read = await next(socket);
+      assert.equal(read.id, 2, "a read's response passes the held events");
+      server.dispatcher.release();
+      const [response, event] = [await next(socket), await next(socket)];
+      assert.equal(response.id, 3, "the command's response comes first");
+      assert.equal(event.method, "event");
+      assert.equal(event.params?.seq, 1);
+    } finally {
+      await socket.close();
+    }
+  });
+});
+
+Deno.test("more messages waiting than the inbound limit close the connection with 1008", async () => {
+  await withServer(async (server) => {
+    const socket = await openBearer(server);
+    await socket.request(1, "initialize", INITIALIZE);
+    socket.send({ jsonrpc: "2.0", id: 2, method: "file.preview" });
+    socket.send({ jsonrpc: "2.0", id: 3, method: "test.wait" });
+    socket.send({ jsonrpc: "2.0", id: 4, method: "thread.list" });
+    const closed = await socket.closed;
+    assert.equal(closed.code, 1008);
+    assert.equal(closed.reason, "too many requests waiting");
+  }, { wsInboundQueueMaxMessages: 2 });
 });
 
 Deno.test("a batch is answered as one array; a parse error keeps the connection", async () => {

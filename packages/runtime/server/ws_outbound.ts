@@ -59,6 +59,7 @@ export class OutboundQueue {
   readonly #waiting: Waiting[] = [];
   readonly #inFlight: InFlight[] = [];
   #held: Waiting[] | null = null;
+  #holds = 0;
   #eventCount = 0;
   #sentBytes = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -116,15 +117,22 @@ export class OutboundQueue {
     this.#flush();
   }
 
-  /** Keeps events back (responses still pass) until {@linkcode releaseEvents}. */
+  /**
+   * Keeps events back (responses still pass) until {@linkcode releaseEvents}. Holds
+   * nest: each call needs its own release, so one finished command cannot let out the
+   * events another one still holds.
+   */
   holdEvents(): void {
+    this.#holds++;
     this.#held ??= [];
   }
 
-  /** Queues the held events behind everything queued so far. */
+  /** Ends one hold; the last one queues the held events behind everything queued so far. */
   releaseEvents(): void {
+    if (this.#holds === 0) return;
+    this.#holds--;
     const held = this.#held;
-    if (!held) return;
+    if (this.#holds > 0 || !held) return;
     this.#held = null;
     for (const waiting of held) this.#waiting.push(waiting);
     this.#flush();
@@ -136,6 +144,7 @@ export class OutboundQueue {
     this.#waiting.length = 0;
     this.#inFlight.length = 0;
     this.#held = null;
+    this.#holds = 0;
     this.#eventCount = 0;
     this.#clearTimer();
   }

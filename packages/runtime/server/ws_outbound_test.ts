@@ -69,6 +69,27 @@ Deno.test("held events follow the response queued while they were held", () => {
   }
 });
 
+Deno.test("nested holds release the events only when the last hold ends", () => {
+  const sink = new FakeSink();
+  const { queue } = makeQueue(sink);
+  try {
+    queue.holdEvents();
+    queue.holdEvents();
+    queue.pushEvent("event-1");
+    queue.pushResponse("first-response");
+    queue.releaseEvents();
+    assert.deepEqual(sink.sent, ["first-response"], "one hold still stands");
+    queue.pushResponse("second-response");
+    queue.releaseEvents();
+    assert.deepEqual(sink.sent, ["first-response", "second-response", "event-1"]);
+    queue.releaseEvents(); // one release too many is harmless
+    queue.pushEvent("event-2");
+    assert.deepEqual(sink.sent.at(-1), "event-2", "no hold: events pass at once");
+  } finally {
+    queue.dispose();
+  }
+});
+
 Deno.test("one event beyond maxEvents is an overflow, reported once; responses do not count", () => {
   const sink = new FakeSink();
   sink.bufferedAmount = 1_000_000;

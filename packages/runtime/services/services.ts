@@ -29,6 +29,11 @@ import type { ProtectedValues } from "../security/protected_values.ts";
 import type { ProviderHandlers } from "./provider_handlers.ts";
 import { createFileHandlers, type FileHandlers } from "./file_handlers.ts";
 import { createSkillHandlers, type SkillHandlers } from "./skill_handlers.ts";
+import {
+  type AuxiliaryForcedOff,
+  createSettingsHandlers,
+  type SettingsHandlers,
+} from "./settings_handlers.ts";
 import { createProcessHandlers, type ProcessHandlers } from "./process_handlers.ts";
 import {
   createMemoryHandlers,
@@ -72,6 +77,8 @@ export interface ServiceDeps {
   contextWindow?: (providerId: string, modelId: string) => number | undefined;
   /** Starts a clean shutdown (after the response is sent). */
   requestShutdown: () => void;
+  /** Which auxiliary calls the environment forces off (`settings.read` reports it). */
+  auxiliaryForcedOff?: AuxiliaryForcedOff;
 }
 
 /** A handler's outcome: the result, and what to do once it has been sent. */
@@ -90,6 +97,7 @@ export type Handlers =
   & ProviderHandlers
   & FileHandlers
   & SkillHandlers
+  & SettingsHandlers
   & ProcessHandlers
   & MemoryHandlers;
 
@@ -260,6 +268,11 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     ...createSkillHandlers({
       skillsRoot: deps.skillsRoot,
       configPath: deps.configPath,
+      protectedValues: deps.protectedValues,
+    }),
+    ...createSettingsHandlers({
+      configPath: deps.configPath,
+      forcedOff: deps.auxiliaryForcedOff,
       protectedValues: deps.protectedValues,
     }),
     "runtime.shutdown": () =>

@@ -6,13 +6,17 @@ import { logOut } from "../../session.ts";
 import { useState } from "preact/hooks";
 import { onboardingRecord, saveUserName } from "../../state/onboarding.ts";
 import { USER_NAME_MAX_CHARS } from "../../state/onboarding_flow.ts";
+import { AuxiliarySwitches } from "./AuxiliarySwitches.tsx";
+// The switches' look is the Skills section's switch.
+import "./data_sections.css";
+import "./skills.css";
 
 /** Each locale named in its own language, so anyone can find theirs. */
 const LOCALE_NAMES: Record<Locale, string> = { en: "English", "zh-CN": "中文（简体）" };
 
 /**
- * Settings › General: the interface language (applied at once), archived threads, and
- * signing this browser out.
+ * Settings › General: the interface language (applied at once), the runtime's calls after
+ * each message (titles, memory refinement), archived threads, and signing this browser out.
  */
 export function GeneralSection() {
   return (
@@ -30,6 +34,7 @@ export function GeneralSection() {
         </select>
       </label>
       <UserNameField />
+      <AuxiliarySwitches />
       <h4>{t("archived.title")}</h4>
       <ArchivedList />
       <h4>{t("shortcuts.title")}</h4>

@@ -57,6 +57,21 @@ export function getThread(db: StateDatabase, threadId: string): ThreadSnapshot {
 }
 
 /**
+ * Whether a user named the thread (`thread.rename`): an automatic title must then not be
+ * asked for, since it would never replace the user's.
+ *
+ * @param db the state database
+ * @param threadId the thread
+ * @returns true when its title came from the user; false for provisional, automatic, no
+ *   title, or no such thread
+ */
+export function isThreadUserNamed(db: StateDatabase, threadId: string): boolean {
+  const row = statement(db.connection, "SELECT title_source FROM threads WHERE id = ?")
+    .get(threadId) as { title_source?: unknown } | undefined;
+  return row?.title_source === "user";
+}
+
+/**
  * Pages the active (default) or archived thread catalog, most recently updated first;
  * threads updated at the same instant are ordered by id.
  *

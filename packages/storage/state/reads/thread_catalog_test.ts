@@ -9,7 +9,7 @@ import {
   openTempStateDatabase,
   recordStatements,
 } from "./_fixtures.ts";
-import { getThread, listThreads, type ThreadPage } from "./thread_catalog.ts";
+import { getThread, isThreadUserNamed, listThreads, type ThreadPage } from "./thread_catalog.ts";
 import { ReadError } from "./errors.ts";
 import type { StateDatabase } from "../database.ts";
 
@@ -86,6 +86,19 @@ Deno.test("getThread maps an untitled, archived thread without a workspace", asy
   assert.equal(thread.workspace, null);
   assert.equal(thread.archivedAt, at(90));
   Thread.parse(thread);
+});
+
+Deno.test("isThreadUserNamed is true only for a title the user gave", async () => {
+  await using temp = await openTempStateDatabase();
+  const named = fixtureId("thread", 4);
+  const untitled = fixtureId("thread", 5);
+  insertThread(temp.db, { id: named, title: "Mine" }); // the fixture's titles are the user's
+  insertThread(temp.db, { id: untitled });
+  assert.equal(isThreadUserNamed(temp.db, named), true);
+  assert.equal(isThreadUserNamed(temp.db, untitled), false);
+  temp.db.connection.exec(`UPDATE threads SET title_source = 'auto' WHERE id = '${named}'`);
+  assert.equal(isThreadUserNamed(temp.db, named), false, "an automatic title may be renamed");
+  assert.equal(isThreadUserNamed(temp.db, fixtureId("thread", 9)), false, "no such thread");
 });
 
 Deno.test("getThread refuses unknown and malformed ids with stable codes", async () => {

@@ -1,0 +1,25 @@
+/**
+ * Runtime settings as the wire shows them.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { docs } from "../docs.ts";
+
+const AuxiliarySwitches = z.looseObject({
+  threadTitles: z.boolean(),
+  memoryRefinement: z.boolean(),
+});
+
+export const Settings = z.looseObject({
+  /** Whether threads get an automatic title after their first Run (config.yaml; default on). */
+  threadTitles: z.boolean(),
+  /** Whether memories are refined in the background after each Run (config.yaml; default on). */
+  memoryRefinement: z.boolean(),
+  /** Which of them the runtime's environment switches off whatever the setting says. */
+  forcedOff: AuxiliarySwitches,
+}).register(docs, {
+  description: "The runtime's settings: its own model calls after a user's Run (thread titles, " +
+    "memory refinement), as saved in config.yaml, and which of them the environment " +
+    "(`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces off.",
+});

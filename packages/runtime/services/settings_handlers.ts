@@ -1,0 +1,138 @@
+/**
+ * The `settings.*` RPC methods: the switches of the runtime's own model calls after a
+ * user's Run (automatic thread titles, memory refinement), kept in config.yaml's
+ * `auxiliary` section. A missing key means on. Nothing is cached here: config.yaml is
+ * read through the storage package's stat-checked cache, so a change (over RPC or by
+ * hand) applies to the next auxiliary call without a restart. The environment
+ * (`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces a call off whatever
+ * the file says; `settings.read` reports that, so a client can show why.
+ *
+ * @example
+ * ```ts
+ * const handlers = createSettingsHandlers({ configPath: paths.config });
+ * await handlers["settings.update"]({ threadTitles: false });
+ * (await readAuxiliarySettings(paths.config)).threadTitles; // false
+ * ```
+ *
+ * @module
+ */
+import {
+  type ResultOf,
+  RPC_ERROR_CODES,
+  RpcError,
+  type Settings,
+  type ValidParamsOf,
+} from "@daedalus/protocol";
+import { ConfigError, type DaedalusConfig, readConfig, updateConfig } from "@daedalus/storage";
+import type { Handled } from "./services.ts";
+import type { ProtectedValues } from "../security/protected_values.ts";
+
+/** Which auxiliary calls the environment switches off whatever config.yaml says. */
+export interface AuxiliaryForcedOff {
+  /** `DAEDALUS_THREAD_TITLES=0`. */
+  threadTitles: boolean;
+  /** `DAEDALUS_MEMORY_REFINEMENT=0`. */
+  memoryRefinement: boolean;
+}
+
+/** Nothing forced off. */
+export const NOTHING_FORCED_OFF: AuxiliaryForcedOff = Object.freeze({
+  threadTitles: false,
+  memoryRefinement: false,
+});
+
+/** What the settings handlers need. */
+export interface SettingsHandlerOptions {
+  /** The config file, from `homePaths(home).config`. */
+  configPath: string;
+  /** What the environment forces off. Default: nothing. */
+  forcedOff?: AuxiliaryForcedOff;
+  /** Cleans config error messages (config.yaml holds API keys). */
+  protectedValues?: Pick<ProtectedValues, "redact">;
+}
+
+/** The methods served here. */
+export type SettingsMethod = "settings.read" | "settings.update";
+
+/** One handler per `settings.*` method. */
+export type SettingsHandlers = {
+  [M in SettingsMethod]: (params: ValidParamsOf<M>) => Promise<Handled<ResultOf<M>>>;
+};
+
+/**
+ * Builds the `settings.*` handlers.
+ *
+ * @param options the config file, what the environment forces off, the protected values
+ * @returns a handler per method; a config.yaml that cannot be read or written is refused
+ *   as {@linkcode RpcError} -32602 `config_invalid`
+ */
+export function createSettingsHandlers(options: SettingsHandlerOptions): SettingsHandlers {
+  const { configPath, protectedValues } = options;
+  const forcedOff = options.forcedOff ?? NOTHING_FORCED_OFF;
+  const guard = <T>(work: Promise<T>): Promise<T> =>
+    work.catch((error) => {
+      if (!(error instanceof ConfigError)) throw error;
+      const message = protectedValues
+        ? protectedValues.redact(error.message)
+        : `Config file ${configPath} cannot be used (${error.code}); fix it by hand`;
+      throw new RpcError(RPC_ERROR_CODES.invalidParams, "config_invalid", message, {}, {
+        cause: error,
+      });
+    });
+  return {
+    "settings.read": async () => ({
+      result: { settings: settingsOf(await guard(readConfig(configPath)), forcedOff) },
+    }),
+    "settings.update": async (changes) => {
+      const current = settingsOf(await guard(readConfig(configPath)), forcedOff);
+      const unchanged = (changes.threadTitles ?? current.threadTitles) === current.threadTitles &&
+        (changes.memoryRefinement ?? current.memoryRefinement) === current.memoryRefinement;
+      // Rewriting an unchanged config would only drop the user's comments and layout.
+      if (unchanged) return { result: { settings: current } };
+      const written = await guard(
+        updateConfig(configPath, (config) => withChanges(config, changes)),
+      );
+      return { result: { settings: settingsOf(written, forcedOff) } };
+    },
+  };
+}
+
+/**
+ * Which auxiliary calls should run now: config.yaml's switches, unless the environment
+ * forces them off.
+ *
+ * @param configPath the config file
+ * @param forcedOff what the environment forces off
+ * @returns true for each call that may run
+ * @throws {ConfigError} when config.yaml cannot be read
+ */
+export async function readAuxiliarySettings(
+  configPath: string,
+  forcedOff: AuxiliaryForcedOff = NOTHING_FORCED_OFF,
+): Promise<{ threadTitles: boolean; memoryRefinement: boolean }> {
+  const settings = settingsOf(await readConfig(configPath), forcedOff);
+  return {
+    threadTitles: settings.threadTitles && !forcedOff.threadTitles,
+    memoryRefinement: settings.memoryRefinement && !forcedOff.memoryRefinement,
+  };
+}
+
+function settingsOf(config: DaedalusConfig, forcedOff: AuxiliaryForcedOff): Settings {
+  return {
+    threadTitles: config.auxiliary?.thread_titles ?? true,
+    memoryRefinement: config.auxiliary?.memory_refinement ?? true,
+    forcedOff: { ...forcedOff },
+  };
+}
+
+function withChanges(
+  config: DaedalusConfig,
+  changes: ValidParamsOf<"settings.update">,
+): DaedalusConfig {
+  const auxiliary = { ...config.auxiliary };
+  if (changes.threadTitles !== undefined) auxiliary.thread_titles = changes.threadTitles;
+  if (changes.memoryRefinement !== undefined) {
+    auxiliary.memory_refinement = changes.memoryRefinement;
+  }
+  return { ...config, auxiliary };
+}

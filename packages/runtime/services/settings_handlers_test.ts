@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readConfig } from "@daedalus/storage";
+import { handlerCalls } from "./_test_handler_calls.ts";
+import {
+  type AuxiliaryForcedOff,
+  createSettingsHandlers,
+  readAuxiliarySettings,
+} from "./settings_handlers.ts";
+
+async function withConfig(
+  fn: (configPath: string, forcedOff?: AuxiliaryForcedOff) => Promise<void>,
+  configText?: string,
+) {
+  const dir = await Deno.makeTempDir({ prefix: "daedalus-settings-rpc-" });
+  const configPath = join(dir, "config.yaml");
+  if (configText !== undefined) await Deno.writeTextFile(configPath, configText);
+  try {
+    await fn(configPath);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("without an auxiliary section both calls are on", async () => {
+  await withConfig(async (configPath) => {
+    const { call } = handlerCalls(createSettingsHandlers({ configPath }));
+    assert.deepEqual((await call("settings.read", {})).settings, {
+      threadTitles: true,
+      memoryRefinement: true,
+      forcedOff: { threadTitles: false, memoryRefinement: false },
+    });
+    assert.deepEqual(await readAuxiliarySettings(configPath), {
+      threadTitles: true,
+      memoryRefinement: true,
+    });
+  }, "version: 1\n");
+});
+
+Deno.test("settings.update changes only the given switch, in config.yaml", async () => {
+  await withConfig(async (configPath) => {
+    const { call } = handlerCalls(createSettingsHandlers({ configPath }));
+    const updated = await call("settings.update", { threadTitles: false });
+    assert.equal(updated.settings.threadTitles, false);
+    assert.equal(updated.settings.memoryRefinement, true);
+    const config = await readConfig(configPath);
+    assert.deepEqual(config.auxiliary, { thread_titles: false });
+    assert.deepEqual(config.skills.disabled, ["csv"], "the rest of the file is kept");
+    assert.match(await Deno.readTextFile(configPath), /thread_titles: false/);
+    assert.deepEqual(await readAuxiliarySettings(configPath), {
+      threadTitles: false,
+      memoryRefinement: true,
+    });
+    await call("settings.update", { memoryRefinement: false, threadTitles: true });
+    assert.deepEqual((await readConfig(configPath)).auxiliary, {
+      thread_titles: true,
+      memory_refinement: false,
+    });
+  }, "version: 1\nskills:\n  disabled: [csv]\n");
+});
+
+Deno.test("an update that changes nothing leaves the file as the user wrote it", async () => {
+  const text = "# my comment\nversion: 1\n";
+  await withConfig(async (configPath) => {
+    const { call } = handlerCalls(createSettingsHandlers({ configPath }));
+    await call("settings.update", { threadTitles: true });
+    assert.equal(await Deno.readTextFile(configPath), text);
+  }, text);
+});
+
+Deno.test("a hand edit of config.yaml is read by the next call", async () => {
+  await withConfig(async (configPath) => {
+    assert.equal((await readAuxiliarySettings(configPath)).memoryRefinement, true);
+    await Deno.writeTextFile(configPath, "version: 1\nauxiliary:\n  memory_refinement: false\n");
+    assert.equal((await readAuxiliarySettings(configPath)).memoryRefinement, false);
+  }, "version: 1\n");
+});
+
+Deno.test("the environment forces a call off whatever the setting says, and read reports it", async () => {
+  await withConfig(async (configPath) => {
+    const forcedOff = { threadTitles: true, memoryRefinement: false };
+    const { call } = handlerCalls(createSettingsHandlers({ configPath, forcedOff }));
+    const { settings } = await call("settings.read", {});
+    assert.equal(settings.threadTitles, true, "the saved setting is shown as saved");
+    assert.deepEqual(settings.forcedOff, forcedOff);
+    assert.deepEqual(await readAuxiliarySettings(configPath, forcedOff), {
+      threadTitles: false,
+      memoryRefinement: true,
+    });
+  }, "version: 1\nauxiliary:\n  thread_titles: true\n");
+});
+
+Deno.test("a broken config.yaml is refused with config_invalid and never overwritten", async () => {
+  const text = "version: 1\nauxiliary:\n  thread_titles: maybe\n";
+  await withConfig(async (configPath) => {
+    const { refuse } = handlerCalls(createSettingsHandlers({ configPath }));
+    for (
+      const [method, params] of [["settings.read", {}], ["settings.update", {
+        threadTitles: false,
+      }]] as const
+    ) {
+      const error = await refuse(method, params);
+      assert.equal(error.code, -32602, method);
+      assert.equal(error.reasonCode, "config_invalid", method);
+    }
+    assert.equal(await Deno.readTextFile(configPath), text);
+  }, text);
+});
+
+Deno.test("params are strict booleans", async () => {
+  await withConfig(async (configPath) => {
+    const { refuse } = handlerCalls(createSettingsHandlers({ configPath }));
+    assert.equal((await refuse("settings.update", { threadTitles: "no" })).code, -32602);
+    assert.equal(
+      (await refuse("settings.update", { summaries: false })).reasonCode,
+      "unknown_field",
+    );
+  });
+});
