@@ -110,14 +110,27 @@ const longAnswerChunks = Array.from(
   (_, i) =>
     encoder.encode(`data: {"choices":[{"index":0,"delta":{"content":"w${i % 100} "}}]}\n\n`),
 );
-/** A body of 2,000 small SSE events, each its own chunk, pulled from memory. */
+/**
+ * A body of 2,000 small SSE events, each its own chunk, pulled from memory. It is a byte
+ * stream that copies each chunk into the reader's buffer, as Deno's fetch body does with
+ * the bytes of each socket read.
+ */
 function longInMemoryBody(): Response {
   let sent = 0;
   return new Response(
-    new ReadableStream<Uint8Array>({
+    new ReadableStream({
+      type: "bytes",
+      autoAllocateChunkSize: 64 * 1024,
       pull(controller) {
-        if (sent === longAnswerChunks.length) controller.close();
-        else controller.enqueue(longAnswerChunks[sent++]!);
+        const chunk = longAnswerChunks[sent++];
+        const request = controller.byobRequest;
+        if (chunk === undefined || request?.view == null) {
+          controller.close();
+          // A read waiting on a closed byte stream ends once its request is answered empty.
+          return request?.respond(0);
+        }
+        new Uint8Array(request.view.buffer, request.view.byteOffset).set(chunk);
+        request.respond(chunk.length);
       },
     }, { highWaterMark: 0 }),
   );

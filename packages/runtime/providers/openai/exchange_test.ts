@@ -174,3 +174,52 @@ Deno.test("time the consumer spends on a piece is not provider silence", async (
   assert.equal(received, 2);
   exchange.close();
 });
+
+/** A real server on 127.0.0.1 whose response body the test writes piece by piece. */
+function servedBody() {
+  let source: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () =>
+      new Response(
+        new ReadableStream<Uint8Array>({ start: (controller) => void (source = controller) }),
+      ),
+  );
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/`,
+    send: (text: string) => source?.enqueue(encoder.encode(text)),
+    end: () => source?.close(),
+    close: () => server.shutdown(),
+  };
+}
+
+Deno.test("a fetched body's chunks stay whole after later reads reuse the read buffer", async () => {
+  const served = servedBody();
+  const exchange = new Exchange(fetch, small, new AbortController().signal);
+  const response = await exchange.open(served.url, {});
+  const kept: Uint8Array[] = [];
+  const words = ["alpha ", "beta ", "gamma ", "delta"];
+  served.send(words[0]!);
+  for await (const chunk of exchange.read(response)) {
+    kept.push(chunk);
+    const next = words[kept.length];
+    if (next === undefined) served.end();
+    else setTimeout(() => served.send(next), 5);
+  }
+  exchange.close();
+  await served.close();
+  const text = kept.map((chunk) => new TextDecoder().decode(chunk)).join("");
+  assert.equal(text, words.join(""), "every chunk kept by the consumer still holds its bytes");
+});
+
+Deno.test("a fetched body that goes silent fails with the idle timeout", async () => {
+  const served = servedBody();
+  const exchange = new Exchange(fetch, { ...small, idleMs: 40 }, new AbortController().signal);
+  const response = await exchange.open(served.url, {});
+  served.send("first");
+  const { received, failure } = await drain(exchange, response);
+  exchange.close();
+  await served.close();
+  assert.ok(isCategory("timeout")(failure), `expected an idle timeout, got ${failure}`);
+  assert.equal(received, 1);
+});

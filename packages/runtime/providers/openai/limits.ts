@@ -37,6 +37,11 @@ export const IDLE_TIMEOUT_MS = 300_000;
 export const REQUEST_RETRIES = 4;
 /** Retries of a stream that broke before any model content arrived. */
 export const STREAM_RETRIES = 5;
+/**
+ * Size of the one buffer a response body is read into (Deno's own default read size):
+ * reusing it spares a fresh 64 KiB allocation per chunk of a streamed answer.
+ */
+export const BODY_READ_BUFFER_BYTES = 64 * 1024;
 /** First retry delay; doubled on each further retry. */
 export const RETRY_BASE_DELAY_MS = 200;
 /** Longest single retry delay, `retry-after` included, so a Run never stalls for long. */
