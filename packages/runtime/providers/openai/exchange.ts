@@ -18,11 +18,22 @@
  * A pending read is ended by cancelling the reader, so a read needs no listener of
  * its own either.
  *
+ * A body is read into one buffer, reused for every chunk (a BYOB reader) and then kept
+ * for the next body, because fetch's default reader gives every chunk a fresh 64 KiB
+ * buffer: a tool turn of 8 SSE chunks left half a megabyte of native memory for the
+ * garbage collector, a 2,000-delta answer about 128 MiB.
+ *
  * @module
  */
 import { ProviderError } from "../provider.ts";
 import { networkError } from "./errors.ts";
-import { CONNECT_TIMEOUT_MS, HEADERS_TIMEOUT_MS, IDLE_TIMEOUT_MS } from "./limits.ts";
+import {
+  BODY_READ_BUFFER_BYTES,
+  BODY_READ_BUFFERS_KEPT,
+  CONNECT_TIMEOUT_MS,
+  HEADERS_TIMEOUT_MS,
+  IDLE_TIMEOUT_MS,
+} from "./limits.ts";
 
 /** How long a provider may take, in milliseconds. */
 export interface ProviderTimeouts {
@@ -102,12 +113,13 @@ export class Exchange {
    * for longer than `idleMs`. Stopping early (break or return) cancels the body.
    *
    * @param response a response from {@linkcode Exchange.open}
-   * @yields the body's bytes as they arrive
+   * @yields the body's bytes as they arrive; a chunk is valid until the next one is
+   *   asked for (its buffer is then reused: the old view is detached, never overwritten)
    * @throws {ProviderError} `cancelled`, `timeout`, or `network` when the connection breaks
    */
   async *read(response: Response): AsyncGenerator<Uint8Array> {
     if (!response.body) return;
-    const reader = response.body.getReader();
+    const reader = bodyReader(response.body);
     this.#onFailure = (failure) => void reader.cancel(failure).catch(() => {});
     try {
       if (this.#failure) throw this.#failure;
@@ -133,6 +145,7 @@ export class Exchange {
       await reader.cancel().catch(() => {
         // The body is being abandoned; a failure to cancel it changes nothing.
       });
+      reader.release();
     }
   }
 
@@ -216,6 +229,47 @@ export class Exchange {
       promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
     });
   }
+}
+
+/** A body's reader: into one reused buffer when the body is a byte stream (fetch's is). */
+interface BodyReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  cancel(reason?: unknown): Promise<void>;
+  /** Keeps the buffer for the next body; call once the body is done with. */
+  release(): void;
+}
+
+/** Buffers of finished bodies, for the next ones. */
+const spareBuffers: ArrayBuffer[] = [];
+
+function bodyReader(body: ReadableStream<Uint8Array>): BodyReader {
+  let byob: ReadableStreamBYOBReader;
+  try {
+    byob = body.getReader({ mode: "byob" });
+  } catch {
+    // Not a byte stream (an injected Response over a plain ReadableStream): its chunks
+    // are the source's own, so there is nothing to reuse.
+    const reader = body.getReader();
+    return { read: () => reader.read(), cancel: (reason) => reader.cancel(reason), release() {} };
+  }
+  let buffer = spareBuffers.pop() ?? new ArrayBuffer(BODY_READ_BUFFER_BYTES);
+  return {
+    async read() {
+      const result = await byob.read(new Uint8Array(buffer));
+      // The read transferred the buffer into the returned view: keep it for the next read.
+      if (result.value) buffer = result.value.buffer as ArrayBuffer;
+      return result as ReadableStreamReadResult<Uint8Array>;
+    },
+    cancel: (reason) => byob.cancel(reason),
+    release() {
+      // A buffer still held by a read that never completed is detached here: dropped.
+      if (
+        buffer.byteLength === BODY_READ_BUFFER_BYTES && spareBuffers.length < BODY_READ_BUFFERS_KEPT
+      ) {
+        spareBuffers.push(buffer);
+      }
+    },
+  };
 }
 
 /**

@@ -174,3 +174,48 @@ Deno.test("time the consumer spends on a piece is not provider silence", async (
   assert.equal(received, 2);
   exchange.close();
 });
+
+Deno.test("a fetched body is read whole into one reused buffer, not a new one per chunk", async () => {
+  // A real fetch from a real server on loopback: each piece is flushed on its own, so
+  // the body arrives in several chunks, as an SSE stream does.
+  const pieces = Array.from({ length: 6 }, (_, i) => `data: piece ${i} ${"x".repeat(200)}\n\n`);
+  let release: () => void = () => {};
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, () => {
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (const piece of pieces) {
+          controller.enqueue(encoder.encode(piece));
+          // The client asks for the next piece only once it has read this one.
+          await new Promise<void>((resolve) => release = resolve);
+        }
+        controller.close();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  });
+  try {
+    const exchange = new Exchange(fetch, DEFAULT_PROVIDER_TIMEOUTS, new AbortController().signal);
+    const response = await exchange.open(`http://127.0.0.1:${server.addr.port}/`, {});
+    const decoder = new TextDecoder();
+    let text = "";
+    const seen: Uint8Array[] = [];
+    for await (const chunk of exchange.read(response)) {
+      assert.ok(
+        chunk.buffer.byteLength <= 16 * 1024,
+        `a chunk of ${chunk.byteLength} bytes holds a ${chunk.buffer.byteLength}-byte buffer`,
+      );
+      text += decoder.decode(chunk, { stream: true });
+      seen.push(chunk);
+      release();
+    }
+    exchange.close();
+    assert.equal(text + decoder.decode(), pieces.join(""));
+    assert.ok(seen.length >= 2, `the body came in ${seen.length} chunk(s); the test needs several`);
+    // Reuse: each earlier chunk's buffer moved on to the next read.
+    for (const old of seen.slice(0, -1)) {
+      assert.equal(old.byteLength, 0, "an old chunk still holds its bytes");
+    }
+  } finally {
+    await server.shutdown();
+  }
+});

@@ -19,6 +19,15 @@ export const DISCOVERY_BODY_MAX_BYTES = 1024 * 1024;
 /** Most models taken from one `/models` answer; more would only flood the picker. */
 export const DISCOVERY_MODELS_MAX = 1_000;
 
+/**
+ * The one buffer each response body is read into, reused for every chunk: fetch's own
+ * reader allocates 64 KiB per chunk however small (an SSE chunk is ~250 bytes), which was
+ * most of the runtime's native memory churn per model call.
+ */
+export const BODY_READ_BUFFER_BYTES = 16 * 1024;
+/** Read buffers kept for the next bodies: one per model call in flight (the Run worker cap is 8). */
+export const BODY_READ_BUFFERS_KEPT = 8;
+
 /** Largest error body read to explain a failed request; the message is near the start. */
 export const ERROR_BODY_MAX_BYTES = 64 * 1024;
 /** Largest non-streamed JSON answer read; the stream limits (events, arguments, reasoning) allow about this much. */
