@@ -135,3 +135,16 @@ Deno.test("read holds no write lock: another connection can write during it", as
     "StateStore.read is documented as a read transaction but begins with BEGIN IMMEDIATE",
   );
 });
+
+Deno.test("read begins no transaction of its own; a reader that needs a snapshot still gets one", async () => {
+  await using fixture = await openTestStore();
+  const { store } = fixture;
+  const { threadId } = await seedThread(fixture, { title: "read" });
+  const inside = store.read((db) => ({
+    open: db.connection.isTransaction,
+    title: db.connection.prepare("SELECT title FROM threads WHERE id = ?").get(threadId)?.title,
+  }));
+  assert.deepEqual(inside, { open: false, title: "read" }, "a plain read ran in a transaction");
+  const snapshot = store.read((db) => db.readTransaction(() => db.connection.isTransaction));
+  assert.equal(snapshot, true, "readTransaction no longer opens a snapshot");
+});
