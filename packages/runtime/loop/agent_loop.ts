@@ -15,8 +15,9 @@ import {
   readRunItems,
   readRunScope,
   type RecalledMemory,
+  type SettlementRequest,
   settleRun,
-  startItem,
+  startStreamedItem,
   type StateStore,
 } from "@daedalus/storage";
 import {
@@ -123,7 +124,6 @@ export async function runAgentLoop(
       recalled: recallFor(deps, scope.threadId, runId),
       tools,
     }, provider.provider);
-    let checkedCompletion = false;
     for (let step = 1;; step++) {
       if (signal.aborted) break;
       const prepared = await context.prepare(step, signal);
@@ -140,7 +140,9 @@ export async function runAgentLoop(
         reasoningEffort: config.reasoningEffort,
       };
       const outcome = await streamStep(deps, runId, provider.provider, request, signal, commit);
-      // The step's message (when whole) and the call's end: one transaction.
+      const last = lastStepSettlement(deps, runId, outcome, signal);
+      // The step's message (when whole), the call's end and, for the Run's last step,
+      // its settlement: one transaction, so neither is journaled without the other.
       commit(completeStep(deps.store, runId, {
         message: outcome.kind === "done" && outcome.itemId !== null
           ? {
@@ -167,21 +169,16 @@ export async function runAgentLoop(
             : undefined,
           activityDate: deps.today(),
         },
+        settle: last ?? undefined,
       }));
-      if (outcome.kind === "failed") {
-        return void settle("failed", outcome.reason, outcome.errorMessage);
+      if (last !== null || outcome.kind !== "done") {
+        if (last?.status === "completed") deps.onSettled?.(runId);
+        return;
       }
-      if (outcome.kind === "cancelled") break;
-      // Cut at the model's output limit (finish_reason "length"): the partial answer
-      // stays for the user (its item settles failed), its cut tool calls are neither run
-      // nor replayed, and the Run says why instead of passing for a whole answer.
-      if (outcome.kind === "cut") return void settle("failed", "model_output_limit");
       if (outcome.toolCalls.length === 0) {
+        // A final answer with unsettled tool work: its one completion check, then settle.
         const unsettled = deps.unsettledWork?.(runId) ?? [];
-        if (unsettled.length > 0 && !checkedCompletion) {
-          checkedCompletion = true;
-          await checkCompletion(deps, runId, provider.provider, context, unsettled, signal, commit);
-        }
+        await checkCompletion(deps, runId, provider.provider, context, unsettled, signal, commit);
         settle("completed", null);
         deps.onSettled?.(runId);
         return;
@@ -202,6 +199,32 @@ export async function runAgentLoop(
       signal.aborted ? "cancelled" : "failed",
       signal.aborted ? abortReason(signal) : "agent_error",
     );
+  }
+}
+
+/**
+ * How a step's outcome settles the Run, when that step is its last: a failure, a
+ * cancellation, an answer cut at the output limit (its partial answer stays for the
+ * user, its item settles failed, its cut tool calls are neither run nor replayed), or a
+ * final answer — unless unsettled tool work still wants its one completion check.
+ */
+function lastStepSettlement(
+  deps: AgentLoopDeps,
+  runId: string,
+  outcome: StepOutcome,
+  signal: AbortSignal,
+): SettlementRequest | null {
+  switch (outcome.kind) {
+    case "failed":
+      return { status: "failed", reasonCode: outcome.reason, errorMessage: outcome.errorMessage };
+    case "cancelled":
+      return { status: "cancelled", reasonCode: abortReason(signal) };
+    case "cut":
+      return { status: "failed", reasonCode: "model_output_limit" };
+    case "done":
+      if (outcome.toolCalls.length > 0) return null;
+      if ((deps.unsettledWork?.(runId) ?? []).length > 0) return null;
+      return { status: "completed", reasonCode: null };
   }
 }
 
@@ -324,22 +347,22 @@ async function streamStep(
   commit: <T>(c: Committed<T>) => T,
 ): Promise<StepOutcome> {
   let itemId: string | null = null;
-  const ensureItem = () =>
-    itemId ??= commit(startItem(deps.store, runId, {
-      kind: "message",
-      role: "assistant",
-      status: "streaming",
-    })).id;
+  // The message starts with its first delta, in one transaction.
+  const journal = (delta: string, field: "content" | "reasoning") => {
+    if (itemId !== null) return void commit(appendItemDelta(deps.store, itemId, delta, field));
+    const message = { kind: "message", role: "assistant", status: "streaming" } as const;
+    itemId = commit(startStreamedItem(deps.store, runId, message, delta, field)).item.id;
+  };
   // What was journaled as deltas, so completing the item needs not read them back.
   const streamed = { content: "", reasoning: "" };
   // A configured credential echoed by the model never reaches the journal, even split
   // over deltas: the stream is redacted as a whole, so the completed item is too.
   const text = redactedStream(deps, signal, (delta) => {
-    commit(appendItemDelta(deps.store, ensureItem(), delta));
+    journal(delta, "content");
     streamed.content += delta;
   });
   const reasoning = redactedStream(deps, signal, (delta) => {
-    commit(appendItemDelta(deps.store, ensureItem(), delta, "reasoning"));
+    journal(delta, "reasoning");
     streamed.reasoning += delta;
   });
   const flush = () => {

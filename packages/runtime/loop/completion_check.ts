@@ -7,9 +7,9 @@
  */
 import {
   type Committed,
+  completeAnswer,
   recordModelInput,
   recordModelResponse,
-  startItem,
   type StateStore,
 } from "@daedalus/storage";
 import { type Provider, ProviderError } from "../providers/provider.ts";
@@ -72,23 +72,29 @@ export async function checkCompletion(
       signal,
       deps.protectedValues,
     );
-    commit(recordModelResponse(deps.store, runId, {
-      callOrdinal,
-      outcome: "completed",
-      usage: result.usage,
-      responseModelId: result.responseModelId,
-      requestId: result.requestId,
-      activityDate: deps.today(),
-    }));
-    if (result.text.trim()) {
-      commit(startItem(deps.store, runId, {
-        kind: "message",
-        role: "assistant",
-        status: "completed",
-        content: result.text.trim(),
-        data: { completionCheck: true },
-      }));
-    }
+    // The call's end and its answer: one transaction.
+    const answer = result.text.trim();
+    commit(completeAnswer(
+      deps.store,
+      runId,
+      {
+        callOrdinal,
+        outcome: "completed",
+        usage: result.usage,
+        responseModelId: result.responseModelId,
+        requestId: result.requestId,
+        activityDate: deps.today(),
+      },
+      answer
+        ? {
+          kind: "message",
+          role: "assistant",
+          status: "completed",
+          content: answer,
+          data: { completionCheck: true },
+        }
+        : undefined,
+    ));
   } catch (error) {
     const category = error instanceof ProviderError ? error.category : "unknown";
     commit(recordModelResponse(deps.store, runId, {

@@ -9,9 +9,9 @@ import type { Item, JournalEvent, RunReasonCode } from "@daedalus/protocol";
 import type { RecalledMemory } from "@daedalus/storage";
 import {
   type Committed,
+  completeCompaction,
   readRunItems,
   readTurnsNewestFirst,
-  recordCompaction,
   recordModelInput,
   recordModelResponse,
   type StateStore,
@@ -281,20 +281,21 @@ export class RunContext {
         signal,
         this.#deps.protectedValues,
       );
-      this.#commit(recordModelResponse(this.#deps.store, this.#facts.runId, {
+      const revision = {
+        revision: this.#revision.revision + 1,
+        summary: summaryText(result.text),
+        boundaryOrdinal: plan.boundaryOrdinal,
+      };
+      // The summary call's end and the revision it made: one transaction.
+      this.#commit(completeCompaction(this.#deps.store, this.#facts.runId, {
         callOrdinal,
         outcome: "completed",
         usage: result.usage,
         responseModelId: result.responseModelId,
         requestId: result.requestId,
         activityDate: this.#deps.today(),
-      }));
-      this.#revision = {
-        revision: this.#revision.revision + 1,
-        summary: summaryText(result.text),
-        boundaryOrdinal: plan.boundaryOrdinal,
-      };
-      this.#commit(recordCompaction(this.#deps.store, this.#facts.runId, this.#revision.revision));
+      }, revision.revision));
+      this.#revision = revision;
       return { ok: true };
     } catch (error) {
       const cancelled = signal.aborted;

@@ -122,9 +122,33 @@ export function recordCompaction(
   runId: string,
   revision: number,
 ): Committed<JournalEvent> {
-  return store.write((context) => {
-    const { status: _status, turnOrdinal: _ordinal, ...scope } = readRunScope(context.db, runId);
-    return context.append({ type: "context.compacted", ...scope, payload: { revision } });
+  return store.write((context) =>
+    appendCompaction(context, readRunScope(context.db, runId), revision)
+  );
+}
+
+/**
+ * Appends a `context.compacted` event inside another write's transaction (a
+ * compaction commits it with its summary call's end: `completeCompaction`).
+ *
+ * @param context the write context
+ * @param scope the run's scope ids
+ * @param revision the new ContextRevision number
+ * @returns the event
+ */
+export function appendCompaction(
+  context: WriteContext,
+  scope: RunScope,
+  revision: number,
+): JournalEvent {
+  const { threadId, branchId, turnId, runId } = scope;
+  return context.append({
+    type: "context.compacted",
+    threadId,
+    branchId,
+    turnId,
+    runId,
+    payload: { revision },
   });
 }
 

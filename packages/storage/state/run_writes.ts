@@ -15,15 +15,14 @@ import {
   type RunStatus,
   type SettledStatus,
 } from "@daedalus/protocol";
-import { RUN_ERROR_MESSAGE_MAX_CHARS } from "@daedalus/protocol";
 import type { Committed, StateStore, WriteContext } from "./store.ts";
 import type { StateDatabase } from "./database.ts";
 import { StoreError } from "./errors.ts";
 import { statement } from "../_statements.ts";
-import { readRunSummary } from "./run_row.ts";
 import { ITEM_COLUMNS, itemFromRow } from "./_rows.ts";
 import type { StreamedText } from "./streamed_text.ts";
 import { addItem, finishItem, nextOrdinal, scopeIds } from "./_item_writes.ts";
+import { changeState, earlierSettlement, isSettlementRace, settleWithin } from "./_settlement.ts";
 
 /** The scope ids of a Run. */
 export interface RunScope {
@@ -63,31 +62,6 @@ export function readRunScope(
     status: String(row.status) as RunStatus,
     turnOrdinal: Number(row.ordinal),
   };
-}
-
-function changeState(
-  context: WriteContext,
-  scope: RunScope,
-  previousStatus: RunStatus,
-  status: RunStatus,
-  changes: {
-    startedAt?: string;
-    settledAt?: string;
-    reasonCode?: string | null;
-    errorMessage?: string;
-  },
-): void {
-  const current = readRunSummary(context.db, scope.runId);
-  const run = { ...current, status, ...changes };
-  const { threadId, branchId, turnId, runId } = scope;
-  context.append({
-    type: "run.state_changed",
-    threadId,
-    branchId,
-    turnId,
-    runId,
-    payload: { status, previousStatus, run },
-  });
 }
 
 /**
@@ -130,6 +104,38 @@ export interface NewItem {
  */
 export function startItem(store: StateStore, runId: string, input: NewItem): Committed<Item> {
   return store.write((context) => addItem(context, readRunScope(context.db, runId), input));
+}
+
+/**
+ * Starts a streamed Item with its first text, in one transaction: `item.started`, then
+ * the first `item.delta` (a stream's start is never journaled without what started it).
+ *
+ * @param store the state store
+ * @param runId the run
+ * @param input the item (`streaming`)
+ * @param delta the first text (non-empty)
+ * @param field the answer (default) or the model's reasoning
+ * @returns the item and the delta event
+ * @throws {StoreError} `run_not_found`
+ */
+export function startStreamedItem(
+  store: StateStore,
+  runId: string,
+  input: NewItem,
+  delta: string,
+  field: "content" | "reasoning" = "content",
+): Committed<{ item: Item; delta: JournalEvent }> {
+  return store.write((context) => {
+    const scope = readRunScope(context.db, runId);
+    const item = addItem(context, scope, input);
+    const event = context.append({
+      type: "item.delta",
+      ...scopeIds(scope),
+      itemId: item.id,
+      payload: field === "content" ? { delta } : { delta, field },
+    });
+    return { item, delta: event };
+  });
 }
 
 /** Item scopes never change, so the delta hot path looks each up once per connection. */
@@ -369,60 +375,12 @@ export function settleRun(
   reasonCode: string | null,
   errorMessage: string | null = null,
 ): Committed<Settlement> {
-  // Absent rather than null when there is none, so older readers see what they knew.
-  const message = errorMessage ? { errorMessage: clipErrorMessage(errorMessage) } : {};
   try {
-    return store.write((context) => {
-      const scope = readRunScope(context.db, runId);
-      if (isTerminal(scope.status)) return earlier(context.db, runId);
-      const active = statement(
-        context.db.connection,
-        "SELECT id FROM items WHERE run_id = ? AND status IN ('streaming', 'running') ORDER BY ordinal",
-      ).all(runId);
-      const itemStatus = status === "completed" ? "completed" : status;
-      for (const row of active) finishItem(context, String(row.id), { status: itemStatus });
-      changeState(context, scope, scope.status, status, {
-        startedAt: readRunSummary(context.db, runId).startedAt ?? context.now,
-        settledAt: context.now,
-        reasonCode,
-        ...message,
-      });
-      context.append({
-        type: "run.settled",
-        ...scopeIds(scope),
-        payload: { status, reasonCode, ...message },
-      });
-      return { settled: true, status, reasonCode };
-    });
+    return store.write((context) =>
+      settleWithin(context, runId, { status, reasonCode, errorMessage })
+    );
   } catch (error) {
-    // Another connection settled it between our read and our append: the unique
-    // index events_one_settled_per_run refused the second run.settled.
-    if (String((error as Error).message).includes("UNIQUE constraint failed: events.run_id")) {
-      return { result: earlier(store.db, runId), events: [] };
-    }
+    if (isSettlementRace(error)) return { result: earlierSettlement(store.db, runId), events: [] };
     throw error;
   }
-}
-
-function clipErrorMessage(text: string): string {
-  return text.length <= RUN_ERROR_MESSAGE_MAX_CHARS
-    ? text
-    : `${text.slice(0, RUN_ERROR_MESSAGE_MAX_CHARS - 1)}…`;
-}
-
-function isTerminal(status: RunStatus): status is SettledStatus {
-  return status === "completed" || status === "failed" || status === "cancelled";
-}
-
-function earlier(db: StateDatabase, runId: string): Settlement {
-  const row = statement(db.connection, "SELECT status, reason_code FROM runs WHERE id = ?").get(
-    runId,
-  );
-  return {
-    settled: false,
-    status: String(row?.status) as SettledStatus,
-    reasonCode: row?.reason_code === null || row?.reason_code === undefined
-      ? null
-      : String(row.reason_code),
-  };
 }

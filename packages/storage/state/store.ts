@@ -118,13 +118,20 @@ export class StateStore {
   }
 
   /**
-   * Runs `fn` in a read transaction, so several reads see one snapshot.
+   * Runs `fn`'s reads outside any transaction: each statement reads in SQLite's
+   * autocommit mode, without a `BEGIN…COMMIT` of its own. That is consistent for
+   * several statements too, because nothing else writes between them: node:sqlite is
+   * synchronous, so none of this process's writes can run while `fn` does, and the home
+   * lock keeps other processes' writers out. Readers that must see one snapshot across
+   * statements in spite of that (paged reads with a `snapshotSeq`, replay) take
+   * {@linkcode StateDatabase.readTransaction} themselves; inside a write, `fn` simply
+   * runs in it.
    *
    * @param fn synchronous reads
    * @returns what fn returned
    */
   read<T>(fn: (db: StateDatabase) => T): T {
-    return this.db.readTransaction(() => fn(this.db));
+    return fn(this.db);
   }
 
   /**

@@ -173,3 +173,16 @@ Deno.test("onCommit reports a nested write's events once, with the outer write's
     store.close();
   }
 });
+
+Deno.test("read begins no transaction of its own; a reader that needs a snapshot still gets one", async () => {
+  await using fixture = await openTestStore();
+  const { store } = fixture;
+  const { threadId } = await seedThread(fixture, { title: "read" });
+  const inside = store.read((db) => ({
+    open: db.connection.isTransaction,
+    title: db.connection.prepare("SELECT title FROM threads WHERE id = ?").get(threadId)?.title,
+  }));
+  assert.deepEqual(inside, { open: false, title: "read" }, "a plain read ran in a transaction");
+  const snapshot = store.read((db) => db.readTransaction(() => db.connection.isTransaction));
+  assert.equal(snapshot, true, "readTransaction no longer opens a snapshot");
+});

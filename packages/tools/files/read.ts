@@ -159,7 +159,9 @@ async function readPage(
 
   const file = checked.file;
   await file.seek(0, Deno.SeekMode.Start);
-  const chunk = new Uint8Array(64 * 1024);
+  // About the file's size (one byte more sees its end in one read), within 4–64 KiB: a
+  // 64 KiB buffer for every read of a small file was native memory churned per call.
+  const chunk = new Uint8Array(Math.min(64 * 1024, Math.max(4 * 1024, checked.info.size + 1)));
   for (let read = await file.read(chunk); read !== null; read = await file.read(chunk)) {
     const bytes = chunk.subarray(0, read);
     hash.update(bytes);

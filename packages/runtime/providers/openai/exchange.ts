@@ -22,8 +22,10 @@
  * handed back and forth for the whole body: the default reader allocates a fresh
  * 64 KiB buffer for every chunk, and for thousands of chunks of a few dozen bytes
  * that allocation and its garbage collection cost more than the reading. Each chunk
- * is yielded as a copy of just its bytes, so a consumer may keep it. A body that is
- * not a byte stream (an injected one) is read with the default reader.
+ * is yielded as a copy of just its bytes, so a consumer may keep it, and the buffer
+ * is kept for the next body (no native allocation per model call either: those
+ * buffers are freed only by a major collection, which resident memory showed). A body
+ * that is not a byte stream (an injected one) is read with the default reader.
  *
  * @module
  */
@@ -31,6 +33,7 @@ import { ProviderError } from "../provider.ts";
 import { networkError } from "./errors.ts";
 import {
   BODY_READ_BUFFER_BYTES,
+  BODY_READ_BUFFERS_KEPT,
   CONNECT_TIMEOUT_MS,
   HEADERS_TIMEOUT_MS,
   IDLE_TIMEOUT_MS,
@@ -145,6 +148,7 @@ export class Exchange {
       await reader.cancel().catch(() => {
         // The body is being abandoned; a failure to cancel it changes nothing.
       });
+      reader.release();
     }
   }
 
@@ -234,7 +238,12 @@ export class Exchange {
 interface BodyReader {
   read(): Promise<ReadableStreamReadResult<Uint8Array>>;
   cancel(reason?: unknown): Promise<void>;
+  /** Gives the read buffer back for the next body; call once the body is done with. */
+  release(): void;
 }
+
+/** Read buffers of finished bodies, for the next ones. */
+const spareBuffers: Uint8Array[] = [];
 
 function bodyReader(body: ReadableStream<Uint8Array>): BodyReader {
   let byob: ReadableStreamBYOBReader;
@@ -242,19 +251,31 @@ function bodyReader(body: ReadableStream<Uint8Array>): BodyReader {
     byob = body.getReader({ mode: "byob" });
   } catch {
     // Not a byte stream: only a byte stream supports a BYOB reader.
-    return body.getReader();
+    const reader = body.getReader();
+    return { read: () => reader.read(), cancel: (reason) => reader.cancel(reason), release() {} };
   }
-  let buffer = new Uint8Array(BODY_READ_BUFFER_BYTES);
+  let buffer = spareBuffers.pop() ?? new Uint8Array(BODY_READ_BUFFER_BYTES);
   return {
     async read() {
       const result = await byob.read(buffer);
-      if (result.done || result.value === undefined) return { done: true, value: undefined };
+      if (result.done || result.value === undefined) {
+        if (result.value) buffer = new Uint8Array(result.value.buffer);
+        return { done: true, value: undefined };
+      }
       // The read transferred the buffer into `result.value`; the next read takes it back.
       const { value } = result;
       buffer = new Uint8Array(value.buffer);
       return { done: false, value: value.slice() };
     },
     cancel: (reason) => byob.cancel(reason),
+    release() {
+      // A buffer still held by a read that never completed is detached (length 0): dropped.
+      if (
+        buffer.byteLength === BODY_READ_BUFFER_BYTES && spareBuffers.length < BODY_READ_BUFFERS_KEPT
+      ) {
+        spareBuffers.push(buffer);
+      }
+    },
   };
 }
 

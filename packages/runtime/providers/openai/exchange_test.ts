@@ -223,3 +223,44 @@ Deno.test("a fetched body that goes silent fails with the idle timeout", async (
   assert.ok(isCategory("timeout")(failure), `expected an idle timeout, got ${failure}`);
   assert.equal(received, 1);
 });
+
+Deno.test("a fetched body's chunks hold only their own bytes, not a fresh read buffer each", async () => {
+  // A real fetch from a real server on loopback: each piece is flushed on its own, so
+  // the body arrives in several chunks, as an SSE stream does.
+  const pieces = Array.from({ length: 6 }, (_, i) => `data: piece ${i} ${"x".repeat(200)}\n\n`);
+  let release: () => void = () => {};
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, () => {
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (const piece of pieces) {
+          controller.enqueue(encoder.encode(piece));
+          // The client asks for the next piece only once it has read this one.
+          await new Promise<void>((resolve) => release = resolve);
+        }
+        controller.close();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  });
+  try {
+    const exchange = new Exchange(fetch, DEFAULT_PROVIDER_TIMEOUTS, new AbortController().signal);
+    const response = await exchange.open(`http://127.0.0.1:${server.addr.port}/`, {});
+    const decoder = new TextDecoder();
+    let text = "";
+    const seen: Uint8Array[] = [];
+    for await (const chunk of exchange.read(response)) {
+      assert.ok(
+        chunk.buffer.byteLength <= 16 * 1024,
+        `a chunk of ${chunk.byteLength} bytes holds a ${chunk.buffer.byteLength}-byte buffer`,
+      );
+      text += decoder.decode(chunk, { stream: true });
+      seen.push(chunk);
+      release();
+    }
+    exchange.close();
+    assert.equal(text + decoder.decode(), pieces.join(""));
+    assert.ok(seen.length >= 2, `the body came in ${seen.length} chunk(s); the test needs several`);
+  } finally {
+    await server.shutdown();
+  }
+});

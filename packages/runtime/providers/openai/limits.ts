@@ -19,6 +19,15 @@ export const DISCOVERY_BODY_MAX_BYTES = 1024 * 1024;
 /** Most models taken from one `/models` answer; more would only flood the picker. */
 export const DISCOVERY_MODELS_MAX = 1_000;
 
+/**
+ * The one buffer each response body is read into, reused for every chunk: fetch's own
+ * reader allocates 64 KiB per chunk however small (an SSE chunk is ~250 bytes), which was
+ * most of the runtime's native memory churn per model call.
+ */
+export const BODY_READ_BUFFER_BYTES = 16 * 1024;
+/** Read buffers kept for the next bodies: one per model call in flight (the Run worker cap is 8). */
+export const BODY_READ_BUFFERS_KEPT = 8;
+
 /** Largest error body read to explain a failed request; the message is near the start. */
 export const ERROR_BODY_MAX_BYTES = 64 * 1024;
 /** Largest non-streamed JSON answer read; the stream limits (events, arguments, reasoning) allow about this much. */
@@ -37,11 +46,6 @@ export const IDLE_TIMEOUT_MS = 300_000;
 export const REQUEST_RETRIES = 4;
 /** Retries of a stream that broke before any model content arrived. */
 export const STREAM_RETRIES = 5;
-/**
- * Size of the one buffer a response body is read into (Deno's own default read size):
- * reusing it spares a fresh 64 KiB allocation per chunk of a streamed answer.
- */
-export const BODY_READ_BUFFER_BYTES = 64 * 1024;
 /** First retry delay; doubled on each further retry. */
 export const RETRY_BASE_DELAY_MS = 200;
 /** Longest single retry delay, `retry-after` included, so a Run never stalls for long. */
