@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { JournalEvent } from "@daedalus/protocol";
 import {
   acquireRuntimeLock,
   defaultConfig,
@@ -161,7 +160,6 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     onListenerError: (error) => console.error(`event listener failed: ${error}`),
   });
   const holds = commits.holds = new CommitHolds((events) => eventHub.publish(events));
-  const publish = (events: readonly JournalEvent[]) => eventHub.publish(events);
   let memoryStore: MemoryStore;
   try {
     memoryStore = MemoryStore.open(paths.memoryDb);
@@ -183,7 +181,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
         // A command line the model wrote may quote a credential (its arguments are redacted
         // before the call; this also covers records re-adopted from an older runtime).
         const clean = redactValue(record, (text) => protectedValues.redact(text));
-        publish(recordProcess(store, clean).events);
+        recordProcess(store, clean);
       } catch (error) {
         console.error(`process ${record.processId}: cannot record: ${(error as Error).message}`);
       }
@@ -262,7 +260,6 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   };
   const titler = new ThreadTitler({
     store,
-    publish,
     provider: auxiliaryProviderOf,
     protectedValues,
     queue: auxiliaryQueue,
@@ -270,14 +267,12 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   });
   const scheduler = new Scheduler({
     store,
-    publish,
     workers: options.workers ?? AGENT_WORKERS_DEFAULT,
     execute: (runId, signal) =>
       auxiliaryGate.duringUserRun(runProviderId(runId), () =>
         runAgentLoop(
           {
             store,
-            publish,
             provider: providerOf,
             resolveModel: (providerId, modelId) => registry.resolveModel(providerId, modelId),
             protectedValues,
@@ -285,7 +280,6 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
             toolContext: (run): RunToolContext =>
               createRunToolContext({
                 store,
-                publish,
                 artifactsRoot: paths.artifacts,
                 protectedFiles,
                 protectedValues,
@@ -317,7 +311,6 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   const handlers = createHandlers({
     store,
     scheduler,
-    publish,
     registry,
     protectedValues,
     providerHandlers: createProviderHandlers({
@@ -336,9 +329,9 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     requestShutdown: () => options.onShutdownRequested?.(),
     auxiliaryForcedOff,
   });
-  const recovered = recover(store, scheduler, publish);
+  const recovered = recover(store, scheduler);
   for (const record of await manager.recover(store.read((db) => readRunningProcessRecords(db)))) {
-    publish(recordProcess(store, record).events);
+    recordProcess(store, record);
   }
   let closed: Promise<void> | undefined;
   return {
@@ -373,14 +366,12 @@ function runningForeground(manager: ProcessManager, runId: string): string[] {
 function recover(
   store: StateStore,
   scheduler: Scheduler,
-  publish: (events: readonly JournalEvent[]) => void,
 ): { interrupted: string[]; requeued: string[] } {
   const interrupted: string[] = [];
   const requeued: string[] = [];
   for (const run of store.read((db) => listRecoverableRuns(db))) {
     if (run.status === "running") {
-      const settled = settleRun(store, run.runId, "failed", "runtime_interrupted");
-      publish(settled.events);
+      settleRun(store, run.runId, "failed", "runtime_interrupted");
       interrupted.push(run.runId);
     }
   }

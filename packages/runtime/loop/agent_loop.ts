@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { JournalEvent, RunConfig, RunReasonCode } from "@daedalus/protocol";
+import type { RunConfig, RunReasonCode } from "@daedalus/protocol";
 import {
   appendItemDelta,
   type Committed,
@@ -42,8 +42,6 @@ import { skillCatalogPrompt } from "../skills/prompt.ts";
 export interface AgentLoopDeps {
   /** The state store. */
   store: StateStore;
-  /** Publishes committed events (the loop publishes at once; it acknowledges nobody). */
-  publish: (events: readonly JournalEvent[]) => void;
   /** Finds the provider a Run names. */
   provider: (providerId: string) => Provider | undefined;
   /**
@@ -80,7 +78,7 @@ export type AbortReason = "cancelled" | "runtime_shutdown";
 /**
  * Executes a running Run to settlement.
  *
- * @param deps store, publisher, providers, tools
+ * @param deps store, providers, tools
  * @param runId the run (already moved to running)
  * @param signal aborted with an {@linkcode AbortReason} to cancel
  */
@@ -89,10 +87,8 @@ export async function runAgentLoop(
   runId: string,
   signal: AbortSignal,
 ): Promise<void> {
-  const commit = <T>(committed: Committed<T>): T => {
-    deps.publish(committed.events);
-    return committed.result;
-  };
+  // The store publishes every commit itself (hub/commit_holds.ts): writes are unwrapped.
+  const commit = <T>(committed: Committed<T>): T => committed.result;
   const settle = (
     status: "completed" | "failed" | "cancelled",
     reason: RunReasonCode | null,

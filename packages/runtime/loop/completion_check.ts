@@ -36,7 +36,7 @@ export interface CompletionCheckDeps {
  * @param context the Run's context
  * @param unsettled descriptions of the unsettled work
  * @param signal cancellation
- * @param commit publishes a write's events and returns its result
+ * @param commit unwraps a write's result (the store publishes its events itself)
  */
 export async function checkCompletion(
   deps: CompletionCheckDeps,

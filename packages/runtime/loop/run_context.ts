@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Item, JournalEvent, RunReasonCode } from "@daedalus/protocol";
+import type { Item, RunReasonCode } from "@daedalus/protocol";
 import type { RecalledMemory } from "@daedalus/storage";
 import {
   type Committed,
@@ -39,8 +39,6 @@ import { collectText } from "./collect_text.ts";
 export interface RunContextDeps {
   /** The state store. */
   store: StateStore;
-  /** Publishes committed events. */
-  publish: (events: readonly JournalEvent[]) => void;
   /** The local date for usage. */
   today: () => string;
   /** Configured credentials: the model's answer is redacted before it is kept. */
@@ -101,7 +99,7 @@ export class RunContext {
   readonly #renderedAttachments = new Map<string, ProviderContentPart[] | null>();
 
   /**
-   * @param deps store, publisher, clock
+   * @param deps store, clock
    * @param facts the Run's ids, model and window
    * @param provider the Run's provider (for summary calls)
    */
@@ -159,8 +157,7 @@ export class RunContext {
   }
 
   #commit<T>(committed: Committed<T>): T {
-    this.#deps.publish(committed.events);
-    return committed.result;
+    return committed.result; // the store publishes every commit itself
   }
 
   #revisionRecord(): Record<string, unknown> {

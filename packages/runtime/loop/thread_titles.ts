@@ -7,7 +7,6 @@
  *
  * @module
  */
-import type { JournalEvent } from "@daedalus/protocol";
 import {
   isThreadUserNamed,
   readRunConfig,
@@ -28,8 +27,6 @@ export const AUTO_TITLE_MAX_CHARS = 80;
 export interface ThreadTitlerDeps {
   /** The state store. */
   store: StateStore;
-  /** Publishes committed events. */
-  publish: (events: readonly JournalEvent[]) => void;
   /** Finds a provider. */
   provider: (providerId: string) => Provider | undefined;
   /** Configured credentials: a title never carries one. */
@@ -47,7 +44,7 @@ export class ThreadTitler {
   readonly #controller = new AbortController();
   readonly #queue: AuxiliaryQueue;
 
-  /** @param deps store, publisher, providers, the shared slot and the switch */
+  /** @param deps store, providers, the shared slot and the switch */
   constructor(deps: ThreadTitlerDeps) {
     this.#deps = deps;
     this.#queue = deps.queue ?? new AuxiliaryQueue();
@@ -124,8 +121,7 @@ export class ThreadTitler {
     }, this.#controller.signal);
     const title = cleanTitle(this.#deps.protectedValues?.redact(result.text) ?? result.text);
     if (!title) return;
-    const renamed = renameThread(store, scope.threadId, title, "auto");
-    this.#deps.publish(renamed.events);
+    renameThread(store, scope.threadId, title, "auto");
   }
 }
 

@@ -14,7 +14,7 @@ import {
   startItems,
   type StateStore,
 } from "@daedalus/storage";
-import type { JournalEvent, RunReasonCode } from "@daedalus/protocol";
+import type { RunReasonCode } from "@daedalus/protocol";
 import type { RunToolContext, ToolDefinition } from "@daedalus/tools";
 import type { ToolCallRequest } from "./agent_loop.ts";
 import { redactValue } from "../security/redact_value.ts";
@@ -29,8 +29,6 @@ export interface ToolRunnerDeps {
   tools: ReadonlyMap<string, ToolDefinition<unknown>>;
   /** Workers for the narrowed permission modes' file tools (absent: all in-process). */
   sandboxes?: ToolSandboxes;
-  /** Publishes committed events. */
-  publish?: (events: readonly JournalEvent[]) => void;
   /** Configured credentials: results, errors and facts are redacted before journaling. */
   protectedValues?: { redact(text: string): string };
 }
@@ -42,7 +40,7 @@ export interface ToolRunnerDeps {
  * @param run the Run's tool context (ids, workspace, policy, capabilities)
  * @param calls the calls, in the model's order
  * @param signal cancellation
- * @param commit publishes a write's events and returns its result
+ * @param commit unwraps a write's result (the store publishes its events itself)
  * @returns the reason the Run must fail after these calls (a tool's `runFailure`), or null
  */
 export async function runToolCalls(

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { JournalEvent } from "@daedalus/protocol";
 import { activateRun, type Committed, settleRun, type StateStore } from "@daedalus/storage";
 import type { AbortReason } from "../loop/agent_loop.ts";
 
@@ -13,8 +12,6 @@ import type { AbortReason } from "../loop/agent_loop.ts";
 export interface SchedulerOptions {
   /** The state store. */
   store: StateStore;
-  /** Publishes committed events. */
-  publish: (events: readonly JournalEvent[]) => void;
   /** Executes one running Run to settlement. */
   execute: (runId: string, signal: AbortSignal) => Promise<void>;
   /** Most Runs at once (`DAEDALUS_AGENT_WORKERS`). */
@@ -40,7 +37,7 @@ export class Scheduler {
   /**
    * Makes a scheduler; nothing runs until a Run is enqueued.
    *
-   * @param options store, publisher, executor and pool size
+   * @param options store, executor and pool size
    */
   constructor(options: SchedulerOptions) {
     this.#options = options;
@@ -153,8 +150,7 @@ export class Scheduler {
   }
 
   #commit<T>(committed: Committed<T>): T {
-    this.#options.publish(committed.events);
-    return committed.result;
+    return committed.result; // the store publishes every commit itself
   }
 
   #pump(): void {

@@ -32,22 +32,23 @@ async function withScheduler(
   options: { abortIgnored?: boolean } = {},
 ): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "daedalus-scheduler-" });
-  const store = StateStore.open(`${dir}/state.db`);
   const events: JournalEvent[] = [];
-  const publish = (committed: readonly JournalEvent[]) => events.push(...committed);
+  // Every commit is reported by the store itself, as the runtime's hub learns of it.
+  const store = StateStore.open(`${dir}/state.db`, {
+    onCommit: (committed) => events.push(...committed),
+  });
   const started: string[] = [];
   const running = new Map<string, Execution>();
   let peak = 0;
   const scheduler = new Scheduler({
     store,
-    publish,
     workers,
     execute: (runId, signal) =>
       new Promise<void>((resolve) => {
         started.push(runId);
         const settle = (status: "completed" | "cancelled", reason: string | null) => {
           running.delete(runId);
-          publish(settleRun(store, runId, status, reason).events);
+          settleRun(store, runId, status, reason);
           resolve();
         };
         running.set(runId, { runId, signal, finish: () => settle("completed", null) });
@@ -66,7 +67,6 @@ async function withScheduler(
       modelId: "scripted-model",
       runConfig: testRunConfig({ providerId: "scripted", modelId: "scripted-model" }),
     });
-    publish(committed.events);
     return committed.result.runId;
   };
   const submit = (threadId: string) => {
@@ -247,7 +247,6 @@ Deno.test("an executor that throws frees its slot for the next Run", async () =>
     const started: string[] = [];
     const scheduler = new Scheduler({
       store,
-      publish: () => {},
       workers: 1,
       execute: (runId) => {
         started.push(runId);

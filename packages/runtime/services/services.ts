@@ -1,7 +1,9 @@
 /**
  * The RPC methods of this runtime, one handler per method, over the store, the
  * scheduler and the event hub. Command methods commit, then return the result and
- * an `afterResponse` that publishes their events (ACK first).
+ * an `afterResponse` for work that must wait for the response (a Run is queued once
+ * `turn.start` has answered). Their commits reach clients by construction, after the
+ * response (hub/commit_holds.ts).
  *
  * @module
  */
@@ -51,8 +53,6 @@ export interface ServiceDeps {
   store: StateStore;
   /** The scheduler. */
   scheduler: Scheduler;
-  /** Publishes committed events. */
-  publish: (events: readonly JournalEvent[]) => void;
   /** Providers and models of the config (and any providers given in code). */
   registry: ProviderRegistry;
   /** Configured credentials, refused in any request content. */
@@ -121,23 +121,19 @@ type HandledMethods = Pick<
 /**
  * Builds the handlers.
  *
- * @param deps store, scheduler, publisher, providers, tools
+ * @param deps store, scheduler, providers, tools
  * @returns a handler for each served method
  */
 export function createHandlers(deps: ServiceDeps): Handlers {
   const { store } = deps;
   // Keeps the tool schemas, identity and skills with their hashes between turns.
   const freezer = new RunConfigFreezer(deps.skillsRoot, deps.configPath);
-  const publishing = <R>(result: R, events: readonly JournalEvent[]): Handled<R> => ({
-    result,
-    afterResponse: () => deps.publish(events),
-  });
+  const answered = <R>(result: R): Handled<R> => ({ result });
   const threadChange = (
     committed: { result: { thread: unknown; changed: boolean }; events: JournalEvent[] },
   ) =>
-    publishing(
+    answered(
       { ...committed.result, event: committed.events[0] ?? null } as ResultOf<"thread.rename">,
-      committed.events,
     );
 
   return {
@@ -150,7 +146,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         workspacesRoot: deps.workspacesRoot,
       });
       const event = committed.events[0] ?? originalCreatedEvent(store, committed.result.thread.id);
-      return publishing({ thread: committed.result.thread, event }, committed.events);
+      return answered({ thread: committed.result.thread, event });
     },
     "thread.rename": (params) => {
       deps.protectedValues.assertSafe(params.title, "title");
@@ -212,7 +208,6 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       return {
         result: ids,
         afterResponse: () => {
-          deps.publish(committed.events);
           if (committed.result.created) deps.scheduler.enqueue(ids.runId, ids.threadId);
         },
       };
@@ -236,16 +231,16 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       // Every field, not only the text: a clientRequestId is stored too.
       deps.protectedValues.assertSafe(params, "");
       const attachments = await inspectAttachments(params.attachments ?? []);
-      const committed = steerRun(store, params.runId, params.content, {
+      steerRun(store, params.runId, params.content, {
         clientRequestId: params.clientRequestId,
         attachments,
       });
-      return publishing({
+      return answered({
         accepted: true,
         runId: params.runId,
         clientRequestId: params.clientRequestId ?? null,
         status: "received" as const,
-      }, committed.events);
+      });
     },
     "event.replay": (params) =>
       Promise.resolve({ result: store.read((db) => replayEvents(db, params)) }),

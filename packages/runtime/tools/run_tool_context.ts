@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { JournalEvent, RunConfig } from "@daedalus/protocol";
+import type { RunConfig } from "@daedalus/protocol";
 import { getThread, type MemoryStore, readRunItems, type StateStore } from "@daedalus/storage";
 import type { ProcessManager, RunToolContext } from "@daedalus/tools";
 import type { Scheduler } from "../scheduler/scheduler.ts";
@@ -19,8 +19,6 @@ import { createMemoryOperations } from "./capabilities/memory.ts";
 export interface RunToolContextDeps {
   /** The state store. */
   store: StateStore;
-  /** Publishes committed events. */
-  publish: (events: readonly JournalEvent[]) => void;
   /** `<home>/artifacts`. */
   artifactsRoot: string;
   /** `<home>/config.yaml`, `auth.json`, `sessions.json`: refused to every tool. */

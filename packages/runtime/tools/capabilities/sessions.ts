@@ -1,12 +1,12 @@
 /**
  * The session operations of one Run over the state store and the scheduler: reading
- * threads, changing them (committed and published here), and starting Runs elsewhere
+ * threads, changing them (committed here; the store publishes), and starting Runs elsewhere
  * with the caller's frozen config — inline on the caller's worker when it waits (no
  * deadlock when every worker is busy), queued otherwise, cancelled with the caller.
  *
  * @module
  */
-import type { JournalEvent, RunConfig, Thread } from "@daedalus/protocol";
+import type { RunConfig, Thread } from "@daedalus/protocol";
 import {
   createThread,
   getThread,
@@ -27,8 +27,6 @@ import { coded } from "./_coded.ts";
 export interface SessionDeps {
   /** The state store. */
   store: StateStore;
-  /** Publishes committed events. */
-  publish: (events: readonly JournalEvent[]) => void;
   /** The scheduler (queue, inline runs, cancel). */
   scheduler: Scheduler;
   /** Where managed workspaces are made. */
@@ -52,7 +50,7 @@ export interface SessionRunFacts {
 /**
  * The session operations of a Run.
  *
- * @param deps store, publisher, scheduler, limits
+ * @param deps store, scheduler, limits
  * @param run the calling Run
  * @returns the operations
  */
@@ -84,17 +82,14 @@ export function createSessionOperations(
           ? { rootUri: root, name: run.thread.workspace?.name }
           : undefined,
       });
-      deps.publish(created.events);
       return created.result.thread;
     }),
     renameThread: coded((threadId, title) => {
       const renamed = renameThread(store, threadId, title, "user");
-      deps.publish(renamed.events);
       return { changed: renamed.result.changed };
     }),
     setThreadArchived: coded((threadId, archived) => {
       const changed = setThreadArchived(store, threadId, archived);
-      deps.publish(changed.events);
       return { changed: changed.result.changed };
     }),
     startRun: coded((request) => {
@@ -107,7 +102,6 @@ export function createSessionOperations(
         runConfig: { ...run.config, ...request.runConfig },
         itemData: request.itemData,
       });
-      deps.publish(started.events);
       const { threadId, turnId, runId } = started.result;
       return { threadId, turnId, runId };
     }),
