@@ -24,8 +24,10 @@
 // re-exported so a reader of this package's docs finds them.
 export type * from "@daedalus/protocol";
 export {
+  createRunMemo,
   defineTool,
   type FileChangeFact,
+  type RunMemo,
   type RunToolContext,
   type ToolContext,
   type ToolDefinition,

@@ -107,6 +107,42 @@ export interface ToolContext {
   readonly processes?: ProcessOperations;
   /** Long-term memory operations (absent: no memory). */
   readonly memory?: MemoryOperations;
+  /**
+   * What the tools may keep for the rest of the Run (absent: nothing is kept, each call
+   * works it out again). The file tools keep their access rules here: the real paths of
+   * the workspace, the artifacts folder and the protected files are resolved once per Run,
+   * not per call.
+   */
+  readonly runMemo?: RunMemo;
+}
+
+/** A per-Run store of values the tools work out once (see {@linkcode ToolContext.runMemo}). */
+export interface RunMemo {
+  /**
+   * The value kept under `key`, made by `make` the first time it is asked for.
+   *
+   * @param key what the value is (one key, one kind of value)
+   * @param make makes the value
+   * @returns the kept value
+   */
+  memo<T>(key: string, make: () => T): T;
+}
+
+/**
+ * A new, empty {@linkcode RunMemo}: the runtime makes one per Run.
+ *
+ * @returns the memo
+ */
+export function createRunMemo(): RunMemo {
+  const values = new Map<string, unknown>();
+  return {
+    memo<T>(key: string, make: () => T): T {
+      if (values.has(key)) return values.get(key) as T;
+      const value = make();
+      values.set(key, value);
+      return value;
+    },
+  };
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { RunConfig } from "@daedalus/protocol";
 import { getThread, type MemoryStore, readRunItems, type StateStore } from "@daedalus/storage";
-import type { ProcessManager, RunToolContext } from "@daedalus/tools";
+import { createRunMemo, type ProcessManager, type RunToolContext } from "@daedalus/tools";
 import type { Scheduler } from "../scheduler/scheduler.ts";
 import { workspaceMemoryKey } from "../memory/workspace_key.ts";
 import { createSessionOperations } from "./capabilities/sessions.ts";
@@ -68,6 +68,7 @@ export function createRunToolContext(deps: RunToolContextDeps, run: ToolRun): Ru
     executionPolicy: run.config.executionPolicy,
     protectedFiles: deps.protectedFiles,
     protectedValues: deps.protectedValues,
+    runMemo: createRunMemo(),
     sessions: createSessionOperations(deps, {
       runId: run.runId,
       thread,

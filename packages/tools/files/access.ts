@@ -110,6 +110,22 @@ export async function buildAccessRules(input: AccessRulesInput): Promise<AccessR
  * @returns the rules
  */
 export function accessRulesOf(context: ToolContext): Promise<AccessRules> {
+  // The Run's mode, roots and protected files are frozen: resolved once per Run. A failed
+  // resolution is not kept (the next call tries again).
+  if (context.runMemo) {
+    const kept = context.runMemo.memo("files.accessRules", () => ({
+      rules: undefined as Promise<AccessRules> | undefined,
+    }));
+    const rules = kept.rules ??= accessRulesNow(context);
+    rules.catch(() => {
+      if (kept.rules === rules) kept.rules = undefined;
+    });
+    return rules;
+  }
+  return accessRulesNow(context);
+}
+
+function accessRulesNow(context: ToolContext): Promise<AccessRules> {
   const threadArtifacts = join(context.artifactsRoot, context.threadId);
   return buildAccessRules({
     sealed: context.executionPolicy !== "full_access",

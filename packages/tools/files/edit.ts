@@ -9,7 +9,7 @@ import { defineTool, type ToolDefinition, ToolError, type ToolParams } from "../
 import { applyFileChange } from "./apply_change.ts";
 import { revisionOf } from "./atomic_write.ts";
 import { decodeText } from "./capture.ts";
-import { hasBinaryExtension, resolveToolPath } from "./paths.ts";
+import { hasBinaryExtension, resolveInWorkspace } from "./paths.ts";
 import description from "./edit.md" with { type: "text" };
 
 /** Parameters of {@linkcode editTool}. */
@@ -55,7 +55,7 @@ export const editTool: ToolDefinition<EditParams> = defineTool({
     if (params.oldString === params.newString) {
       throw new ToolError("invalid_arguments", "newString: must differ from oldString");
     }
-    const target = await resolveToolPath(params.path, context.workspaceRoot);
+    const target = await resolveInWorkspace(params.path, context);
     const shown = target.displayPath;
     let replaced = 0;
     const fact = await applyFileChange(context, target, "edit", async (bytes) => {

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { defineTool, type ToolDefinition, ToolError, type ToolParams } from "../tool.ts";
 import { GLOB_MAX_RESULTS } from "../limits.ts";
-import { displayPathOf, isBinaryHandle, resolveToolPath } from "./paths.ts";
+import { displayPathOf, isBinaryHandle, resolveInWorkspace } from "./paths.ts";
 import { compileGlob, walkFiles } from "./traversal.ts";
 import { type AccessRules, accessRulesOf, checkedRealPath, openChecked } from "./access.ts";
 import description from "./glob.md" with { type: "text" };
@@ -37,7 +37,7 @@ export const globTool: ToolDefinition<GlobParams> = defineTool({
   risk: "read",
   async run(params, context) {
     const matches = compileGlob(params.pattern);
-    const target = await resolveToolPath(params.path ?? ".", context.workspaceRoot);
+    const target = await resolveInWorkspace(params.path ?? ".", context);
     const rules = await accessRulesOf(context);
     const root = await checkedRealPath(target.path, rules, target.displayPath);
     if (!(await Deno.stat(root).catch(() => null))?.isDirectory) {

@@ -13,7 +13,7 @@ import {
   LINE_MAX_CHARS,
 } from "../limits.ts";
 import { decodeText } from "./capture.ts";
-import { displayPathOf, hasBinaryExtension, resolveToolPath } from "./paths.ts";
+import { displayPathOf, hasBinaryExtension, resolveInWorkspace } from "./paths.ts";
 import { compileGlob, type WalkedFile, walkFiles } from "./traversal.ts";
 import { openLineSearch } from "./line_search.ts";
 import {
@@ -61,7 +61,7 @@ export const grepTool: ToolDefinition<GrepParams> = defineTool({
       signal: context.signal,
     });
     const included = params.include === undefined ? () => true : compileGlob(params.include);
-    const target = await resolveToolPath(params.path ?? ".", context.workspaceRoot);
+    const target = await resolveInWorkspace(params.path ?? ".", context);
     const rules = await accessRulesOf(context);
     const root = await checkedRealPath(target.path, rules, target.displayPath);
     const isDirectory = (await Deno.stat(root).catch(() => null))?.isDirectory === true;

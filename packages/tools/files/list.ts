@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { defineTool, type ToolDefinition, ToolError, type ToolParams } from "../tool.ts";
 import { LIST_MAX_ENTRIES } from "../limits.ts";
-import { fileSystemError, resolveToolPath } from "./paths.ts";
+import { fileSystemError, resolveInWorkspace } from "./paths.ts";
 import { type AccessRules, accessRulesOf, checkedRealPath, denied, mayRead } from "./access.ts";
 import description from "./list.md" with { type: "text" };
 
@@ -42,7 +42,7 @@ export const listTool: ToolDefinition<ListParams> = defineTool({
   mutating: false,
   risk: "read",
   async run(params, context) {
-    const target = await resolveToolPath(params.path ?? ".", context.workspaceRoot);
+    const target = await resolveInWorkspace(params.path ?? ".", context);
     const rules = await accessRulesOf(context);
     const directory = await checkedRealPath(target.path, rules, target.displayPath);
     const info = await Deno.stat(directory).catch((error) => {

@@ -10,7 +10,7 @@
  * @module
  */
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ToolError } from "../tool.ts";
+import { type ToolContext, ToolError } from "../tool.ts";
 import { BINARY_EXTENSIONS, BINARY_SNIFF_BYTES, TOOL_PATH_MAX_CHARS } from "../limits.ts";
 
 /** A path as a tool resolved it. */
@@ -33,6 +33,8 @@ const SYMLINK_MAX_HOPS = 40;
  *
  * @param input the path as the model wrote it
  * @param workspaceRoot the thread's workspace (absolute)
+ * @param realRoot the workspace's real path when already known (the Run's, see
+ *   {@linkcode resolveInWorkspace})
  * @returns the absolute path, its real target and whether it is inside the workspace
  * @throws {ToolError} `invalid_arguments` for an empty path or one with a NUL character,
  *   `path_too_long` over {@linkcode TOOL_PATH_MAX_CHARS} characters
@@ -42,7 +44,11 @@ const SYMLINK_MAX_HOPS = 40;
  * // target.path === "/home/me/project/README.md"
  * ```
  */
-export async function resolveToolPath(input: string, workspaceRoot: string): Promise<ResolvedPath> {
+export async function resolveToolPath(
+  input: string,
+  workspaceRoot: string,
+  realRoot?: Promise<string>,
+): Promise<ResolvedPath> {
   if (input.length === 0) throw new ToolError("invalid_arguments", "path: must not be empty");
   if (input.length > TOOL_PATH_MAX_CHARS) {
     throw new ToolError(
@@ -54,9 +60,36 @@ export async function resolveToolPath(input: string, workspaceRoot: string): Pro
     throw new ToolError("invalid_arguments", "path: must not contain a NUL character");
   }
   const path = resolve(workspaceRoot, input);
-  const [realPath, realRoot] = await Promise.all([realTarget(path), realTarget(workspaceRoot)]);
-  const insideWorkspace = isWithin(realRoot, realPath);
+  const [realPath, realRootPath] = await Promise.all([
+    realTarget(path),
+    realRoot ?? realTarget(workspaceRoot),
+  ]);
+  const insideWorkspace = isWithin(realRootPath, realPath);
   return { path, realPath, insideWorkspace, displayPath: displayPathOf(path, workspaceRoot) };
+}
+
+/**
+ * Resolves a model-supplied path against a call's workspace, the workspace's real path
+ * worked out once per Run (the workspace of a Run does not move under it; if it did, a
+ * sealed mode would refuse what now lies elsewhere, never allow more).
+ *
+ * @param input the path as the model wrote it
+ * @param context the call's context
+ * @returns as {@linkcode resolveToolPath}
+ * @throws {ToolError} as {@linkcode resolveToolPath}
+ */
+export function resolveInWorkspace(input: string, context: ToolContext): Promise<ResolvedPath> {
+  const root = context.workspaceRoot;
+  const memo = context.runMemo;
+  if (!memo) return resolveToolPath(input, root);
+  const kept = memo.memo("files.realWorkspaceRoot", () => ({
+    real: undefined as Promise<string> | undefined,
+  }));
+  const real = kept.real ??= realTarget(root);
+  real.catch(() => {
+    if (kept.real === real) kept.real = undefined;
+  });
+  return resolveToolPath(input, root, real);
 }
 
 /**

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { defineTool, type ToolDefinition, ToolError, type ToolParams } from "../tool.ts";
 import { FILE_EDIT_MAX_BYTES, LINE_MAX_CHARS, READ_MAX_BYTES, READ_MAX_LINES } from "../limits.ts";
-import { assertTextFile, fileSystemError, resolveToolPath } from "./paths.ts";
+import { assertTextFile, fileSystemError, resolveInWorkspace } from "./paths.ts";
 import { accessRulesOf, type CheckedFile, openChecked } from "./access.ts";
 import description from "./read.md" with { type: "text" };
 
@@ -48,14 +48,13 @@ export const readTool: ToolDefinition<ReadParams> = defineTool({
   mutating: false,
   risk: "read",
   async run(params, context) {
-    const target = await resolveToolPath(params.path, context.workspaceRoot);
+    const [target, rules] = await Promise.all([
+      resolveInWorkspace(params.path, context),
+      accessRulesOf(context),
+    ]);
     // One handle, checked after opening, serves the sniff and the page: nothing is
     // opened again by path, so a link swapped in later cannot redirect the read.
-    using checked = await openChecked(
-      target.path,
-      await accessRulesOf(context),
-      target.displayPath,
-    );
+    using checked = await openChecked(target.path, rules, target.displayPath);
     const info = checked.info;
     const offset = params.offset ?? 1;
     const limit = params.limit ?? READ_MAX_LINES;

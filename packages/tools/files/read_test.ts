@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { createTestWorkspace } from "../_testing.ts";
 import { executeTool } from "../execute.ts";
+import { createRunMemo } from "../tool.ts";
 import { readTool } from "./read.ts";
 
 const lines = (count: number, make = (n: number) => `line ${n}`) =>
@@ -111,4 +112,37 @@ Deno.test("read follows .. and symlinks outside the workspace in full access", a
     assert.equal(result.isError, undefined, `${path}: ${result.content}`);
     assert.ok(result.content.startsWith("1\toutside\n"));
   }
+});
+
+Deno.test("with a Run memo the workspace is resolved once: a root swapped mid-Run allows no more", async () => {
+  await using ws = await createTestWorkspace({ executionPolicy: "read_only" });
+  await ws.write("inside.txt", "inside\n");
+  const elsewhere = join(ws.base, "elsewhere");
+  await Deno.mkdir(elsewhere);
+  await Deno.writeTextFile(join(elsewhere, "secret.txt"), "not yours\n");
+  const runMemo = createRunMemo();
+  const call = (path: string) =>
+    executeTool(readTool, { path }, {
+      ...ws.context,
+      runMemo,
+      facts: { fileChanges: [], processes: [] },
+    });
+  const first = await call("inside.txt");
+  assert.equal(first.isError, undefined, first.content);
+  // The workspace folder is replaced by a link to another folder during the Run.
+  await Deno.rename(ws.root, join(ws.base, "moved"));
+  await Deno.symlink(elsewhere, ws.root);
+  const second = await call("secret.txt");
+  assert.equal(
+    second.errorCode,
+    "permission_denied",
+    `read through the swapped root: ${second.content}`,
+  );
+  // A Run starting now resolves the new root and may read it.
+  const fresh = await executeTool(readTool, { path: "secret.txt" }, {
+    ...ws.context,
+    runMemo: createRunMemo(),
+    facts: { fileChanges: [], processes: [] },
+  });
+  assert.equal(fresh.isError, undefined, fresh.content);
 });

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { defineTool, type ToolDefinition, type ToolParams } from "../tool.ts";
 import { applyFileChange } from "./apply_change.ts";
-import { resolveToolPath } from "./paths.ts";
+import { resolveInWorkspace } from "./paths.ts";
 import description from "./write.md" with { type: "text" };
 
 /** Parameters of {@linkcode writeTool}. */
@@ -32,7 +32,7 @@ export const writeTool: ToolDefinition<WriteParams> = defineTool({
   mutating: true,
   risk: "write",
   async run(params, context) {
-    const target = await resolveToolPath(params.path, context.workspaceRoot);
+    const target = await resolveInWorkspace(params.path, context);
     const bytes = new TextEncoder().encode(params.content);
     const fact = await applyFileChange(context, target, "write", () => bytes);
     const { after } = fact;

@@ -1,0 +1,38 @@
+import { connect } from "@daedalus/client";
+import { startRuntime } from "../../packages/runtime/runtime.ts";
+import { StateStore } from "@daedalus/storage";
+import { startFakeOpenAI } from "../fixtures/fake_openai.ts";
+import { dialect } from "../fixtures/fake_dialects.ts";
+import { NOTES, timedTurn, toolTurnResponses } from "./_tool_turn.ts";
+const marks: [number, string][] = [];
+const orig = StateStore.prototype.write;
+StateStore.prototype.write = function (fn) {
+  const r = orig.call(this, fn);
+  marks.push([performance.now(), r.events.map((e) => e.type.split(".")[1] + (e.type === "run.state_changed" ? ":" + (e.payload as any).status : "")).join(",")]);
+  return r;
+};
+const home = await Deno.makeTempDir({ prefix: "phases-" });
+const fake = startFakeOpenAI({ dialect: dialect("openai") });
+const runtime = await startRuntime({ home, workspacesRoot: `${home}/ws`, port: 0, threadTitles: false, memoryRefinement: false });
+const workspace = `${home}/ws/project`;
+await Deno.mkdir(workspace, { recursive: true });
+await Deno.writeTextFile(`${workspace}/notes.txt`, NOTES);
+const client = await connect({ url: runtime.url, token: runtime.token });
+await client.call("provider.configure", { kind: "custom", displayName: "Fake", baseUrl: fake.url, models: [{ id: "fake-model", displayName: "Fake", contextWindow: 65536 }], providerId: "fake" });
+const turn = async () => {
+  fake.enqueue(...toolTurnResponses());
+  const { thread } = await client.call("thread.create", { title: "bench", workspace: { rootUri: workspace } });
+  marks.length = 0;
+  const t0 = performance.now();
+  const ms = await timedTurn(client, [client], thread.id, "read notes.txt");
+  fake.requests.length = 0;
+  return { ms, phases: marks.map(([t, k], i) => [k, t - (i === 0 ? t0 : marks[i - 1]![0])] as const) };
+};
+for (let i = 0; i < 20; i++) await turn();
+const rows = [];
+for (let i = 0; i < 60; i++) rows.push(await turn());
+const names = rows[0]!.phases.map(([k]) => k);
+const med = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
+console.log("turn median", med(rows.map((r) => r.ms)).toFixed(2));
+names.forEach((n, i) => console.log(med(rows.map((r) => r.phases[i]?.[1] ?? 0)).toFixed(2).padStart(6), "ms before", n));
+await client.close(); await runtime.shutdown(); await fake.close();
