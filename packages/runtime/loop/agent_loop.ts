@@ -34,7 +34,7 @@ import type { ToolSandboxes } from "../tools/sandbox.ts";
 import type { StreamMatcher } from "../security/stream_redactor.ts";
 import { RunContext } from "./run_context.ts";
 import { checkCompletion } from "./completion_check.ts";
-import { runToolCalls } from "./tool_calls.ts";
+import { runToolCalls, toolCallItems } from "./tool_calls.ts";
 import { loadInstructionFiles } from "../context/instructions.ts";
 import { skillCatalogPrompt } from "../skills/prompt.ts";
 
@@ -137,9 +137,12 @@ export async function runAgentLoop(
       };
       const outcome = await streamStep(deps, runId, provider.provider, request, signal, commit);
       const last = lastStepSettlement(deps, runId, outcome, signal);
-      // The step's message (when whole), the call's end and, for the Run's last step,
-      // its settlement: one transaction, so neither is journaled without the other.
-      commit(completeStep(deps.store, runId, {
+      const calls = last === null && outcome.kind === "done"
+        ? toolCallItems(outcome.toolCalls)
+        : [];
+      // The step's message (when whole), the call's end and, for the Run's last step, its
+      // settlement, else its tool calls' start: one transaction, none journaled alone.
+      const ended = commit(completeStep(deps.store, runId, {
         message: outcome.kind === "done" && outcome.itemId !== null
           ? {
             itemId: outcome.itemId,
@@ -166,6 +169,7 @@ export async function runAgentLoop(
           activityDate: deps.today(),
         },
         settle: last ?? undefined,
+        startItems: calls.map(({ item }) => item),
       }));
       if (last !== null || outcome.kind !== "done") {
         if (last?.status === "completed") deps.onSettled?.(runId);
@@ -182,7 +186,7 @@ export async function runAgentLoop(
       const toolFailure = await runToolCalls(
         deps,
         toolContext,
-        outcome.toolCalls,
+        calls.map(({ call, args }, index) => ({ call, args, item: ended.started[index]! })),
         signal,
         commit,
       );

@@ -10,11 +10,11 @@ import {
   appendFileChange,
   appendProcessRecord,
   type Committed,
+  type NewItem,
   settleToolCall,
-  startItems,
   type StateStore,
 } from "@daedalus/storage";
-import type { RunReasonCode } from "@daedalus/protocol";
+import type { Item, RunReasonCode } from "@daedalus/protocol";
 import type { RunToolContext, ToolDefinition } from "@daedalus/tools";
 import type { ToolCallRequest } from "./agent_loop.ts";
 import { redactValue } from "../security/redact_value.ts";
@@ -33,12 +33,50 @@ export interface ToolRunnerDeps {
   protectedValues?: { redact(text: string): string };
 }
 
+/** A tool call the model asked for, with its parsed arguments and its running Item. */
+export interface StartedToolCall {
+  /** The call as the model sent it. */
+  call: ToolCallRequest;
+  /** Its arguments parsed from JSON, or the raw text when they are not JSON. */
+  args: unknown;
+  /** Its `tool_call` Item (recorded with the step's end, `completeStep`'s `startItems`). */
+  item: Item;
+}
+
 /**
- * Records the calls as running items (one transaction), then runs them through the gate.
+ * The `tool_call` Items of a step's calls, in the model's order, and their parsed
+ * arguments: recorded in the transaction that ends the step.
+ *
+ * @param calls the calls
+ * @returns each call's parsed arguments and the Item to record for it
+ */
+export function toolCallItems(
+  calls: readonly ToolCallRequest[],
+): { call: ToolCallRequest; args: unknown; item: NewItem }[] {
+  return calls.map((call) => {
+    let args: unknown = call.arguments;
+    try {
+      args = JSON.parse(call.arguments || "{}");
+    } catch { /* reported to the model when the call runs */ }
+    return {
+      call,
+      args,
+      item: {
+        kind: "tool_call" as const,
+        role: "assistant" as const,
+        status: "running" as const,
+        data: { toolId: call.name, callId: call.id, arguments: args },
+      },
+    };
+  });
+}
+
+/**
+ * Runs a step's started calls through the gate.
  *
  * @param deps store and tools
  * @param run the Run's tool context (ids, workspace, policy, capabilities)
- * @param calls the calls, in the model's order
+ * @param calls the started calls, in the model's order
  * @param signal cancellation
  * @param commit unwraps a write's result (the store publishes its events itself)
  * @returns the reason the Run must fail after these calls (a tool's `runFailure`), or null
@@ -46,35 +84,12 @@ export interface ToolRunnerDeps {
 export async function runToolCalls(
   deps: ToolRunnerDeps,
   run: RunToolContext,
-  calls: ToolCallRequest[],
+  calls: readonly StartedToolCall[],
   signal: AbortSignal,
   commit: <T>(c: Committed<T>) => T,
 ): Promise<RunReasonCode | null> {
   let runFailure: RunReasonCode | null = null;
-  const parsed = calls.map((call) => {
-    let args: unknown = call.arguments;
-    try {
-      args = JSON.parse(call.arguments || "{}");
-    } catch { /* reported to the model below */ }
-    return { call, args };
-  });
-  // Every call of the step is recorded in one transaction, in the model's order.
-  const items = commit(startItems(
-    deps.store,
-    run.runId,
-    parsed.map(({ call, args }) => ({
-      kind: "tool_call" as const,
-      role: "assistant" as const,
-      status: "running" as const,
-      data: { toolId: call.name, callId: call.id, arguments: args },
-    })),
-  ));
-  const started = parsed.map(({ call, args }, index) => ({
-    call,
-    args,
-    item: items[index]!,
-    tool: deps.tools.get(call.name),
-  }));
+  const started = calls.map((call) => ({ ...call, tool: deps.tools.get(call.call.name) }));
   for (const batch of gateBatches(started)) {
     if (signal.aborted || runFailure !== null) return runFailure;
     await Promise.all(batch.map(async ({ call, args, item, tool }) => {

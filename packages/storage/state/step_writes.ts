@@ -30,6 +30,8 @@ export interface StepCompletion {
   response: ModelResponseFact;
   /** The Run's settlement, when this step is its last. */
   settle?: SettlementRequest;
+  /** The step's tool calls, recorded as Items after the call's end (a step that goes on). */
+  startItems?: readonly NewItem[];
 }
 
 /** What a step's completion committed. */
@@ -38,11 +40,14 @@ export interface CompletedStep {
   item: Item | null;
   /** The Run's settlement, when the step asked for one. */
   settlement: Settlement | null;
+  /** The tool-call Items started, in the order given (empty when none were asked for). */
+  started: Item[];
 }
 
 /**
  * Completes a model step in one transaction: its message's `item.completed` (when
- * given), the call's `model.response_finished`, then the Run's settlement (when given).
+ * given), the call's `model.response_finished`, then the Run's settlement (when given)
+ * or the step's tool calls as started Items (when given).
  * A Run that another connection settled in between keeps that settlement; the step is
  * then committed alone.
  *
@@ -62,9 +67,11 @@ export function completeStep(
       const item = step.message
         ? finishItem(context, step.message.itemId, step.message.completion)
         : null;
-      appendModelResponse(context, readRunScope(context.db, runId), step.response);
+      const scope = readRunScope(context.db, runId);
+      appendModelResponse(context, scope, step.response);
       const settlement = settle ? settleWithin(context, runId, settle) : null;
-      return { item, settlement };
+      const started = (step.startItems ?? []).map((call) => addItem(context, scope, call));
+      return { item, settlement, started };
     });
   try {
     return write(step.settle);

@@ -126,6 +126,37 @@ Deno.test("a step's tool calls start in one transaction, in order, or not at all
   assert.deepEqual([second! - first!, third! - second!], [1, 1], "consecutive ordinals");
 });
 
+Deno.test("a step's end and its tool calls' start commit together, or neither does", async () => {
+  const { fixture, store, runId, itemId } = await streamingStep();
+  await using _ = fixture;
+  const call = (callId: string) => ({
+    kind: "tool_call" as const,
+    role: "assistant" as const,
+    status: "running" as const,
+    data: { toolId: "read", callId, arguments: {} },
+  });
+  const step = {
+    message: { itemId, completion: { status: "completed" as const } },
+    response,
+    startItems: [call("c1"), call("c2")],
+  };
+  const restore = failInsert(store, "items", "json_extract(NEW.data_json, '$.callId') = 'c2'");
+  const events = countRows(store, "events");
+  assert.throws(() => completeStep(store, runId, step), /injected failure/);
+  restore();
+  assert.equal(countRows(store, "events"), events, "the step's end was rolled back too");
+  assert.equal(readRow(store, "SELECT status FROM items WHERE id = ?", itemId).status, "streaming");
+  const done = completeStep(store, runId, step);
+  assertValidEvents(done.events);
+  assert.deepEqual(eventTypes(done.events), [
+    "item.completed",
+    "model.response_finished",
+    "item.started",
+    "item.started",
+  ]);
+  assert.deepEqual(done.result.started.map((item) => item.data.callId), ["c1", "c2"]);
+});
+
 Deno.test("a Run's last step and its settlement commit together", async () => {
   const { fixture, store, runId, itemId } = await streamingStep();
   await using _ = fixture;
