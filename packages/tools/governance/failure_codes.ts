@@ -12,6 +12,11 @@
  * a code of the caller's kind lists it in {@linkcode NON_FAILURE_CODES}; a test reads the
  * package's sources and fails on any built-in code left unclassed.
  *
+ * Provider calls are classed by their Run reason code, `provider_<category>`
+ * (`PROVIDER_FAILURE_CATEGORIES` of the protocol): a rate limit, timeout, network, server or
+ * protocol failure counts; authentication, an invalid request, a context overflow or a
+ * cancel does not, as no wait fixes those.
+ *
  * @module
  */
 
