@@ -149,7 +149,8 @@ export interface CircuitBreakers {
    * @param admission what {@linkcode CircuitBreakers.admit} returned for the call
    * @param outcome `success`, `failure` or `ignored` (see {@linkcode breakerOutcome})
    * @returns the state change it caused, or null
-   * @throws {GovernanceError} `breaker_outcome_invalid` for another outcome value
+   * @throws {GovernanceError} `breaker_outcome_invalid` for another outcome value,
+   *   `breaker_admission_invalid` for a refusal or anything else not from `admit`
    */
   record(admission: BreakerAdmitted, outcome: BreakerOutcome): BreakerTransition | null;
   /**
@@ -251,6 +252,12 @@ export function createCircuitBreakers(options: CircuitBreakersOptions = {}): Cir
           `A breaker outcome is success, failure or ignored, got ${describe(outcome)}`,
         );
       }
+      if (!isAdmitted(admission)) {
+        throw new GovernanceError(
+          "breaker_admission_invalid",
+          "Only an admission that admit() let through can be recorded",
+        );
+      }
       const breaker = breakers.get(admission.key);
       if (breaker === undefined) return null;
       const from = breaker.state;
@@ -301,6 +308,13 @@ function readOptions(options: CircuitBreakersOptions): Settings {
     probeLeaseMs: option("probeLeaseMs", BREAKER_PROBE_LEASE_MS, 1, DAY_MS),
     maxKeys: option("maxKeys", BREAKER_KEYS_MAX, 1, 1_000_000),
   };
+}
+
+function isAdmitted(admission: unknown): admission is BreakerAdmitted {
+  if (typeof admission !== "object" || admission === null) return false;
+  const { admitted, key, ticket, probe } = admission as Record<string, unknown>;
+  return admitted === true && typeof key === "string" && typeof ticket === "number" &&
+    typeof probe === "boolean";
 }
 
 function checkKey(key: unknown): asserts key is string {

@@ -371,4 +371,15 @@ Deno.test("bad options, keys and outcomes are refused with stable codes", () => 
       error instanceof GovernanceError && error.code === "breaker_outcome_invalid" &&
       /got "broken"/.test(error.message),
   );
+  for (let call = 0; call < 4; call++) breakers.record(admitted(breakers, "shut"), "failure");
+  const refused = breakers.admit("shut");
+  for (const admission of [refused, null, { admitted: true, key: "shut" }]) {
+    assert.throws(
+      () => breakers.record(admission as BreakerAdmitted, "success"),
+      (error: unknown) =>
+        error instanceof GovernanceError && error.code === "breaker_admission_invalid",
+      `recording ${JSON.stringify(admission)?.slice(0, 40)}`,
+    );
+  }
+  assert.equal(stateOf(breakers, "shut"), "open", "a refusal recorded cannot close a breaker");
 });

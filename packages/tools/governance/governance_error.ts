@@ -6,9 +6,9 @@
 
 /**
  * A refused governance input with a stable code: `breaker_option_invalid`,
- * `breaker_key_invalid`, `breaker_outcome_invalid`, `loop_option_invalid`,
- * `loop_call_invalid`, `arguments_not_json`. These are caller or configuration mistakes; a
- * refused or paused tool call is a verdict, never this error.
+ * `breaker_key_invalid`, `breaker_outcome_invalid`, `breaker_admission_invalid`,
+ * `loop_option_invalid`, `loop_call_invalid`, `arguments_not_json`. These are caller or
+ * configuration mistakes; a refused or paused tool call is a verdict, never this error.
  */
 export class GovernanceError extends Error {
   /** Stable code. */

@@ -40,7 +40,9 @@
  * const detector = createLoopDetector();
  * const call = { tool: "read", args: { path: "a.ts" }, readOnly: true };
  * const verdict = detector.before(call);
- * if (verdict.verdict === "run") detector.after(call, await executeTool(readTool, call.args, context));
+ * if (verdict.verdict === "run") {
+ *   detector.after(call, await executeTool(readTool, call.args, context));
+ * }
  * ```
  *
  * @module
