@@ -21,8 +21,9 @@
  * escape the count, so the last executed calls are watched too: when they are two distinct
  * calls alternating with unchanged results for {@linkcode LOOP_PING_PONG_ROUNDS} rounds
  * (default 3: A B A B A B), the next call of either is refused with `repeated_call`; as
- * for one call, the attempt `pauseLimit − repeatLimit` past the threshold (the second, by
- * default) pauses the Run. Any other executed call breaks the pattern.
+ * for one call, a call's attempt `pauseLimit − repeatLimit` past the threshold (its second,
+ * by default) pauses the Run — per call, so a pair the model issues together in one step
+ * gets one refusal each before the pause. Any other executed call breaks the pattern.
  *
  * Memory is bounded: at most {@linkcode LOOP_KEYS_MAX} calls (least recently seen
  * forgotten first), kept results of at most {@linkcode LOOP_REUSE_RESULT_MAX_CHARS} each
@@ -184,7 +185,8 @@ export function createLoopDetector(options: LoopDetectorOptions = {}): LoopDetec
   const entries = new Map<string, Entry>();
   let keptChars = 0;
   let recent: Signature[] = [];
-  let pingPongAttempts = 0;
+  // Attempts per call of the pair refused since the ping-pong pattern formed.
+  const pingPongAttempts = new Map<string, number>();
 
   const touch = (key: string): Entry | undefined => {
     const entry = entries.get(key);
@@ -219,8 +221,9 @@ export function createLoopDetector(options: LoopDetectorOptions = {}): LoopDetec
       }
       const pair = judgePingPong(key, recent, settings.pingPongRounds);
       if (pair !== null) {
-        pingPongAttempts++;
-        return pingPongAttempts >= settings.pauseLimit - settings.repeatLimit
+        const attempts = (pingPongAttempts.get(key) ?? 0) + 1;
+        pingPongAttempts.set(key, attempts);
+        return attempts >= settings.pauseLimit - settings.repeatLimit
           ? pause("ping_pong", `${pair} alternated ${settings.pingPongRounds} times`)
           : refuse("ping_pong", pingPongText(pair, settings.pingPongRounds));
       }
@@ -246,7 +249,8 @@ export function createLoopDetector(options: LoopDetectorOptions = {}): LoopDetec
       entries.set(key, entry);
       const reusable = call.readOnly && result.isError !== true &&
         result.content.length <= settings.reuseResultMaxChars;
-      keep(entry, reusable ? { result, recordedAt: settings.now() } : null);
+      // A copy: the caller's result object may change after it was handed over.
+      keep(entry, reusable ? { result: { ...result }, recordedAt: settings.now() } : null);
       if (!call.readOnly && result.isError !== true) {
         for (const [other, otherEntry] of entries) {
           if (other === key) continue;
@@ -257,7 +261,7 @@ export function createLoopDetector(options: LoopDetectorOptions = {}): LoopDetec
       recent = [...recent, { key, tool: call.tool, resultHash }].slice(
         -2 * settings.pingPongRounds,
       );
-      pingPongAttempts = 0;
+      pingPongAttempts.clear();
       trim();
     },
 
@@ -265,7 +269,7 @@ export function createLoopDetector(options: LoopDetectorOptions = {}): LoopDetec
       entries.clear();
       keptChars = 0;
       recent = [];
-      pingPongAttempts = 0;
+      pingPongAttempts.clear();
     },
   };
 }

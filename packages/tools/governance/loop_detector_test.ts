@@ -152,9 +152,9 @@ Deno.test("call sequences and the verdict after each", () => {
       verdicts: repeat("run", 8),
     },
     {
-      name: "polling with no new output is caught as ping-pong before the per-call count",
-      steps: ["wait", "poll", "wait", "poll", "wait", "poll", "wait", "poll"],
-      verdicts: [...repeat("run", 6), "refuse:ping_pong", "pause:ping_pong"],
+      name: "polling with no new output is caught as ping-pong; each call is refused once",
+      steps: ["wait", "poll", "wait", "poll", "wait", "poll", "wait", "poll", "wait"],
+      verdicts: [...repeat("run", 6), "refuse:ping_pong", "refuse:ping_pong", "pause:ping_pong"],
     },
     {
       name: "one call whose result flips (x y x y) is not two calls alternating",
@@ -222,7 +222,9 @@ Deno.test("reuse: a read-only call with an unchanged target gets the earlier res
   const detector = createLoopDetector({ now: () => now });
   const call: LoopCall = { ...CALLS.readA as LoopCall, targetUnchanged: true };
   assert.deepEqual(detector.before(call), { verdict: "run" }, "nothing to reuse yet");
-  detector.after(call, { content: "line 1", details: { lines: 1 } });
+  const handedOver: ToolResult = { content: "line 1", details: { lines: 1 } };
+  detector.after(call, handedOver);
+  handedOver.content = "changed by the caller afterwards";
   now = 9_000;
   const note = "(The same call earlier in this run returned this, and its target has not " +
     "changed since, so it was not run again.)";
