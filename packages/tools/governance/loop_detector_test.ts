@@ -340,6 +340,25 @@ Deno.test("calls of one step in parallel: before, before, after, after", () => {
   assert.equal(label(detector.before(call)), "refuse:repeat", "three identical results");
 });
 
+Deno.test("a pair issued together each step: one refusal each, then the pause", () => {
+  const detector = createLoopDetector();
+  const pair = [CALLS.readA as LoopCall, CALLS.readB as LoopCall];
+  const steps = Array.from({ length: 5 }, () => {
+    const verdicts = pair.map((call) => detector.before(call));
+    pair.forEach((call, index) => {
+      if (verdicts[index]?.verdict === "run") detector.after(call, { content: "same" });
+    });
+    return verdicts.map(label).join(" ");
+  });
+  assert.deepEqual(steps, [
+    "run run",
+    "run run",
+    "run run",
+    "refuse:ping_pong refuse:ping_pong",
+    "pause:ping_pong pause:ping_pong",
+  ]);
+});
+
 Deno.test("memory is bounded: the least recently seen call is forgotten", () => {
   const detector = createLoopDetector({ maxKeys: 2 });
   assert.deepEqual(
