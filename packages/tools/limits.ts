@@ -139,3 +139,67 @@ export const SESSION_READ_MAX_ITEMS = 41;
 export const THREAD_SEND_MAX_HOPS = 3;
 /** Non-blocking sub-agents one Run may have alive at once. */
 export const SUBAGENTS_LIVE_MAX = 4;
+
+// --- Governance: circuit breakers (gate stage 6) -------------------------------------------
+
+/** Calls a breaker's failure-rate window holds (issue 14: the last 10 calls). */
+export const BREAKER_WINDOW_CALLS = 10;
+
+/** Fewest calls in the window before its failure rate may open a breaker (issue 14: 4). */
+export const BREAKER_MIN_CALLS = 4;
+
+/** Share of failed calls in the window that opens a breaker, in percent (issue 14: ≥ 50 %). */
+export const BREAKER_FAILURE_RATE_PERCENT = 50;
+
+/** Failures in a row that open a breaker whatever the window holds (issue 14: 5). */
+export const BREAKER_CONSECUTIVE_FAILURES = 5;
+
+/** How long an open breaker fails calls fast before one probe may pass (issue 14: 30 s). */
+export const BREAKER_OPEN_MS = 30_000;
+
+/**
+ * How long a half-open breaker waits for its probe's outcome before it lets another probe
+ * through, in ms. Longer than any tool call may run; it exists so that a caller that died
+ * without recording cannot hold the breaker half-open (failing every call) until a restart.
+ */
+export const BREAKER_PROBE_LEASE_MS = 10 * 60_000;
+
+/**
+ * Most breakers kept in memory. Keys are tool, provider and MCP server ids, so a few dozen in
+ * practice; the cap only bounds memory should a caller key by something unbounded, and a
+ * closed breaker (the only kind evicted) is as good as a new one bar its window.
+ */
+export const BREAKER_KEYS_MAX = 1000;
+
+/** Longest breaker key, in characters (ids are far shorter; longer means a caller bug). */
+export const BREAKER_KEY_MAX_CHARS = 256;
+
+// --- Governance: loop and duplicate detection (gate stage 4) -------------------------------
+
+/**
+ * Identical calls (same tool, arguments and result) a Run may execute before the next one is
+ * refused with `repeated_call` (issue 14: N = 3).
+ */
+export const LOOP_REPEAT_LIMIT = 3;
+
+/** Identical call attempts at which the Run pauses with `loop_detected` (issue 14: M = 5). */
+export const LOOP_PAUSE_LIMIT = 5;
+
+/**
+ * Rounds of two calls alternating with unchanged results (A B A B A B) after which the next
+ * call of either is refused. Three, like {@linkcode LOOP_REPEAT_LIMIT}: a pair that undoes
+ * itself (edit a→b, edit b→a) escapes the per-call count, as each success resets the other.
+ */
+export const LOOP_PING_PONG_ROUNDS = 3;
+
+/** Distinct calls one Run's detector remembers; the least recently seen is forgotten first. */
+export const LOOP_KEYS_MAX = 256;
+
+/**
+ * Largest result (content characters) kept for reuse by a repeated read-only call. Results
+ * over 64 KiB are already an artifact preview (ARTIFACT_THRESHOLD_BYTES), so all fit.
+ */
+export const LOOP_REUSE_RESULT_MAX_CHARS = 64 * 1024;
+
+/** Total result characters one Run's detector keeps for reuse; the oldest are dropped first. */
+export const LOOP_REUSE_TOTAL_MAX_CHARS = 2 * 1024 * 1024;

@@ -101,3 +101,33 @@ export {
   type SupervisePolicy,
 } from "./processes/process_manager.ts";
 export { ProcessError } from "./processes/process_error.ts";
+// Governance (issue 14): not yet wired into executeTool; the policy gate will call these
+// (stage 4, loop detection, and stage 6, circuit breakers) around each call.
+export { GovernanceError } from "./governance/governance_error.ts";
+export { canonicalJson } from "./governance/canonical_json.ts";
+export {
+  type BreakerOutcome,
+  breakerOutcome,
+  countsAsFailure,
+  FAILURE_CODES,
+  NON_FAILURE_CODES,
+} from "./governance/failure_codes.ts";
+export {
+  type BreakerAdmission,
+  type BreakerAdmitted,
+  type BreakerRefused,
+  type BreakerSnapshot,
+  type BreakerState,
+  type BreakerTransition,
+  type CircuitBreakers,
+  type CircuitBreakersOptions,
+  createCircuitBreakers,
+} from "./governance/circuit_breaker.ts";
+export {
+  createLoopDetector,
+  type LoopCall,
+  type LoopDetector,
+  type LoopDetectorOptions,
+  type LoopPattern,
+  type LoopVerdict,
+} from "./governance/loop_detector.ts";
