@@ -99,3 +99,27 @@ export {
   type SupervisePolicy,
 } from "./processes/process_manager.ts";
 export { ProcessError } from "./processes/process_error.ts";
+export {
+  compileRuleSet,
+  decide,
+  type PermissionCall,
+  PermissionRuleError,
+  type PermissionRuleSet,
+  permissionRuleSet,
+  type PermissionRuleSource,
+  type PermissionVerdict,
+} from "./governance/permission_rules.ts";
+export {
+  DEFAULT_PERMISSION_PRESET,
+  PERMISSION_PRESET_RULES,
+  type PermissionPresetRules,
+} from "./governance/presets.ts";
+export {
+  type CallTarget,
+  callTarget,
+  type CallTargetRoots,
+  type CommandTarget,
+  type PathTarget,
+  resolveCallTarget,
+} from "./governance/call_target.ts";
+export { type SimpleCommand, simpleCommands } from "./governance/command_words.ts";

@@ -1,0 +1,61 @@
+/**
+ * The permission presets as rule lists: what the Run modes meant before rules existed
+ * (`read_only`, `workspace_write`, `full_access`) and the new default, `ask`. Each is its
+ * rules plus the decision when none matches; rules from config.yaml and threads are
+ * checked after them, so they win.
+ *
+ * @module
+ */
+import type { PermissionDecision, PermissionPreset, PermissionRule } from "@daedalus/protocol";
+
+/** A preset: its rules, and the decision when none of them (nor any later rule) matches. */
+export interface PermissionPresetRules {
+  /** The decision when no rule matches. */
+  readonly fallback: PermissionDecision;
+  /** The rules, in order (the last match wins). */
+  readonly rules: readonly PermissionRule[];
+}
+
+/** The preset of a new thread when nothing is configured (issue 14: `ask`). */
+export const DEFAULT_PERMISSION_PRESET: PermissionPreset = "ask";
+
+// Reads that touch no path (history_read, thread_list, thread_read) ran in every mode and
+// still do; an absolute glob matches every path, a relative one only paths inside the
+// workspace, so "/**" then "**" reads as "outside: …, inside: …".
+const READS_INSIDE_ONLY: readonly PermissionRule[] = [
+  { tool: "group:read", decision: "allow" },
+  { tool: "group:read", pattern: "/**", decision: "deny" },
+  { tool: "group:read", pattern: "**", decision: "allow" },
+];
+
+/** The user's long-term memory is not the workspace: every mode has used it. */
+const MEMORY: PermissionRule = { tool: "group:memory", decision: "allow" };
+
+/**
+ * Every preset's rules. `read_only`: reads inside the workspace (and memory), nothing else.
+ * `workspace_write`: reads and writes inside, no commands or session changes, nothing
+ * outside. `ask`: reads and writes inside and memory run; commands, session changes and
+ * anything outside the workspace ask. `full_access`: everything runs.
+ */
+export const PERMISSION_PRESET_RULES: Readonly<Record<PermissionPreset, PermissionPresetRules>> = {
+  read_only: { fallback: "deny", rules: [...READS_INSIDE_ONLY, MEMORY] },
+  workspace_write: {
+    fallback: "deny",
+    rules: [
+      ...READS_INSIDE_ONLY,
+      { tool: "group:write", pattern: "**", decision: "allow" },
+      MEMORY,
+    ],
+  },
+  ask: {
+    fallback: "ask",
+    rules: [
+      { tool: "group:read", decision: "allow" },
+      { tool: "group:read", pattern: "/**", decision: "ask" },
+      { tool: "group:read", pattern: "**", decision: "allow" },
+      { tool: "group:write", pattern: "**", decision: "allow" },
+      MEMORY,
+    ],
+  },
+  full_access: { fallback: "allow", rules: [{ tool: "*", decision: "allow" }] },
+};
