@@ -139,3 +139,11 @@ export const SESSION_READ_MAX_ITEMS = 41;
 export const THREAD_SEND_MAX_HOPS = 3;
 /** Non-blocking sub-agents one Run may have alive at once. */
 export const SUBAGENTS_LIVE_MAX = 4;
+
+// --- Permission rules ----------------------------------------------------------------------
+
+/**
+ * Compiled permission globs kept for the next rule set (entries, least recently used out):
+ * twice the protocol's 500 rules a list, so config.yaml's and a thread's stay compiled.
+ */
+export const PERMISSION_GLOB_CACHE_MAX_ENTRIES = 1000;

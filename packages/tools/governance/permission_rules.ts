@@ -33,7 +33,13 @@ import type { ToolRisk } from "../tool.ts";
 import { ToolError } from "../tool.ts";
 import { compileGlob } from "../files/traversal.ts";
 import type { CallTarget } from "./call_target.ts";
-import { prefixWords, simpleCommands, startsWithWords } from "./command_words.ts";
+import {
+  prefixWords,
+  type SimpleCommand,
+  simpleCommands,
+  startsWithWords,
+} from "./command_words.ts";
+import { PERMISSION_GLOB_CACHE_MAX_ENTRIES } from "../limits.ts";
 import { DEFAULT_PERMISSION_PRESET, PERMISSION_PRESET_RULES } from "./presets.ts";
 
 /** A tool call as the rules see it. */
@@ -81,8 +87,11 @@ interface CompiledRule {
   readonly rule: PermissionRule;
   readonly origin: string;
   readonly index: number;
-  readonly matchesTarget: (target: CallTarget) => boolean;
+  readonly matchesTarget: (target: CallTarget, commands: CommandsOf) => boolean;
 }
+
+/** The simple commands of a command line, split once per {@linkcode decide}, not per rule. */
+type CommandsOf = (line: string) => readonly SimpleCommand[];
 
 /** A rule that cannot be used, naming where it is and which field is wrong. */
 export class PermissionRuleError extends Error {
@@ -206,12 +215,14 @@ export function decide(ruleSet: PermissionRuleSet, call: PermissionCall): Permis
   const rules = compiledRules.get(ruleSet);
   if (rules === undefined) throw new TypeError("Not a rule set made by compileRuleSet");
   const group = `group:${call.risk}`;
+  let split: readonly SimpleCommand[] | undefined;
+  const commandsOf: CommandsOf = (line) => split ??= simpleCommands(line);
   for (let i = rules.length - 1; i >= 0; i--) {
     const compiled = rules[i];
     if (compiled === undefined) continue;
     const tool = compiled.rule.tool;
     if (tool !== "*" && tool !== call.toolId && tool !== group) continue;
-    if (!compiled.matchesTarget(call.target)) continue;
+    if (!compiled.matchesTarget(call.target, commandsOf)) continue;
     return {
       decision: compiled.rule.decision,
       rule: compiled.rule,
@@ -226,7 +237,7 @@ function targetMatcher(
   rule: PermissionRule,
   origin: string,
   index: number,
-): (target: CallTarget) => boolean {
+): CompiledRule["matchesTarget"] {
   const pattern = rule.pattern;
   if (pattern === undefined) return () => true;
   // The schema accepted the pattern for this tool, so its kind is path or command.
@@ -239,10 +250,10 @@ function targetMatcher(
 function commandMatcher(
   prefix: readonly string[],
   allow: boolean,
-): (target: CallTarget) => boolean {
-  return (target) => {
+): CompiledRule["matchesTarget"] {
+  return (target, commandsOf) => {
     if (target.kind !== "command") return false;
-    const commands = simpleCommands(target.command);
+    const commands = commandsOf(target.command);
     if (!allow) return commands.some((command) => startsWithWords(command, prefix));
     return commands.length > 0 &&
       commands.every((command) => !command.writesFile && startsWithWords(command, prefix));
@@ -254,17 +265,34 @@ function pathMatcher(
   origin: string,
   index: number,
 ): (target: CallTarget) => boolean {
-  let test: (path: string) => boolean;
+  let test = compiledGlobs.get(pattern);
   try {
-    test = compileGlob(pattern);
+    test ??= compileGlob(pattern);
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     const problem = error.message.replace(/^pattern: /, "");
     throw new PermissionRuleError(origin, index, "pattern", problem, { cause: error });
   }
+  rememberGlob(pattern, test);
   if (pattern.startsWith("/")) {
     return (target) => target.kind === "path" && test(target.path.replaceAll("\\", "/"));
   }
   return (target) =>
     target.kind === "path" && target.workspacePath !== null && test(target.workspacePath);
+}
+
+/**
+ * Compiled globs by pattern: a Run's rule set is built from mostly the same rules as the
+ * last one (the preset's, config.yaml's), and compiling RE2 programs is the costly part.
+ */
+const compiledGlobs = new Map<string, (path: string) => boolean>();
+
+function rememberGlob(pattern: string, test: (path: string) => boolean): void {
+  compiledGlobs.delete(pattern);
+  compiledGlobs.set(pattern, test);
+  // Map order is insertion order: the first key is the least recently used.
+  const oldest = compiledGlobs.keys().next().value;
+  if (compiledGlobs.size > PERMISSION_GLOB_CACHE_MAX_ENTRIES && oldest !== undefined) {
+    compiledGlobs.delete(oldest);
+  }
 }

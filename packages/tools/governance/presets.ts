@@ -28,14 +28,27 @@ const READS_INSIDE_ONLY: readonly PermissionRule[] = [
   { tool: "group:read", pattern: "**", decision: "allow" },
 ];
 
+/**
+ * Under `ask`, the process tools that only watch, wait for, stop or resize a process of this
+ * thread run without asking: its start was the decision. Writing to its input is another
+ * command (a shell reads it), so `process_write` still asks.
+ */
+const FOLLOW_STARTED_PROCESSES: readonly PermissionRule[] = [
+  { tool: "process_read", decision: "allow" },
+  { tool: "process_wait", decision: "allow" },
+  { tool: "process_stop", decision: "allow" },
+  { tool: "process_resize", decision: "allow" },
+];
+
 /** The user's long-term memory is not the workspace: every mode has used it. */
 const MEMORY: PermissionRule = { tool: "group:memory", decision: "allow" };
 
 /**
  * Every preset's rules. `read_only`: reads inside the workspace (and memory), nothing else.
  * `workspace_write`: reads and writes inside, no commands or session changes, nothing
- * outside. `ask`: reads and writes inside and memory run; commands, session changes and
- * anything outside the workspace ask. `full_access`: everything runs.
+ * outside. `ask`: reads and writes inside and memory run; starting commands, writing to
+ * them, session changes and anything outside the workspace ask (watching a started
+ * process does not). `full_access`: everything runs.
  */
 export const PERMISSION_PRESET_RULES: Readonly<Record<PermissionPreset, PermissionPresetRules>> = {
   read_only: { fallback: "deny", rules: [...READS_INSIDE_ONLY, MEMORY] },
@@ -54,6 +67,7 @@ export const PERMISSION_PRESET_RULES: Readonly<Record<PermissionPreset, Permissi
       { tool: "group:read", pattern: "/**", decision: "ask" },
       { tool: "group:read", pattern: "**", decision: "allow" },
       { tool: "group:write", pattern: "**", decision: "allow" },
+      ...FOLLOW_STARTED_PROCESSES,
       MEMORY,
     ],
   },

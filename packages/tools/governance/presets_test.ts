@@ -81,14 +81,15 @@ Deno.test("read_only, workspace_write and full_access reproduce today's decision
   assert.equal(checked, 3 * 21 * 2);
 });
 
-Deno.test("ask: reads and writes inside and memory run; commands, sessions and outside ask", () => {
+Deno.test("ask: reads and writes inside, memory and watching processes run; the rest asks", () => {
   const ruleSet = permissionRuleSet({});
   const expected: Record<string, { inside: string; outside: string }> = {};
   for (const tool of BUILTIN_TOOLS) {
     const kind = TOOL_PATTERN_KINDS[tool.id as typeof TOOL_IDS[number]];
-    const byRisk = tool.risk === "read" || tool.risk === "memory"
-      ? "allow"
-      : tool.risk === "write"
+    const watchesProcess = ["process_read", "process_wait", "process_stop", "process_resize"]
+      .includes(tool.id);
+    const byRisk = tool.risk === "read" || tool.risk === "memory" || tool.risk === "write" ||
+        watchesProcess
       ? "allow"
       : "ask";
     expected[tool.id] = { inside: byRisk, outside: kind === "path" ? "ask" : byRisk };
@@ -110,7 +111,8 @@ Deno.test("ask: reads and writes inside and memory run; commands, sessions and o
     ["write", "write", "inside", "allow"],
     ["edit", "write", "outside", "ask"],
     ["process_start", "process", "inside", "ask"],
-    ["process_read", "process", "inside", "ask"],
+    ["process_read", "process", "inside", "allow"],
+    ["process_write", "process", "inside", "ask"],
     ["thread_create", "session", "inside", "ask"],
     ["thread_read", "read", "inside", "allow"],
     ["memory", "memory", "inside", "allow"],
