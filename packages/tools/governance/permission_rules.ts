@@ -15,7 +15,7 @@
  * - `tool`: `*`, the call's tool id, or `group:<risk>` of the call's risk class;
  * - a path `pattern` (a glob) matches only path targets: a relative glob against the path
  *   relative to the workspace, and only inside it; an absolute glob against the absolute
- *   path, inside or outside;
+ *   path, inside or outside (on Windows, `C:\x` is matched as `/C:/x`);
  * - a command `pattern` (a word-wise prefix) matches only command targets: a `deny` or
  *   `ask` rule when any simple command of the line starts with it (`ls; rm -rf x` is an
  *   `rm`), an `allow` rule only when every one does and none redirects output into a file,
@@ -275,10 +275,19 @@ function pathMatcher(
   }
   rememberGlob(pattern, test);
   if (pattern.startsWith("/")) {
-    return (target) => target.kind === "path" && test(target.path.replaceAll("\\", "/"));
+    return (target) => target.kind === "path" && test(slashPath(target.path));
   }
   return (target) =>
     target.kind === "path" && target.workspacePath !== null && test(target.workspacePath);
+}
+
+/**
+ * An absolute path as absolute globs see it: `/`-separated, starting with `/`, so that
+ * `C:\Users\me` is `/C:/Users/me` and `/**` matches every path on every platform.
+ */
+function slashPath(path: string): string {
+  const slashed = path.replaceAll("\\", "/");
+  return slashed.startsWith("/") ? slashed : `/${slashed}`;
 }
 
 /**

@@ -294,3 +294,25 @@ Deno.test("permissionRuleSet puts config rules after the preset's, and more afte
   );
   assert.equal(decide(permissionRuleSet({ preset: "read_only" }), write("a")).decision, "deny");
 });
+
+Deno.test("decide: absolute globs see Windows paths as /C:/…", () => {
+  const ruleSet = compileRuleSet([{
+    origin: "t",
+    rules: [
+      { tool: "read", pattern: "/**", decision: "ask" },
+      { tool: "read", pattern: "/C:/Users/*/secret/**", decision: "deny" },
+    ],
+  }], "allow");
+  const target = (path: string) => ({
+    kind: "path" as const,
+    path,
+    insideWorkspace: false,
+    workspacePath: null,
+    inArtifacts: false,
+  });
+  const verdict = (path: string) =>
+    decide(ruleSet, { toolId: "read", risk: "read", target: target(path) }).decision;
+  assert.equal(verdict("C:\\Users\\me\\secret\\key"), "deny");
+  assert.equal(verdict("D:\\data\\x"), "ask", "/** matches every drive");
+  assert.equal(verdict("/etc/passwd"), "ask");
+});

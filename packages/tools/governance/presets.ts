@@ -19,12 +19,18 @@ export interface PermissionPresetRules {
 /** The preset of a new thread when nothing is configured (issue 14: `ask`). */
 export const DEFAULT_PERMISSION_PRESET: PermissionPreset = "ask";
 
-// Reads that touch no path (history_read, thread_list, thread_read) ran in every mode and
-// still do; an absolute glob matches every path, a relative one only paths inside the
-// workspace, so "/**" then "**" reads as "outside: …, inside: …".
+// Reads that touch no path (the session reads) ran in every mode and still do; a relative
+// glob matches only paths inside the workspace, so reads outside fall to the fallback.
+// Named one by one, not as group:read: a future read tool without a path (an MCP tool)
+// must be allowed on purpose, not by default.
+const SESSION_READS: readonly PermissionRule[] = [
+  { tool: "history_read", decision: "allow" },
+  { tool: "thread_list", decision: "allow" },
+  { tool: "thread_read", decision: "allow" },
+];
+
 const READS_INSIDE_ONLY: readonly PermissionRule[] = [
-  { tool: "group:read", decision: "allow" },
-  { tool: "group:read", pattern: "/**", decision: "deny" },
+  ...SESSION_READS,
   { tool: "group:read", pattern: "**", decision: "allow" },
 ];
 
@@ -63,9 +69,7 @@ export const PERMISSION_PRESET_RULES: Readonly<Record<PermissionPreset, Permissi
   ask: {
     fallback: "ask",
     rules: [
-      { tool: "group:read", decision: "allow" },
-      { tool: "group:read", pattern: "/**", decision: "ask" },
-      { tool: "group:read", pattern: "**", decision: "allow" },
+      ...READS_INSIDE_ONLY,
       { tool: "group:write", pattern: "**", decision: "allow" },
       ...FOLLOW_STARTED_PROCESSES,
       MEMORY,
