@@ -124,6 +124,14 @@ Deno.test("writePermissions refuses a bad rule naming its index and field; nothi
       invalidAt("permissions.preset", /preset must be one of/),
     );
     await assert.rejects(
+      writePermissions(path, null as never),
+      invalidAt("permissions", /object/),
+    );
+    await assert.rejects(
+      writePermissions(path, { rules: "all" as never }),
+      invalidAt("permissions.rules", /array/),
+    );
+    await assert.rejects(
       writePermissions(path, { extra: 1 } as never),
       invalidAt("permissions.extra", /unknown key/),
     );
