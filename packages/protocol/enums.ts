@@ -44,3 +44,25 @@ export const REASONING_EFFORTS = [
   "max",
   "ultra",
 ] as const;
+
+/** What a permission rule decides: run the call, ask the user first, or refuse it. */
+export const PERMISSION_DECISIONS = ["allow", "ask", "deny"] as const;
+
+/**
+ * The permission presets, each a list of rules: `read_only`, `ask` (the default of new
+ * threads), `workspace_write` and `full_access`.
+ */
+export const PERMISSION_PRESETS = ["read_only", "ask", "workspace_write", "full_access"] as const;
+
+/**
+ * The tool groups a permission rule may name instead of one tool id: the tools' risk
+ * classes (each built-in tool has exactly one), spelled `group:<class>` in a rule because
+ * `read`, `write` and `memory` are also tool ids.
+ */
+export const PERMISSION_TOOL_GROUPS = [
+  "group:read",
+  "group:write",
+  "group:process",
+  "group:session",
+  "group:memory",
+] as const;

@@ -49,3 +49,9 @@ export const MEMORY_PREVIEW_MAX_CHARS = 160;
 
 /** Largest page of process output returned by `process.read`. */
 export const PROCESS_READ_MAX_BYTES = 16 * 1024;
+
+/** Longest permission rule pattern (path glob or command prefix): a rule names a path or a command, not a program; also keeps every glob well under the matcher's compiled-size cap. */
+export const PERMISSION_PATTERN_MAX_CHARS = 512;
+
+/** Most permission rules in one list (config.yaml or a thread): each call is checked against all of them. */
+export const PERMISSION_RULES_MAX_COUNT = 500;

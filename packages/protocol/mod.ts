@@ -31,6 +31,7 @@ export * from "./ids.ts";
 export * from "./errors.ts";
 export * from "./reason_codes.ts";
 export * from "./enums.ts";
+export * from "./permission_rules.ts";
 export * from "./jsonrpc.ts";
 export * from "./events.ts";
 export * from "./methods.ts";

@@ -715,6 +715,98 @@ export type ModelInput = {
 /** A model entered by the user when configuring a provider. */
 export const ModelInput: Schema<ModelInput> = schemas.ModelInput;
 
+/** What a permission rule decides for a call: `allow`, `ask` (the user) or `deny`. */
+export type PermissionDecision = "allow" | "ask" | "deny";
+/** What a permission rule decides for a call: `allow`, `ask` (the user) or `deny`. */
+export const PermissionDecision: Schema<PermissionDecision> = schemas.PermissionDecision;
+
+/**
+ * A named list of permission rules: `read_only`, `ask` (the default), `workspace_write`,
+ * `full_access`.
+ */
+export type PermissionPreset = "read_only" | "ask" | "workspace_write" | "full_access";
+/**
+ * A named list of permission rules: `read_only`, `ask` (the default), `workspace_write`,
+ * `full_access`.
+ */
+export const PermissionPreset: Schema<PermissionPreset> = schemas.PermissionPreset;
+
+/**
+ * One permission rule: for `tool`, calls that touch `pattern` (a path glob, relative to the
+ * workspace or absolute, for file tools; a word-wise command prefix for process tools; none for
+ * session and memory tools) get `decision`. In a list, the last matching rule wins.
+ */
+export type PermissionRule = {
+  tool: PermissionRuleTool;
+  pattern?: string;
+  decision: PermissionDecision;
+};
+/**
+ * One permission rule: for `tool`, calls that touch `pattern` (a path glob, relative to the
+ * workspace or absolute, for file tools; a word-wise command prefix for process tools; none for
+ * session and memory tools) get `decision`. In a list, the last matching rule wins.
+ */
+export const PermissionRule: Schema<PermissionRule> = schemas.PermissionRule;
+
+/**
+ * What a permission rule is for: one built-in tool id, a group (the tools' risk class:
+ * `group:read`, `group:write`, `group:process`, `group:session`, `group:memory`) or `*` (every
+ * tool).
+ */
+export type PermissionRuleTool =
+  | "*"
+  | "group:read"
+  | "group:write"
+  | "group:process"
+  | "group:session"
+  | "group:memory"
+  | "read"
+  | "write"
+  | "edit"
+  | "glob"
+  | "grep"
+  | "list"
+  | "history_read"
+  | "memory"
+  | "process_start"
+  | "process_read"
+  | "process_wait"
+  | "process_stop"
+  | "process_write"
+  | "process_resize"
+  | "thread_create"
+  | "thread_rename"
+  | "thread_archive"
+  | "thread_send"
+  | "thread_list"
+  | "thread_read"
+  | "subagent";
+/**
+ * What a permission rule is for: one built-in tool id, a group (the tools' risk class:
+ * `group:read`, `group:write`, `group:process`, `group:session`, `group:memory`) or `*` (every
+ * tool).
+ */
+export const PermissionRuleTool: Schema<PermissionRuleTool> = schemas.PermissionRuleTool;
+
+/** An ordered list of permission rules; the last match wins. */
+export type PermissionRules = PermissionRule[];
+/** An ordered list of permission rules; the last match wins. */
+export const PermissionRules: Schema<PermissionRules> = schemas.PermissionRules;
+
+/**
+ * Permission settings (config.yaml's `permissions`, a thread's own): a preset (default `ask`) and
+ * rules checked after the preset's, so they win over it.
+ */
+export type PermissionSettings = {
+  preset?: PermissionPreset;
+  rules?: PermissionRules;
+};
+/**
+ * Permission settings (config.yaml's `permissions`, a thread's own): a preset (default `ask`) and
+ * rules checked after the preset's, so they win over it.
+ */
+export const PermissionSettings: Schema<PermissionSettings> = schemas.PermissionSettings;
+
 /** A process error code, one of `PROCESS_ERROR_CODES`. */
 export type ProcessErrorCode =
   | "terminated"

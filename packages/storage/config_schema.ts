@@ -5,7 +5,13 @@
  * @module
  */
 import { z } from "zod";
-import { REASONING_EFFORTS, type ReasoningEffort } from "@daedalus/protocol";
+import {
+  type PermissionPreset,
+  type PermissionRule,
+  PermissionSettings,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+} from "@daedalus/protocol";
 import { CONFIG_DISPLAY_NAME_MAX_CHARS, CONFIG_MODEL_ID_MAX_CHARS } from "./limits.ts";
 
 /** The config.yaml format version this build reads and writes. */
@@ -122,6 +128,27 @@ const AuxiliaryConfigSchema = z.strictObject({
 });
 
 /**
+ * The `permissions` section: the default preset of threads and rules checked after it.
+ * Validated by the protocol's `PermissionSettings` (the schema the RPC and the PWA use),
+ * its issues re-addressed under `permissions` so an error names the rule's index and field
+ * (`permissions.rules[3].pattern`). Absent: the `ask` preset and no rules.
+ */
+export const PermissionsConfigSchema = z.custom<PermissionsConfig>().superRefine((value, ctx) => {
+  const result = PermissionSettings.safeParse(value);
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      // One "unknown key" per key, at the key, as zod reports them for the rest of the file.
+      ctx.addIssue({
+        code: "unrecognized_keys",
+        keys: [...issue.keys ?? []],
+        path: [...issue.path],
+      });
+    } else ctx.addIssue({ code: "custom", path: [...issue.path], message: issue.message });
+  }
+});
+
+/**
  * The whole of `config.yaml` version 1.
  *
  * @example
@@ -144,6 +171,7 @@ export const DaedalusConfigSchema = z.strictObject({
   providers: z.record(ProviderIdSchema, ProviderConfigSchema).default(() => ({})),
   skills: SkillsConfigSchema.default(() => ({ disabled: [] })),
   auxiliary: AuxiliaryConfigSchema.optional(),
+  permissions: PermissionsConfigSchema.optional(),
 });
 
 // The types below are written out (not `z.output<…>`) so the package's public types do not
@@ -208,6 +236,17 @@ export interface AuxiliaryConfig {
   memory_refinement?: boolean;
 }
 
+/**
+ * The `permissions` section (the protocol's `PermissionSettings`): a preset and rules.
+ * Absent keys mean the `ask` preset and no rules of the config's own.
+ */
+export interface PermissionsConfig {
+  /** The preset new threads start from (default `ask`). */
+  preset?: PermissionPreset;
+  /** Rules checked after the preset's, in order; the last match wins. */
+  rules?: PermissionRule[];
+}
+
 /** A validated config with defaults filled in. */
 export interface DaedalusConfig {
   /** The format version, {@linkcode CONFIG_VERSION}. */
@@ -218,6 +257,8 @@ export interface DaedalusConfig {
   skills: SkillsConfig;
   /** The auxiliary calls section (absent: every call on). */
   auxiliary?: AuxiliaryConfig;
+  /** The permissions section (absent: the `ask` preset, no rules). */
+  permissions?: PermissionsConfig;
 }
 
 /** A config as accepted for writing: defaults may be omitted. */
@@ -230,6 +271,8 @@ export interface DaedalusConfigInput {
   skills?: Partial<SkillsConfig>;
   /** The auxiliary calls section. */
   auxiliary?: AuxiliaryConfig;
+  /** The permissions section. */
+  permissions?: PermissionsConfig;
 }
 
 // Compile-time guards: each written-out type equals the schema's own.

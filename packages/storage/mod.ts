@@ -21,11 +21,13 @@ export * from "./limits.ts";
 export * from "./home.ts";
 export * from "./lock.ts";
 export * from "./config_file.ts";
+export * from "./config_permissions.ts";
 // Explicit exports win over `export *`: the config schemas typed as `Schema<…>`, not zod's.
 export { DaedalusConfigSchema, ModelConfigSchema, ProviderConfigSchema } from "./config_public.ts";
 export type {
   AuxiliaryConfig,
   ModelConfigInput,
+  PermissionsConfig,
   ProviderConfigInput,
   SkillsConfig,
 } from "./config_schema.ts";

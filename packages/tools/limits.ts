@@ -203,3 +203,10 @@ export const LOOP_REUSE_RESULT_MAX_CHARS = 64 * 1024;
 
 /** Total result characters one Run's detector keeps for reuse; the oldest are dropped first. */
 export const LOOP_REUSE_TOTAL_MAX_CHARS = 2 * 1024 * 1024;
+// --- Permission rules ----------------------------------------------------------------------
+
+/**
+ * Compiled permission globs kept for the next rule set (entries, least recently used out):
+ * twice the protocol's 500 rules a list, so config.yaml's and a thread's stay compiled.
+ */
+export const PERMISSION_GLOB_CACHE_MAX_ENTRIES = 1000;

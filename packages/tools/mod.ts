@@ -131,3 +131,27 @@ export {
   type LoopPattern,
   type LoopVerdict,
 } from "./governance/loop_detector.ts";
+export {
+  compileRuleSet,
+  decide,
+  type PermissionCall,
+  PermissionRuleError,
+  type PermissionRuleSet,
+  permissionRuleSet,
+  type PermissionRuleSource,
+  type PermissionVerdict,
+} from "./governance/permission_rules.ts";
+export {
+  DEFAULT_PERMISSION_PRESET,
+  PERMISSION_PRESET_RULES,
+  type PermissionPresetRules,
+} from "./governance/presets.ts";
+export {
+  type CallTarget,
+  callTarget,
+  type CallTargetRoots,
+  type CommandTarget,
+  type PathTarget,
+  resolveCallTarget,
+} from "./governance/call_target.ts";
+export { type SimpleCommand, simpleCommands } from "./governance/command_words.ts";

@@ -74,6 +74,14 @@ export {
 export { Skill, SkillDiagnostic, SkillName } from "./domain/skill.ts";
 export { Settings } from "./domain/settings.ts";
 export {
+  PermissionDecision,
+  PermissionPreset,
+  PermissionRule,
+  PermissionRules,
+  PermissionRuleTool,
+  PermissionSettings,
+} from "./domain/permission_rule.ts";
+export {
   ContentHash,
   RunConfig,
   RunConfigPart,

@@ -1,0 +1,67 @@
+/**
+ * Permission rules and their settings, as config.yaml, the RPC and the PWA share them.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { docs } from "../docs.ts";
+import {
+  PERMISSION_DECISIONS,
+  PERMISSION_PRESETS,
+  PERMISSION_TOOL_GROUPS,
+  TOOL_IDS,
+} from "../../enums.ts";
+import { PERMISSION_RULES_MAX_COUNT } from "../../limits.ts";
+import { permissionPatternProblem } from "../../permission_rules.ts";
+
+export const PermissionDecision = z.enum(PERMISSION_DECISIONS, {
+  error: `decision must be one of ${PERMISSION_DECISIONS.join(", ")}`,
+}).register(docs, {
+  description: "What a permission rule decides for a call: `allow`, `ask` (the user) or `deny`.",
+});
+
+export const PermissionPreset = z.enum(PERMISSION_PRESETS, {
+  error: `preset must be one of ${PERMISSION_PRESETS.join(", ")}`,
+}).register(docs, {
+  description: "A named list of permission rules: `read_only`, `ask` (the default), " +
+    "`workspace_write`, `full_access`.",
+});
+
+const RULE_TOOLS = ["*", ...PERMISSION_TOOL_GROUPS, ...TOOL_IDS] as const;
+
+export const PermissionRuleTool = z.enum(RULE_TOOLS, {
+  error: "tool must be a built-in tool id, a group (group:read, group:write, group:process, " +
+    "group:session, group:memory) or *",
+}).register(docs, {
+  description: "What a permission rule is for: one built-in tool id, a group (the tools' risk " +
+    "class: `group:read`, `group:write`, `group:process`, `group:session`, `group:memory`) " +
+    "or `*` (every tool).",
+});
+
+export const PermissionRule = z.strictObject({
+  tool: PermissionRuleTool,
+  /** What the call touches: a path glob (file tools) or a command prefix (process_start). */
+  pattern: z.string().optional(),
+  decision: PermissionDecision,
+}).superRefine((rule, ctx) => {
+  if (rule.pattern === undefined) return;
+  const problem = permissionPatternProblem(rule.tool, rule.pattern);
+  if (problem !== null) ctx.addIssue({ code: "custom", path: ["pattern"], message: problem });
+}).register(docs, {
+  description: "One permission rule: for `tool`, calls that touch `pattern` (a path glob, " +
+    "relative to the workspace or absolute, for file tools; a word-wise command prefix for " +
+    "process tools; none for session and memory tools) get `decision`. In a list, the last " +
+    "matching rule wins.",
+});
+
+export const PermissionRules = z.array(PermissionRule).max(PERMISSION_RULES_MAX_COUNT, {
+  error: `at most ${PERMISSION_RULES_MAX_COUNT} rules`,
+}).register(docs, { description: "An ordered list of permission rules; the last match wins." });
+
+export const PermissionSettings = z.strictObject({
+  preset: PermissionPreset.optional(),
+  rules: PermissionRules.optional(),
+}).register(docs, {
+  description: "Permission settings (config.yaml's `permissions`, a thread's own): a preset " +
+    "(default `ask`) and rules checked after the preset's, so they win over it.",
+});
