@@ -139,3 +139,12 @@ export const SESSION_READ_MAX_ITEMS = 41;
 export const THREAD_SEND_MAX_HOPS = 3;
 /** Non-blocking sub-agents one Run may have alive at once. */
 export const SUBAGENTS_LIVE_MAX = 4;
+
+// --- Governance ----------------------------------------------------------------------------
+
+/**
+ * Shells inside shells (`sh -c`, `eval`, `$(…)`, here-documents) the high-risk classifier
+ * follows. Real command lines nest two or three deep; a deeper one is treated as high-risk
+ * (`command_too_nested`) rather than followed, so a crafted line cannot make it work without end.
+ */
+export const HIGH_RISK_MAX_NESTING_DEPTH = 8;

@@ -99,3 +99,23 @@ export {
   type SupervisePolicy,
 } from "./processes/process_manager.ts";
 export { ProcessError } from "./processes/process_error.ts";
+export {
+  classifyHighRisk,
+  type HighRiskInput,
+  HighRiskInputError,
+  type HighRiskVerdict,
+} from "./governance/high_risk.ts";
+export { HIGH_RISK_RULES, type HighRiskRule } from "./governance/high_risk_rules.ts";
+export {
+  type FunctionDefinition,
+  literalWord,
+  parseShell,
+  type Pipeline,
+  type Redirect,
+  ShellParseError,
+  type ShellScript,
+  type SimpleCommand,
+  type Word,
+  type WordPart,
+  wordSource,
+} from "./governance/shell_words.ts";
