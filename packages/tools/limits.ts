@@ -148,3 +148,10 @@ export const SUBAGENTS_LIVE_MAX = 4;
  * (`command_too_nested`) rather than followed, so a crafted line cannot make it work without end.
  */
 export const HIGH_RISK_MAX_NESTING_DEPTH = 8;
+
+/**
+ * Quotes, substitutions and function bodies nested in one another that the shell parser of
+ * the classifier reads. It recurses on each; real lines nest a handful, and a bound keeps a
+ * crafted 32 KiB line from overflowing the stack (the line is then `unparseable_command`).
+ */
+export const SHELL_PARSE_MAX_NESTING = 64;

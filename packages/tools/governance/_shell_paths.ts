@@ -42,7 +42,9 @@ export function wordPath(word: Word, scope: PathScope): string | null {
   for (const [index, part] of word.parts.entries()) {
     if (part.kind === "command") return null;
     if (part.kind === "param") {
-      const value = part.name === "HOME" ? scope.home : part.name === "PWD" ? scope.cwd : null;
+      // `${HOME:-…}` and `${HOME:?}` are $HOME whenever it is set, as it is for the runtime.
+      const name = /^(HOME|PWD)(:?[-?].*)?$/.exec(part.name)?.[1];
+      const value = name === "HOME" ? scope.home : name === "PWD" ? scope.cwd : null;
       if (value === null) return null;
       for (const ch of value) chars.push({ ch, glob: false });
       continue;

@@ -91,6 +91,7 @@ const WRAPPERS: Readonly<Record<string, WrapperSyntax>> = {
   },
   env: { valueOptions: set("-u", "--unset", "-C", "--chdir"), assignments: true },
   nohup: { valueOptions: set() },
+  busybox: { valueOptions: set() },
   setsid: { valueOptions: set() },
   builtin: { valueOptions: set() },
   command: { valueOptions: set(), lookupOptions: set("-v", "-V") },

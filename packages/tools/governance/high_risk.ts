@@ -30,8 +30,9 @@
  * commands under the default preset): targets held in other variables (`rm -rf "$DIR"`) or
  * produced by commands, a script written to a file and run later, aliases and functions
  * that rename a program, `ssh host 'rm -rf /'` (another machine), interpreters other than
- * shells (`curl … | python`), `cp`/`tee` onto a device, and deletes of system folders other
- * than `/` itself (`rm -rf /usr`).
+ * shells (`curl … | python`), a script piped into a shell from anything but a download or a
+ * literal `echo`/`printf` (`base64 -d | sh`), `cp`/`tee` onto a device, `env -S`, and deletes
+ * of system folders other than `/` itself (`rm -rf /usr`).
  *
  * @module
  */
@@ -149,7 +150,7 @@ interface Walk {
   hits: RuleHit[];
 }
 
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"]);
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
 const DOWNLOADERS = new Set(["curl", "wget", "fetch", "http", "https", "xh", "aria2c"]);
 const SOURCING = new Set(["eval", "source", "."]);
 
