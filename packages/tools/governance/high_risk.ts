@@ -2,14 +2,18 @@
  * Stage 3 of the tool-call gate (issue 14): whether a process tool's command line is
  * high-risk — a recursive delete of `/`, the home directory or the workspace root, `mkfs`,
  * `dd` (or a redirection) onto a disk device, `chmod`/`chown -R` on `/`, a fork bomb, a
- * download piped into a shell, `git push --force`, or `sudo`/`doas`/`su`.
+ * download piped into a shell, `git push --force`, or `sudo`/`doas`/`su`/`pkexec`/`run0`.
+ * The rules and their order are {@linkcode HIGH_RISK_RULES}.
  *
- * How the gate will use it: for `process_start` (and later any tool that runs a shell
- * command), after the permission rules of stage 2 allowed the call, the gate calls
- * {@linkcode classifyHighRisk} with the command, its `cwd`, the workspace root and the home
- * directory. A verdict turns the call into an approval request (`risk: "high"`, reason code
- * `high_risk_command`, the verdict's `rule` and `reason` on the card) — even under
- * `full_access`, unless the configuration turns stage 3 off. `null` lets the call go on.
+ * How the gate will use it (not wired yet; the approvals step does that): for `process_start`
+ * (and later any tool that runs a shell command), once stage 2's permission rules let the
+ * call through, the gate calls {@linkcode classifyHighRisk} with the command, its `cwd`, the
+ * workspace root and the runtime's home directory. A verdict turns the call into an approval
+ * request — `risk: "high"`, a stage-3 reason code (`high_risk_command` is the suggestion),
+ * the verdict's `rule` and `reason` on the card — even under `full_access`, unless the
+ * configuration turns stage 3 off. `null` lets the call go on to stage 4. The classifier is
+ * pure and synchronous (no file system, no environment), so the gate can call it on every
+ * call within its time budget, and a test can pin every verdict.
  *
  * The command is matched on its parsed form (see {@linkcode parseShell}), never as a
  * substring: `echo "rm -rf /"` is harmless, `rm -r -f /`, `/bin/rm -fr ~`, `sudo rm …`,

@@ -116,16 +116,22 @@ export function deleteHit(path: string, scope: RuleScope): RuleHit | null {
   if (containsPath(path, scope.home)) {
     return {
       rule: "recursive_delete_home",
-      reason: `Deletes ${path} recursively, which holds the home directory ${scope.home}`,
+      reason: deletes(path, "the home directory", scope.home),
     };
   }
   if (containsPath(path, scope.workspaceRoot)) {
     return {
       rule: "recursive_delete_workspace",
-      reason: `Deletes ${path} recursively, which holds the workspace ${scope.workspaceRoot}`,
+      reason: deletes(path, "the workspace", scope.workspaceRoot),
     };
   }
   return null;
+}
+
+function deletes(path: string, what: string, protectedPath: string): string {
+  return path === protectedPath
+    ? `Deletes ${what} ${path} recursively`
+    : `Deletes ${path} recursively, and with it ${what} ${protectedPath}`;
 }
 
 // `--recur` is `--recursive` to getopt when no other long option of the program starts so.
