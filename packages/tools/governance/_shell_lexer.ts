@@ -54,6 +54,8 @@ export type Token =
 
 // Longest first, so `&&` is not read as two `&`.
 const OPERATORS = "&>> <<< <<- && || ;; |& &> >> >| >& << <& <> ; & | ( ) < >".split(" ");
+// Every operator starts with one of these; other characters skip the search.
+const OPERATOR_STARTS = new Set("&<>|;()");
 const REDIRECTIONS = new Set("&>> <<< <<- &> >> >| >& << <& <> < >".split(" "));
 const BLANKS = new Set([" ", "\t"]);
 const NAME_START = /[A-Za-z_]/;
@@ -146,7 +148,7 @@ class Lexer {
           quoted: false,
         });
       } else {
-        const op = OPERATORS.find((candidate) => this.src.startsWith(candidate, this.#pos));
+        const op = this.#operatorHere();
         if (op === undefined) {
           this.#readWordPart(word);
           continue;
@@ -179,6 +181,11 @@ class Lexer {
     }
   }
 
+  #operatorHere(): string | undefined {
+    if (!OPERATOR_STARTS.has(this.src[this.#pos])) return undefined;
+    return OPERATORS.find((candidate) => this.src.startsWith(candidate, this.#pos));
+  }
+
   #readRedirect(op: string): void {
     while (BLANKS.has(this.src[this.#pos] ?? "")) this.#pos++;
     const target: WordPart[] = [];
@@ -194,7 +201,7 @@ class Lexer {
         });
         continue;
       }
-      if (OPERATORS.some((candidate) => this.src.startsWith(candidate, this.#pos))) break;
+      if (this.#operatorHere() !== undefined) break;
       this.#readWordPart(target);
     }
     if (target.length === 0) throw new ShellParseError(`Redirection ${op} has no target`);
