@@ -221,7 +221,12 @@ function isForkBomb(name: string, body: ShellScript): boolean {
 
 // Returns the command's chain of programs (wrappers first) for the pipeline checks.
 function walkCommand(command: SimpleCommand, walk: Walk, stdin: string | null): Invocation[] {
-  for (const word of [...command.words, ...command.redirects.flatMap(redirectWords)]) {
+  const words = [
+    ...command.words,
+    ...command.arrayValues,
+    ...command.redirects.flatMap(redirectWords),
+  ];
+  for (const word of words) {
     for (const part of word.parts) {
       if (part.kind === "command") walkSource(part.script, nested(walk));
     }

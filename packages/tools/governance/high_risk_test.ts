@@ -69,6 +69,7 @@ const CASES: Case[] = [
   ["sh -c \"sh -c 'rm -rf /'\"", "recursive_delete_root"],
   ["eval 'rm -rf /'", "recursive_delete_root"],
   ["echo $(rm -rf /)", "recursive_delete_root"],
+  ["x=($(rm -rf /))", "recursive_delete_root"],
   ['echo "`rm -rf ~`"', "recursive_delete_home"],
   ["true; rm -rf /", "recursive_delete_root"],
   ["make && rm -rf /", "recursive_delete_root"],
@@ -152,6 +153,8 @@ const CASES: Case[] = [
   ['echo "rm -rf /"', null],
   ['rm -rf "${HOME%/*}/other"', null],
   ["echo cm0gLXJmIC8K | base64 -d | sh", null],
+  ['files=(a b) && rm -rf "${files[@]}"', null],
+  ["args=(rm -rf /)", null],
   // Not caught, as the module doc says: unknown folders, other machines, other programs.
   ['cd "$X" && rm -rf *', null],
   ["ssh host 'rm -rf /'", null],

@@ -36,6 +36,8 @@ export interface SimpleCommand {
   words: Word[];
   /** The redirections, in order. */
   redirects: Redirect[];
+  /** Values of array assignments (`list=(a "b c")`): data, though their `$(…)` parts run. */
+  arrayValues: Word[];
 }
 
 /** Commands joined by `|`, run together; `background` when the list ended with `&`. */
@@ -88,10 +90,10 @@ function buildScript(tokens: Token[], depth = 0): ShellScript {
   }
   const script: ShellScript = { pipelines: [], functions: [] };
   let stages: SimpleCommand[] = [];
-  let command: SimpleCommand = { words: [], redirects: [] };
+  let command: SimpleCommand = { words: [], redirects: [], arrayValues: [] };
   const endCommand = () => {
     if (command.words.length > 0 || command.redirects.length > 0) stages.push(command);
-    command = { words: [], redirects: [] };
+    command = { words: [], redirects: [], arrayValues: [] };
   };
   const endPipeline = (background: boolean) => {
     endCommand();
@@ -120,11 +122,16 @@ function buildScript(tokens: Token[], depth = 0): ShellScript {
       endCommand();
     } else if (token.op === "(") {
       if (command.words.length === 0) continue; // a subshell: its commands run all the same
+      const last = command.words.at(-1);
+      if (last !== undefined && ARRAY_ASSIGNMENT.test(literalWord(last) ?? "")) {
+        i = readArrayValues(tokens, i + 1, command.arrayValues) - 1;
+        continue;
+      }
       const name = command.words.length === 1 ? literalWord(command.words[0]) : null;
       if (name === null || !isOp(tokens[i + 1], ")")) {
         throw new ShellParseError("Parenthesis ( is not where a command can start");
       }
-      command = { words: [], redirects: [] };
+      command = { words: [], redirects: [], arrayValues: [] };
       i = readFunction(tokens, i + 2, name, script, depth) - 1;
     } else if (token.op === ")") {
       // `( … ) | next`: the group's last command feeds the next stage.
@@ -138,6 +145,19 @@ function buildScript(tokens: Token[], depth = 0): ShellScript {
   }
   endPipeline(false);
   return script;
+}
+
+const ARRAY_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=$/;
+
+// Reads `a b …)` after `name=(`, newlines allowed; returns the index after the `)`.
+function readArrayValues(tokens: Token[], start: number, into: Word[]): number {
+  for (let i = start; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.kind === "word") into.push(token.word);
+    else if (isOp(token, ")")) return i + 1;
+    else if (!isOp(token, "\n")) break;
+  }
+  throw new ShellParseError("Array assignment ( is not closed");
 }
 
 // Reads a function body (`{ … }` or `( … )`) starting at `start`; returns the index after it.

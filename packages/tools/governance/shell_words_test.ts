@@ -104,6 +104,24 @@ Deno.test("here-document bodies are attached; expansions only with an unquoted d
   assert.deepEqual(body("cat <<EOF\nno end"), [{ kind: "text", text: "no end", quoted: true }]);
 });
 
+Deno.test("array assignments keep their values apart from the command's words", () => {
+  const cases: [string, string[], string[]][] = [
+    ['files=(a "b c") ls', ["files=", "ls"], ["a", "b c"]],
+    ["x+=(\n1\n2\n)", ["x+="], ["1", "2"]],
+    ["m[k]=(v)", ["m[k]="], ["v"]],
+    ["x=($(ls))", ["x="], ["$(ls)"]],
+  ];
+  for (const [source, words, values] of cases) {
+    const stage = parseShell(source).pipelines[0].stages[0];
+    assert.deepEqual(stage.words.map(wordSource), words, `words of ${JSON.stringify(source)}`);
+    assert.deepEqual(
+      stage.arrayValues.map(wordSource),
+      values,
+      `values of ${JSON.stringify(source)}`,
+    );
+  }
+});
+
 Deno.test("function definitions are recognised in both spellings", () => {
   const cases: [string, string, string[], string[]][] = [
     [":(){ :|:& };:", ":", [": | : &"], [":"]],
@@ -139,6 +157,8 @@ Deno.test("unbalanced lines throw ShellParseError with code unparseable_command"
     ["echo (", "Parenthesis ( is not where a command can start"],
     ["f() ls", "Function f has no body in braces or parentheses"],
     ["f() { ls", "Body of function f is not closed"],
+    ["x=(a b", "Array assignment ( is not closed"],
+    ["x=(a; b)", "Array assignment ( is not closed"],
     [
       `${'"$('.repeat(65)}${')"'.repeat(65)}`,
       "Quotes and substitutions are nested more than 64 deep",
