@@ -210,3 +210,18 @@ export const LOOP_REUSE_TOTAL_MAX_CHARS = 2 * 1024 * 1024;
  * twice the protocol's 500 rules a list, so config.yaml's and a thread's stay compiled.
  */
 export const PERMISSION_GLOB_CACHE_MAX_ENTRIES = 1000;
+// --- Governance ----------------------------------------------------------------------------
+
+/**
+ * Shells inside shells (`sh -c`, `eval`, `$(…)`, here-documents) the high-risk classifier
+ * follows. Real command lines nest two or three deep; a deeper one is treated as high-risk
+ * (`command_too_nested`) rather than followed, so a crafted line cannot make it work without end.
+ */
+export const HIGH_RISK_MAX_NESTING_DEPTH = 8;
+
+/**
+ * Quotes, substitutions and function bodies nested in one another that the shell parser of
+ * the classifier reads. It recurses on each; real lines nest a handful, and a bound keeps a
+ * crafted 32 KiB line from overflowing the stack (the line is then `unparseable_command`).
+ */
+export const SHELL_PARSE_MAX_NESTING = 64;

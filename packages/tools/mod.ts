@@ -154,4 +154,24 @@ export {
   type PathTarget,
   resolveCallTarget,
 } from "./governance/call_target.ts";
-export { type SimpleCommand, simpleCommands } from "./governance/command_words.ts";
+export { type CommandWords, simpleCommands } from "./governance/command_words.ts";
+export {
+  classifyHighRisk,
+  type HighRiskInput,
+  HighRiskInputError,
+  type HighRiskVerdict,
+} from "./governance/high_risk.ts";
+export { HIGH_RISK_RULES, type HighRiskRule } from "./governance/high_risk_rules.ts";
+export {
+  type FunctionDefinition,
+  literalWord,
+  parseShell,
+  type Pipeline,
+  type Redirect,
+  ShellParseError,
+  type ShellScript,
+  type SimpleCommand,
+  type Word,
+  type WordPart,
+  wordSource,
+} from "./governance/shell_words.ts";

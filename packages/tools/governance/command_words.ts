@@ -1,21 +1,34 @@
 /**
- * A command line split into the simple commands a shell would run, each as its words,
- * for matching permission rules' command prefixes word by word. Not a shell: enough of
- * POSIX sh's quoting (`'…'`, `"…"`, `\`), operators (`;`, `&`, `|`, `&&`, `||`, newlines,
- * `(`, `)`), substitutions (`$(…)`, `` `…` ``, `<(…)`) and redirections to see every command
- * a line starts, so that a rule about `rm` also sees the `rm` in `ls; rm x` or
- * `echo "$(rm x)"`. What it does not see through: commands that run other commands
- * (`sh -c`, `xargs`, `env`, `sudo`), aliases and functions. The high-risk command stage and
- * the process sandbox stay underneath.
+ * A command line as the simple commands a shell would run, each as its words, for matching
+ * permission rules' command prefixes word by word. It reads the line with the same shell
+ * parser as the high-risk stage (`shell_words.ts`): quoting, operators, substitutions
+ * (`$(…)`, `` `…` ``, `<(…)`: their commands are listed too, so a rule about `rm` also sees
+ * the `rm` in `ls; rm x` or `echo "$(rm x)"`), redirections and here-documents. What it does
+ * not see through: commands that run other commands (`sh -c`, `xargs`, `env`, `sudo`),
+ * aliases and functions — the high-risk stage (which does) and the process sandbox stay
+ * underneath.
+ *
+ * A line the shell would reject as unbalanced has no simple commands it can vouch for:
+ * {@linkcode simpleCommands} returns null, and the rules then let no `allow` match it while
+ * every `ask` and `deny` with a command prefix does (the safe side).
  *
  * @module
  */
+import {
+  literalWord,
+  parseShell,
+  type Redirect,
+  ShellParseError,
+  type ShellScript,
+  type Word,
+  wordSource,
+} from "./shell_words.ts";
 
 /** One simple command of a command line. */
-export interface SimpleCommand {
+export interface CommandWords {
   /**
-   * Its words, quotes removed; leading `VAR=value` assignments, shell keywords and empty
-   * words dropped.
+   * Its words, quotes removed (an expansion kept as its source, e.g. `$(id)`); leading
+   * `VAR=value` assignments and shell keywords dropped.
    */
   readonly words: readonly string[];
   /** Whether it redirects output to a file (not `/dev/null`, not another descriptor). */
@@ -27,6 +40,8 @@ const SHELL_KEYWORDS: ReadonlySet<string> = new Set([
   "!",
   "{",
   "}",
+  "(",
+  ")",
   "if",
   "then",
   "else",
@@ -39,146 +54,80 @@ const SHELL_KEYWORDS: ReadonlySet<string> = new Set([
   "time",
 ]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-const BREAKS = new Set([";", "&", "|", "(", ")", "\n", "\r"]);
-const BLANKS = new Set([" ", "\t"]);
-
-type Context = "top" | "double" | "substitution" | "backtick";
+/** Redirections that write (`>`, `>>`, `>|`, `&>`, `&>>`, `>&file`, `<>`). */
+const OUTPUT_REDIRECTS: ReadonlySet<string> = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
 
 /**
  * Splits a command line into its simple commands.
  *
  * @param line the command line as the model wrote it
- * @returns the simple commands in order; those with no words are left out
+ * @returns the simple commands in order (those with no words left out), or null when the
+ *   line is unbalanced (see the module notes)
  * @example
  * ```ts
- * simpleCommands("FOO=1 git status -s && echo \"$(rm -rf x)\"").map((c) => c.words);
- * // [["git", "status", "-s"], ["echo"], ["rm", "-rf", "x"]]
+ * simpleCommands("FOO=1 git status -s && echo \"$(rm -rf x)\"")?.map((c) => c.words);
+ * // [["git", "status", "-s"], ["echo", "$(rm -rf x)"], ["rm", "-rf", "x"]]
  * ```
  */
-export function simpleCommands(line: string): SimpleCommand[] {
-  const commands: SimpleCommand[] = [];
-  const contexts: Context[] = ["top"];
-  let words: string[] = [];
-  let word = "";
-  let inWord = false;
-  let writesFile = false;
-  let redirect: "none" | "output" | "input" = "none";
+export function simpleCommands(line: string): CommandWords[] | null {
+  const commands: CommandWords[] = [];
+  return collect(line, commands) ? commands : null;
+}
 
-  const endWord = () => {
-    if (!inWord) return;
-    if (redirect === "output") {
-      if (word !== "/dev/null" && !/^&?\d*-?$/.test(word)) writesFile = true;
-    } else if (redirect === "none") words.push(word);
-    redirect = "none";
-    word = "";
-    inWord = false;
-  };
-  const endCommand = () => {
-    endWord();
-    let start = 0;
-    while (start < words.length) {
-      const first = words[start] ?? "";
-      // An empty first word is what is left of `"$(…)"` around a substitution.
-      if (first !== "" && !SHELL_KEYWORDS.has(first) && !ASSIGNMENT.test(first)) break;
-      start++;
-    }
-    if (start < words.length) commands.push({ words: words.slice(start), writesFile });
-    words = [];
-    writesFile = false;
-    redirect = "none";
-  };
-
-  for (let i = 0; i < line.length; i++) {
-    const char = line[i] ?? "";
-    const context = contexts[contexts.length - 1] ?? "top";
-    const next = line[i + 1];
-    if (char === "\\") {
-      // A backslash keeps the next character literal (a newline after it joins lines).
-      if (next !== undefined && next !== "\n") word += next;
-      inWord = true;
-      i++;
-      continue;
-    }
-    if (char === "`") {
-      endCommand();
-      if (context === "backtick") contexts.pop();
-      else contexts.push("backtick");
-      continue;
-    }
-    if (char === "$" && next === "(") {
-      endCommand();
-      contexts.push("substitution");
-      i++;
-      continue;
-    }
-    if (context === "double") {
-      if (char === '"') contexts.pop();
-      else word += char;
-      inWord = true;
-      continue;
-    }
-    if (char === '"') {
-      contexts.push("double");
-      inWord = true;
-      continue;
-    }
-    if (char === "'") {
-      const close = line.indexOf("'", i + 1);
-      word += line.slice(i + 1, close === -1 ? line.length : close);
-      inWord = true;
-      i = close === -1 ? line.length : close;
-      continue;
-    }
-    if (char === "#" && !inWord) {
-      const newline = line.indexOf("\n", i);
-      i = newline === -1 ? line.length : newline - 1;
-      continue;
-    }
-    if ((char === "<" || char === ">") && next === "(") {
-      endCommand(); // process substitution: a command of its own
-      contexts.push("substitution");
-      i++;
-      continue;
-    }
-    if (char === "<" || char === ">") {
-      // `2>` and `&>`: the descriptor glued to the operator is not a word of the command.
-      if (inWord && /^\d+$/.test(word)) {
-        word = "";
-        inWord = false;
-      } else endWord();
-      redirect = char === ">" ? "output" : "input";
-      while (line[i + 1] === ">" || line[i + 1] === "<" || line[i + 1] === "|") i++;
-      if (line[i + 1] === "&") {
-        i++;
-        if (redirect === "output" && !/\d|-/.test(line[i + 1] ?? "")) writesFile = true;
-      }
-      continue;
-    }
-    if (char === "&" && next === ">") {
-      endWord();
-      redirect = "output";
-      i++;
-      if (line[i + 1] === ">") i++;
-      continue;
-    }
-    if (char === ")" && context === "substitution") {
-      endCommand();
-      contexts.pop();
-      continue;
-    }
-    if (BREAKS.has(char)) {
-      endCommand();
-      continue;
-    }
-    if (BLANKS.has(char)) {
-      endWord();
-      continue;
-    }
-    word += char;
-    inWord = true;
+/** Adds the commands of a (sub)script; false when some part of it cannot be parsed. */
+function collect(source: string, into: CommandWords[]): boolean {
+  let script: ShellScript;
+  try {
+    script = parseShell(source);
+  } catch (error) {
+    if (error instanceof ShellParseError) return false;
+    throw error;
   }
-  endCommand();
-  return commands;
+  return collectScript(script, into);
+}
+
+function collectScript(script: ShellScript, into: CommandWords[]): boolean {
+  let parsed = true;
+  for (const definition of script.functions) {
+    parsed = collectScript(definition.body, into) && parsed;
+  }
+  for (const pipeline of script.pipelines) {
+    for (const stage of pipeline.stages) {
+      const words = stage.words.map(wordText);
+      let start = 0;
+      while (start < words.length) {
+        const first = words[start] ?? "";
+        if (!SHELL_KEYWORDS.has(first) && !ASSIGNMENT.test(first)) break;
+        start++;
+      }
+      if (start < words.length) {
+        into.push({ words: words.slice(start), writesFile: stage.redirects.some(writesFile) });
+      }
+      const inner = [
+        ...stage.words,
+        ...stage.arrayValues,
+        ...stage.redirects.flatMap((r) => r.heredoc ? [r.target, r.heredoc] : [r.target]),
+      ];
+      for (const word of inner) {
+        for (const part of word.parts) {
+          if (part.kind === "command") parsed = collect(part.script, into) && parsed;
+        }
+      }
+    }
+  }
+  return parsed;
+}
+
+function wordText(word: Word): string {
+  return literalWord(word) ?? wordSource(word);
+}
+
+function writesFile(redirect: Redirect): boolean {
+  if (!OUTPUT_REDIRECTS.has(redirect.op)) return false;
+  const target = literalWord(redirect.target);
+  if (target === "/dev/null") return false;
+  // `2>&1`, `>&-`: another descriptor, not a file.
+  return !(redirect.op === ">&" && target !== null && /^\d*-?$/.test(target));
 }
 
 /**
@@ -199,7 +148,7 @@ export function prefixWords(prefix: string): string[] {
  * @param prefix the words
  * @returns true when each word of the prefix equals the command's word at that place
  */
-export function startsWithWords(command: SimpleCommand, prefix: readonly string[]): boolean {
+export function startsWithWords(command: CommandWords, prefix: readonly string[]): boolean {
   return prefix.length > 0 && prefix.length <= command.words.length &&
     prefix.every((word, index) => command.words[index] === word);
 }

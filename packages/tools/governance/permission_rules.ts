@@ -34,8 +34,8 @@ import { ToolError } from "../tool.ts";
 import { compileGlob } from "../files/traversal.ts";
 import type { CallTarget } from "./call_target.ts";
 import {
+  type CommandWords,
   prefixWords,
-  type SimpleCommand,
   simpleCommands,
   startsWithWords,
 } from "./command_words.ts";
@@ -91,7 +91,7 @@ interface CompiledRule {
 }
 
 /** The simple commands of a command line, split once per {@linkcode decide}, not per rule. */
-type CommandsOf = (line: string) => readonly SimpleCommand[];
+type CommandsOf = (line: string) => readonly CommandWords[] | null;
 
 /** A rule that cannot be used, naming where it is and which field is wrong. */
 export class PermissionRuleError extends Error {
@@ -215,8 +215,9 @@ export function decide(ruleSet: PermissionRuleSet, call: PermissionCall): Permis
   const rules = compiledRules.get(ruleSet);
   if (rules === undefined) throw new TypeError("Not a rule set made by compileRuleSet");
   const group = `group:${call.risk}`;
-  let split: readonly SimpleCommand[] | undefined;
-  const commandsOf: CommandsOf = (line) => split ??= simpleCommands(line);
+  let split: readonly CommandWords[] | null | undefined;
+  const commandsOf: CommandsOf = (line) =>
+    split === undefined ? split = simpleCommands(line) : split;
   for (let i = rules.length - 1; i >= 0; i--) {
     const compiled = rules[i];
     if (compiled === undefined) continue;
@@ -254,6 +255,8 @@ function commandMatcher(
   return (target, commandsOf) => {
     if (target.kind !== "command") return false;
     const commands = commandsOf(target.command);
+    // A line that cannot be parsed: no allow vouches for it, every ask and deny applies.
+    if (commands === null) return !allow;
     if (!allow) return commands.some((command) => startsWithWords(command, prefix));
     return commands.length > 0 &&
       commands.every((command) => !command.writesFile && startsWithWords(command, prefix));
