@@ -101,6 +101,9 @@ export function encodeStrictJson(value: unknown): string {
  * @throws {StrictJsonError} naming the broken rule and the path of the bad value
  */
 export function assertStrictJsonValue(value: unknown, maxDepth: number = JSON_MAX_DEPTH): void {
+  // Every message passes here, so the check builds no path strings; only a value that
+  // breaks a rule is walked again to name where it is.
+  if (isStrict(value, 0, maxDepth)) return;
   walk(value, 0, "$");
 
   function walk(node: unknown, depth: number, path: string): void {
@@ -132,6 +135,25 @@ export function assertStrictJsonValue(value: unknown, maxDepth: number = JSON_MA
     }
     for (const [key, child] of Object.entries(node)) walk(child, depth + 1, `${path}.${key}`);
   }
+}
+
+/** Whether a value keeps every strict rule (the same rules as `walk`, without paths). */
+function isStrict(node: unknown, depth: number, maxDepth: number): boolean {
+  if (typeof node === "number") {
+    return Number.isSafeInteger(node) || (Number.isFinite(node) && !Number.isInteger(node));
+  }
+  if (typeof node === "bigint") return false;
+  if (node === null || typeof node !== "object") return true;
+  if (depth >= maxDepth) return false;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) if (!isStrict(node[i], depth + 1, maxDepth)) return false;
+    return true;
+  }
+  const record = node as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!isStrict(record[key], depth + 1, maxDepth)) return false;
+  }
+  return true;
 }
 
 /** Counts UTF-8 bytes but stops early once past the limit (huge strings are cheap to refuse). */
