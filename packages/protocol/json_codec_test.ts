@@ -70,4 +70,7 @@ Deno.test("encodeStrictJson refuses what a strict peer would refuse", () => {
   assert.throws(() => encodeStrictJson({ a: NaN }), /not finite/);
   assert.throws(() => encodeStrictJson({ a: [2 ** 60] }), /\$\.a\[0\]/);
   assert.throws(() => encodeStrictJson({ a: 1n }), StrictJsonError);
+  assert.throws(() => encodeStrictJson({ ok: [1, 0.5, -0], b: [{ c: 1e300 }] }), /\$\.b\[0\]\.c/);
+  assert.throws(() => encodeStrictJson([{ x: [Infinity] }]), /\$\[0\]\.x\[0\] is not finite/);
+  assert.equal(encodeStrictJson({ n: [0.5, -0, 2 ** 53 - 1] }), '{"n":[0.5,0,9007199254740991]}');
 });
