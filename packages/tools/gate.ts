@@ -11,7 +11,6 @@
  *
  * @module
  */
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { isWithin } from "./files/paths.ts";
 import {
@@ -58,7 +57,7 @@ export interface RunGateOptions {
   readonly breakers?: CircuitBreakers;
   /** Options of the Run's loop detector (tests lower the limits). */
   readonly loop?: LoopDetectorOptions;
-  /** The home folder the high-risk rules protect (default: the runtime user's). */
+  /** The home folder the high-risk rules protect (default: `HOME`, `USERPROFILE` on Windows). */
   readonly homeDir?: string;
 }
 
@@ -143,8 +142,21 @@ export function createRunGate(options: RunGateOptions): RunGate {
     highRiskCommands: options.highRiskCommands ?? "ask",
     loops: createLoopDetector(options.loop),
     breakers: options.breakers ?? null,
-    homeDir: options.homeDir ?? homedir(),
+    homeDir: options.homeDir ?? userHome(),
   };
+}
+
+/**
+ * `HOME` (`USERPROFILE` on Windows), as the storage finds the user's home; `""` when unset
+ * or unreadable, and then every command is judged high-risk (the classifier refuses a
+ * relative home, and a command it cannot judge is not let through).
+ */
+function userHome(): string {
+  try {
+    return Deno.env.get(Deno.build.os === "windows" ? "USERPROFILE" : "HOME") ?? "";
+  } catch {
+    return "";
+  }
 }
 
 /** The preset-only rule sets of contexts without a gate, compiled once per policy. */
