@@ -29,7 +29,7 @@ import {
   permissionRuleSet,
   type PermissionVerdict,
 } from "./governance/permission_rules.ts";
-import { type CallTarget, resolveCallTarget } from "./governance/call_target.ts";
+import { type CallTarget, realPathOr, resolveCallTarget } from "./governance/call_target.ts";
 import { classifyHighRisk, type HighRiskVerdict } from "./governance/high_risk.ts";
 import {
   createLoopDetector,
@@ -203,9 +203,11 @@ export async function admitCall<P>(
   }
   let target: CallTarget;
   try {
+    const artifactsFolder = join(context.artifactsRoot, context.threadId);
     target = await resolveCallTarget(tool.id, args, {
       workspaceRoot: context.workspaceRoot,
-      artifactsFolder: join(context.artifactsRoot, context.threadId),
+      artifactsFolder,
+      ...(gate ? { realRoots: realRootsOf(gate, context.workspaceRoot, artifactsFolder) } : {}),
     });
   } catch (error) {
     if (error instanceof ToolError) return failure(error.code, error.message);
@@ -276,6 +278,21 @@ function unlisted(
 ): PermissionVerdict {
   if (verdict.origin !== null || Object.hasOwn(TOOL_PATTERN_KINDS, tool.id)) return verdict;
   return permissionRefusal(tool, policy) === null ? { ...verdict, decision: "allow" } : verdict;
+}
+
+/** The real roots of a Run's gate, resolved on its first path call (a Run's roots stay put). */
+const gateRoots = new WeakMap<
+  RunGate,
+  { key: string; roots: { workspace: Promise<string>; artifacts: Promise<string> } }
+>();
+
+function realRootsOf(gate: RunGate, workspaceRoot: string, artifactsFolder: string) {
+  const key = `${workspaceRoot}\0${artifactsFolder}`;
+  const kept = gateRoots.get(gate);
+  if (kept?.key === key) return kept.roots;
+  const roots = { workspace: realPathOr(workspaceRoot), artifacts: realPathOr(artifactsFolder) };
+  gateRoots.set(gate, { key, roots });
+  return roots;
 }
 
 function failure(errorCode: string, content: string): GateRefused {
