@@ -29,13 +29,20 @@ import {
   permissionRuleSet,
   type PermissionVerdict,
 } from "./governance/permission_rules.ts";
-import { type CallTarget, realPathOr, resolveCallTarget } from "./governance/call_target.ts";
+import {
+  type CallTarget,
+  callTarget,
+  realPathOr,
+  resolveCallTarget,
+} from "./governance/call_target.ts";
+import { GovernanceError } from "./governance/governance_error.ts";
 import { classifyHighRisk, type HighRiskVerdict } from "./governance/high_risk.ts";
 import {
   createLoopDetector,
   type LoopCall,
   type LoopDetector,
   type LoopDetectorOptions,
+  type LoopVerdict,
 } from "./governance/loop_detector.ts";
 import type { BreakerAdmitted, CircuitBreakers } from "./governance/circuit_breaker.ts";
 import { breakerOutcome } from "./governance/failure_codes.ts";
@@ -211,7 +218,12 @@ export async function admitCall<P>(
     });
   } catch (error) {
     if (error instanceof ToolError) return failure(error.code, error.message);
-    throw error;
+    // The file system would not say (a Worker's narrowed permissions, an I/O error): judge
+    // the path as written; the tool's own access rules check the real one when it runs.
+    target = callTarget(tool.id, args, {
+      workspaceRoot: context.workspaceRoot,
+      artifactsFolder: join(context.artifactsRoot, context.threadId),
+    });
   }
   const policy = gate?.executionPolicy ?? context.executionPolicy;
   const verdict = unlisted(
@@ -243,7 +255,14 @@ export async function admitCall<P>(
     }
   }
   const loopCall: LoopCall = { tool: tool.id, args, readOnly: !tool.mutating };
-  const loop = gate.loops.before(loopCall);
+  let loop: LoopVerdict;
+  try {
+    loop = gate.loops.before(loopCall);
+  } catch (error) {
+    // Arguments JSON cannot carry (validated arguments always can): refuse, do not throw.
+    if (!(error instanceof GovernanceError)) throw error;
+    return failure(error.code, error.message);
+  }
   if (loop.verdict === "refuse") return failure(loop.code, loop.message);
   if (loop.verdict === "pause") return failure(LOOP_DETECTED, loop.message);
   if (loop.verdict === "reuse") return { admitted: false, result: loop.result };
@@ -257,6 +276,7 @@ export async function admitCall<P>(
   return {
     admitted: true,
     finish: (result) => {
+      // `before` accepted this very call, so `after` cannot find fault with it.
       gate.loops.after(loopCall, result);
       if (breakers !== null && admission !== null) {
         breakers.record(admission, breakerOutcome(result));

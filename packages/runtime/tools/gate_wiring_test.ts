@@ -40,13 +40,13 @@ async function world(
   core.hub.subscribe((e) => events.push(e));
   const call = dispatchOn(core);
   const { thread } = await call("thread.create", { title: "gate" });
-  const turn = async () => {
+  const turn = async (executionPolicy = "full_access") => {
     const { runId } = await call("turn.start", {
       threadId: thread.id,
       content: "go",
       providerId: "scripted",
       modelId: "scripted-model",
-      executionPolicy: "full_access",
+      executionPolicy,
     });
     await runSettled(events, runId);
     const settled = events.find((e) => e.type === "run.settled" && e.runId === runId)!;
@@ -119,6 +119,23 @@ Deno.test("config.yaml's permissions are read when a Run starts: a deny rule nam
   });
   const asked = await w.turn();
   assert.deepEqual(asked.codes, ["approval_required"], asked.contents.join("\n"));
+});
+
+Deno.test("a narrowed mode's file call meets the config rules before its sandbox Worker", async () => {
+  let step = 0;
+  await using w = await world(() =>
+    step++ % 2 === 0
+      ? { toolCalls: [{ name: "read", arguments: { path: "notes/a.txt" } }] }
+      : { text: ["ok"] }
+  );
+  await writePermissions(`${w.home}/config.yaml`, {
+    rules: [{ tool: "read", pattern: "notes/**", decision: "deny" }],
+  });
+  for (const policy of ["read_only", "workspace_write"]) {
+    const outcome = await w.turn(policy);
+    assert.deepEqual(outcome.codes, ["permission_denied"], `${policy}: ${outcome.contents}`);
+    assert.match(outcome.contents[0] ?? "", /permission rule config\[0\]/, policy);
+  }
 });
 
 Deno.test("the tools' breakers are the runtime's: a tool broken in one Run fails fast in the next", async () => {
