@@ -8,6 +8,7 @@ import type { JournalEvent } from "@daedalus/protocol";
 import { writePermissions } from "@daedalus/storage";
 import { createCircuitBreakers, defineTool, type ToolDefinition, ToolError } from "@daedalus/tools";
 import { openRuntimeCore } from "../runtime_core.ts";
+import { readRunPermissions } from "./run_tool_context.ts";
 import { createScriptedProvider, type ScriptedResponse } from "../providers/scripted.ts";
 import { dispatchOn } from "../_test_dispatch.ts";
 import { runSettled } from "../_test_wait.ts";
@@ -159,4 +160,24 @@ Deno.test("the tools' breakers are the runtime's: a tool broken in one Run fails
   assert.deepEqual(second.codes, ["circuit_open"], second.contents.join("\n"));
   assert.match(second.contents[0] ?? "", /probe/, "the refusal names the tool");
   assert.equal(runs(), 4, "the open breaker ran nothing");
+});
+
+Deno.test("a broken config.yaml refuses every call only when it has a permissions section", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "daedalus-run-permissions-" });
+  const path = `${dir}/config.yaml`;
+  try {
+    assert.deepEqual(await readRunPermissions(path), { settings: {} }, "no file: no rules");
+    await writePermissions(path, { rules: [{ tool: "memory", decision: "deny" }] });
+    assert.deepEqual(await readRunPermissions(path), {
+      settings: { rules: [{ tool: "memory", decision: "deny" }] },
+    });
+    await Deno.writeTextFile(path, "{}\n");
+    assert.deepEqual(await readRunPermissions(path), { settings: {} }, "no section to lose");
+    await Deno.writeTextFile(path, "permissions:\n  rules: [{tool: memory, decision: deny}]\n");
+    const broken = await readRunPermissions(path);
+    assert.ok("problem" in broken, "a broken file with rules refuses");
+    assert.match(broken.problem, /config\.yaml cannot be used \(config_\w+\)/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -63,8 +63,10 @@ export type RunPermissions = { settings: PermissionsConfig } | { problem: string
 
 /**
  * Reads config.yaml's `permissions` for a Run that starts (through the config cache, so
- * most Runs read no file). A file that cannot be used is a problem, not an exception: the
- * Run then refuses every tool call rather than running without the user's deny rules.
+ * most Runs read no file). A file that cannot be used is a problem, not an exception: when
+ * it has a `permissions` section the Run refuses every tool call rather than run without
+ * the user's deny rules; without one there are no rules to lose, and the Run goes on with
+ * the preset alone (as the runtime goes on without the providers of a broken file).
  *
  * @param configPath `<home>/config.yaml`
  * @returns the section, or the problem
@@ -74,9 +76,14 @@ export async function readRunPermissions(configPath: string): Promise<RunPermiss
     return { settings: await readPermissions(configPath) };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
+    const text = await Deno.readTextFile(configPath).catch(() => "");
+    if (!PERMISSIONS_KEY.test(text)) return { settings: {} };
     return { problem: `config.yaml cannot be used (${error.code}): ${error.message}` };
   }
 }
+
+/** A line that starts a top-level `permissions:` key, as a broken file still shows it. */
+const PERMISSIONS_KEY = /^["']?permissions["']?\s*:/m;
 
 /** The Run a context is built for. */
 export interface ToolRun {
