@@ -43,6 +43,9 @@ export const RUN_REASON_CODES: readonly RunReasonCode[] = [
   // The model stopped at its output limit (finish_reason "length"): the answer is cut.
   "model_output_limit",
   "tool_sandbox_unavailable",
+  // The policy gate saw the model repeat a call without progress (issue 14); until
+  // approvals exist the Run stops instead of waiting for the user.
+  "loop_detected",
   ...PROVIDER_FAILURE_CATEGORIES.map((category) => `provider_${category}` as const),
 ];
 

@@ -483,6 +483,17 @@ export type GoldenTrace = {
 export const GoldenTrace: Schema<GoldenTrace> = schemas.GoldenTrace;
 
 /**
+ * What a high-risk command (`process_start`) gets: `ask` needs the user's approval (until approvals
+ * exist: refused with `high_risk_command`); `allow` runs it as the permission rules decide.
+ */
+export type HighRiskCommands = "ask" | "allow";
+/**
+ * What a high-risk command (`process_start`) gets: `ask` needs the user's approval (until approvals
+ * exist: refused with `high_risk_command`); `allow` runs it as the permission rules decide.
+ */
+export const HighRiskCommands: Schema<HighRiskCommands> = schemas.HighRiskCommands;
+
+/**
  * A generic client-chosen identifier (clientRequestId, provider and model ids): 1–200 characters.
  */
 export type Identifier = string;
@@ -794,16 +805,19 @@ export type PermissionRules = PermissionRule[];
 export const PermissionRules: Schema<PermissionRules> = schemas.PermissionRules;
 
 /**
- * Permission settings (config.yaml's `permissions`, a thread's own): a preset (default `ask`) and
- * rules checked after the preset's, so they win over it.
+ * Permission settings (config.yaml's `permissions`, a thread's own): a preset (default `ask`),
+ * rules checked after the preset's, so they win over it, and what high-risk commands get (default
+ * `ask`).
  */
 export type PermissionSettings = {
   preset?: PermissionPreset;
   rules?: PermissionRules;
+  highRiskCommands?: HighRiskCommands;
 };
 /**
- * Permission settings (config.yaml's `permissions`, a thread's own): a preset (default `ask`) and
- * rules checked after the preset's, so they win over it.
+ * Permission settings (config.yaml's `permissions`, a thread's own): a preset (default `ask`),
+ * rules checked after the preset's, so they win over it, and what high-risk commands get (default
+ * `ask`).
  */
 export const PermissionSettings: Schema<PermissionSettings> = schemas.PermissionSettings;
 
@@ -1057,6 +1071,7 @@ export type RunReasonCode =
   | "execution_policy_changed"
   | "model_output_limit"
   | "tool_sandbox_unavailable"
+  | "loop_detected"
   | "provider_authentication"
   | "provider_rate_limit"
   | "provider_context_overflow"

@@ -50,11 +50,13 @@ import {
 import { ToolSandboxes } from "./tools/sandbox.ts";
 import {
   BUILTIN_TOOLS,
+  type CircuitBreakers,
+  createCircuitBreakers,
   ProcessManager,
   type RunToolContext,
   type ToolDefinition,
 } from "@daedalus/tools";
-import { createRunToolContext } from "./tools/run_tool_context.ts";
+import { createRunToolContext, readRunPermissions } from "./tools/run_tool_context.ts";
 import { MemoryRefinement } from "./memory/refinement.ts";
 import { readCompletedItems } from "./memory/completed_items.ts";
 import { workspaceMemoryKey } from "./memory/workspace_key.ts";
@@ -92,6 +94,8 @@ export interface RuntimeCoreOptions {
   threadTitles?: boolean;
   /** Deepest sub-agent nesting (`DAEDALUS_SUBAGENT_MAX_DEPTH`). Default 2. */
   subagentMaxDepth?: number;
+  /** The tools' circuit breakers, keyed by tool id (tests pass a clock). Default: fresh. */
+  toolBreakers?: CircuitBreakers;
   /**
    * `false` forces background memory refinement off whatever config.yaml says
    * (`DAEDALUS_MEMORY_REFINEMENT=0`); otherwise config.yaml's `auxiliary.memory_refinement`
@@ -211,6 +215,8 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     memoryRefinement: options.memoryRefinement === false,
   };
   const auxiliarySettings = () => readAuxiliarySettings(paths.config, auxiliaryForcedOff);
+  // One set for the runtime: a tool that keeps failing fails fast for every Run (issue 14).
+  const toolBreakers = options.toolBreakers ?? createCircuitBreakers();
   const auxiliaryProviderOf = (id: string) => {
     const provider = registry.provider(id);
     return provider && auxiliaryGate.auxiliary(id, provider);
@@ -277,18 +283,23 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
             resolveModel: (providerId, modelId) => registry.resolveModel(providerId, modelId),
             protectedValues,
             tools,
-            toolContext: (run): RunToolContext =>
-              createRunToolContext({
-                store,
-                artifactsRoot: paths.artifacts,
-                protectedFiles,
-                protectedValues,
-                scheduler,
-                processes: manager,
-                memory: memoryStore,
-                workspacesRoot: options.workspacesRoot,
-                subagentMaxDepth: options.subagentMaxDepth ?? SUBAGENT_MAX_DEPTH_DEFAULT,
-              }, run),
+            toolContext: async (run): Promise<RunToolContext> =>
+              createRunToolContext(
+                {
+                  store,
+                  artifactsRoot: paths.artifacts,
+                  protectedFiles,
+                  protectedValues,
+                  scheduler,
+                  processes: manager,
+                  memory: memoryStore,
+                  workspacesRoot: options.workspacesRoot,
+                  subagentMaxDepth: options.subagentMaxDepth ?? SUBAGENT_MAX_DEPTH_DEFAULT,
+                  breakers: toolBreakers,
+                },
+                run,
+                await readRunPermissions(paths.config),
+              ),
             sandboxes,
             today,
             unsettledWork: options.unsettledWork ?? ((runId) => runningForeground(manager, runId)),

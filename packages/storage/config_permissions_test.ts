@@ -191,3 +191,19 @@ Deno.test("a hand-edited section is read again after the file changes", async ()
     assert.equal((await readPermissions(path)).rules?.length, 1, "callers get their own copy");
   });
 });
+
+Deno.test("permissions.highRiskCommands is ask or allow, kept with the rest of the section", async () => {
+  await withTempHome(async (path) => {
+    await writePermissions(path, { ...RULES, highRiskCommands: "allow" });
+    assert.equal((await readPermissions(path)).highRiskCommands, "allow");
+    assert.deepEqual((await readPermissions(path)).rules, RULES.rules, "the rules stay");
+    await assert.rejects(
+      () =>
+        writePermissions(path, {
+          highRiskCommands: "sometimes" as PermissionsConfig["highRiskCommands"],
+        }),
+      invalidAt("permissions.highRiskCommands"),
+    );
+    assert.equal((await readPermissions(path)).highRiskCommands, "allow", "file untouched");
+  });
+});

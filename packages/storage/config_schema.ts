@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import {
+  type HighRiskCommands,
   type PermissionPreset,
   type PermissionRule,
   PermissionSettings,
@@ -245,6 +246,8 @@ export interface PermissionsConfig {
   preset?: PermissionPreset;
   /** Rules checked after the preset's, in order; the last match wins. */
   rules?: PermissionRule[];
+  /** What a high-risk `process_start` gets (default `ask`: the user's approval). */
+  highRiskCommands?: HighRiskCommands;
 }
 
 /** A validated config with defaults filled in. */

@@ -1,6 +1,6 @@
 /**
- * The one wrapper every tool call goes through: argument validation, cancellation, error
- * mapping, credential interception, large-result artifacts and timing. Tools stay plain
+ * The one wrapper every tool call goes through: argument validation, the policy gate,
+ * cancellation, error mapping, credential interception, large-result artifacts and timing. Tools stay plain
  * `run` functions; nothing here is tool-specific.
  *
  * @module
@@ -13,7 +13,7 @@ import {
   type ToolParamsIssue,
   type ToolResult,
 } from "./tool.ts";
-import { permissionRefusal } from "./permission.ts";
+import { admitCall } from "./gate.ts";
 import {
   ARTIFACT_PREVIEW_MAX_BYTES,
   ARTIFACT_PREVIEW_MAX_LINES,
@@ -28,8 +28,11 @@ const SAFE_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,200}$/;
  * Runs one tool call: validates `rawArgs` with the tool's schema, runs it, and turns every
  * outcome into a {@linkcode ToolResult} the model can read. Never throws.
  *
- * - a tool the Run's execution policy refuses (its risk class) → `permission_denied`;
- * - invalid arguments → `invalid_arguments`, naming each bad field;
+ * - invalid arguments → `invalid_arguments`, naming each bad field (checked first);
+ * - then the policy gate (`gate.ts`): a permission rule's deny → `permission_denied`, its
+ *   `ask` → `approval_required`; with a Run gate also a high-risk command →
+ *   `high_risk_command`, a repeated call → `repeated_call` (or `loop_detected`: the Run
+ *   must stop), an open breaker → `circuit_open`; a refused call does not run;
  * - signal already aborted, or the tool stopped because of it → `cancelled`;
  * - a {@linkcode ToolError} → its code and message; any other error → `tool_failed`
  *   (message only, never a stack);
@@ -77,8 +80,6 @@ async function settle<P>(
   context: ToolContext,
 ): Promise<ToolResult> {
   if (context.signal.aborted) return cancelled(tool.id);
-  const refusal = permissionRefusal(tool, context.executionPolicy);
-  if (refusal !== null) return failure("permission_denied", refusal);
   const parsed = tool.params.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     return failure(
@@ -86,8 +87,16 @@ async function settle<P>(
       `Invalid arguments for ${tool.id}: ${describeIssues(parsed.error)}`,
     );
   }
+  const admission = await admitCall(tool, parsed.data, context);
+  if (!admission.admitted) return admission.result;
+  const result = await run(tool, parsed.data, context);
+  admission.finish(result);
+  return result;
+}
+
+async function run<P>(tool: ToolDefinition<P>, args: P, context: ToolContext): Promise<ToolResult> {
   try {
-    return await tool.run(parsed.data, context);
+    return await tool.run(args, context);
   } catch (error) {
     if (error instanceof ToolError) {
       return error.code === "cancelled" ? cancelled(tool.id) : failure(error.code, error.message);

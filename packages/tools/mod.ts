@@ -42,6 +42,17 @@ export {
 } from "./tool.ts";
 export { executeTool } from "./execute.ts";
 export { permissionRefusal } from "./permission.ts";
+export {
+  admitCall,
+  createRunGate,
+  type GateAdmission,
+  type GateAdmitted,
+  type GateConfigProblem,
+  type GateRefused,
+  LOOP_DETECTED,
+  type RunGate,
+  type RunGateOptions,
+} from "./gate.ts";
 export { BUILTIN_TOOLS, FILE_TOOLS, PROCESS_TOOLS, SESSION_TOOLS } from "./builtin.ts";
 export type {
   DelegatedOutcome,

@@ -1,9 +1,10 @@
 /**
- * The permission check of every tool call: a tool's risk class against the Run's frozen
- * execution policy. It runs in the one wrapper ({@linkcode executeTool}), before the
- * arguments are even read; which paths a file tool may touch is the tool's own access
- * rules' business (`files/access.ts`), and the runtime's permission-narrowed Worker is the
- * second wall for the file tools.
+ * What the Run modes refuse by a tool's risk class, as the text the model reads. The
+ * decision itself is the permission rules' (`gate.ts`: the mode's preset, then config.yaml's
+ * rules); this is the wording a preset's deny keeps, so a refusal reads as it did before
+ * rules existed. Which paths a file tool may touch is also the tool's own access rules'
+ * business (`files/access.ts`), and the runtime's permission-narrowed Worker is the second
+ * wall for the file tools.
  *
  * @module
  */

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { RunGate } from "./gate.ts";
 import type { EventPayload, ExecutionPolicy, ProcessRecord, ToolId } from "@daedalus/protocol";
 import type { SessionOperations } from "./sessions/session_operations.ts";
 import type { ProcessOperations } from "./processes/process_operations.ts";
@@ -114,6 +115,11 @@ export interface ToolContext {
    * not per call.
    */
   readonly runMemo?: RunMemo;
+  /**
+   * The Run's policy gate (rules, high-risk check, loop detector, breakers), built once per
+   * Run. Absent: only the preset of {@linkcode ToolContext.executionPolicy} is checked.
+   */
+  readonly gate?: RunGate;
 }
 
 /** A per-Run store of values the tools work out once (see {@linkcode ToolContext.runMemo}). */

@@ -34,6 +34,8 @@ export const reasonsEn = {
     "The answer reached the model's output limit and was cut off. Ask for a shorter answer or continue in a new message.",
   "reason.run.tool_sandbox_unavailable":
     "The permission sandbox that runs file tools in this mode could not start or stopped, so the run could not go on.",
+  "reason.run.loop_detected":
+    "The model kept repeating the same tool call without progress, so the run was stopped.",
   "reason.run.provider_authentication":
     "The provider rejected the credentials. Check the API key in settings.",
   "reason.run.provider_rate_limit":

@@ -74,6 +74,7 @@ export {
 export { Skill, SkillDiagnostic, SkillName } from "./domain/skill.ts";
 export { Settings } from "./domain/settings.ts";
 export {
+  HighRiskCommands,
   PermissionDecision,
   PermissionPreset,
   PermissionRule,

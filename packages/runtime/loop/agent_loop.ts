@@ -54,7 +54,7 @@ export interface AgentLoopDeps {
   /** The tools by name. */
   tools: ReadonlyMap<string, ToolDefinition<unknown>>;
   /** Builds a Run's tool context, once when the Run starts. */
-  toolContext: (run: ToolRun) => RunToolContext;
+  toolContext: (run: ToolRun) => RunToolContext | Promise<RunToolContext>;
   /** Workers for the narrowed permission modes' file tools (absent: all in-process). */
   sandboxes?: ToolSandboxes;
   /** The local calendar date for usage (`YYYY-MM-DD`). */
@@ -105,7 +105,7 @@ export async function runAgentLoop(
       return { name, description, parameters };
     });
     // Built once: a tool call adds only its item, signal and facts (no storage read).
-    const toolContext = deps.toolContext({ runId, threadId: scope.threadId, config });
+    const toolContext = await deps.toolContext({ runId, threadId: scope.threadId, config });
     const system = await systemPrompt(deps, config, scope.threadId, signal);
     const context = new RunContext(deps, {
       runId,

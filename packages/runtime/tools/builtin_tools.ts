@@ -1,6 +1,6 @@
 /**
  * How the loop runs a tool: every call goes through `executeTool` (validation, the
- * permission check by risk class, cancellation, error mapping, credential interception,
+ * Run's policy gate — permission rules, high-risk commands, loops, breakers —, cancellation, error mapping, credential interception,
  * artifact offload, timing) with the Run's context plus the call's item, signal and fact
  * recorders.
  *
@@ -8,22 +8,24 @@
  * (`sandbox.ts`) whose Deno permissions are the second wall behind the tools' own access
  * rules (`@daedalus/tools` `files/access.ts`: real paths, handles verified after opening,
  * the protected home files refused in every mode). A call the mode refuses outright never
- * goes there: the wrapper answers it in-process. A sandbox that cannot run the call fails
- * the Run (`tool_sandbox_unavailable`).
+ * goes there: the gate answers it in-process. A sandbox that cannot run the call fails
+ * the Run (`tool_sandbox_unavailable`); a loop the gate detects fails it too
+ * (`loop_detected`), until approvals let the user decide.
  *
  * @module
  */
 import type { RunReasonCode } from "@daedalus/protocol";
 import {
+  admitCall,
   executeTool,
   FILE_TOOLS,
-  permissionRefusal,
+  LOOP_DETECTED,
   type RunToolContext,
   type ToolDefinition,
   type ToolFacts,
   type ToolResult,
 } from "@daedalus/tools";
-import { SANDBOX_UNAVAILABLE, type ToolSandboxes } from "./sandbox.ts";
+import { SANDBOX_UNAVAILABLE, type SandboxMode, type ToolSandboxes } from "./sandbox.ts";
 
 /** One call of a tool within a Run. */
 export interface ToolCall {
@@ -63,23 +65,61 @@ export async function runTool(
   sandboxes?: ToolSandboxes,
 ): Promise<ToolOutcome> {
   const policy = run.executionPolicy;
-  if (
-    policy !== "full_access" && sandboxes && SANDBOXED.has(tool.id) &&
-    permissionRefusal(tool, policy) === null
-  ) {
-    const sandboxed = await sandboxes.run(policy, tool.id, args, {
-      threadId: run.threadId,
-      runId: run.runId,
-      itemId: call.itemId,
-      workspaceRoot: run.workspaceRoot,
-      signal: call.signal,
-    });
-    // No sandbox, no call: the Run cannot honour its mode, so it fails visibly.
-    return sandboxed.result.errorCode === SANDBOX_UNAVAILABLE
-      ? { ...sandboxed, runFailure: "tool_sandbox_unavailable" }
-      : sandboxed;
+  if (policy !== "full_access" && sandboxes && SANDBOXED.has(tool.id)) {
+    return await sandboxed(policy, tool, args, run, call, sandboxes);
   }
   const facts: ToolFacts = { fileChanges: [], processes: [] };
   const result = await executeTool(tool, args, { ...run, ...call, facts });
-  return { result, facts };
+  return withLoopFailure({ result, facts });
+}
+
+/** A loop pause stops the Run: until approvals exist the Run fails with `loop_detected`. */
+function withLoopFailure(outcome: ToolOutcome): ToolOutcome {
+  return outcome.result.errorCode === LOOP_DETECTED
+    ? { ...outcome, runFailure: "loop_detected" }
+    : outcome;
+}
+
+/**
+ * A file tool of a narrowed mode: the Run's gate runs here (it holds the Run's rules, loop
+ * detector and breakers), then the Worker runs the call (its wrapper checks the preset
+ * again), then the gate is told the result. A refused call never reaches the Worker.
+ */
+async function sandboxed(
+  mode: SandboxMode,
+  tool: ToolDefinition<unknown>,
+  args: unknown,
+  run: RunToolContext,
+  call: ToolCall,
+  sandboxes: ToolSandboxes,
+): Promise<ToolOutcome> {
+  const none: ToolFacts = { fileChanges: [], processes: [] };
+  const parsed = tool.params.safeParse(args ?? {});
+  // Invalid arguments: the wrapper words the error the same in-process, with no gate.
+  if (!parsed.success) {
+    const { gate: _gate, ...ungated } = run;
+    return {
+      result: await executeTool(tool, args, { ...ungated, ...call, facts: none }),
+      facts: none,
+    };
+  }
+  const started = performance.now();
+  const admission = await admitCall(tool, parsed.data, run);
+  if (!admission.admitted) {
+    const durationMs = Math.round(performance.now() - started);
+    const result = { ...admission.result, details: { ...admission.result.details, durationMs } };
+    return withLoopFailure({ result, facts: none });
+  }
+  const sandboxed = await sandboxes.run(mode, tool.id, args, {
+    threadId: run.threadId,
+    runId: run.runId,
+    itemId: call.itemId,
+    workspaceRoot: run.workspaceRoot,
+    signal: call.signal,
+  });
+  admission.finish(sandboxed.result);
+  // No sandbox, no call: the Run cannot honour its mode, so it fails visibly.
+  return sandboxed.result.errorCode === SANDBOX_UNAVAILABLE
+    ? { ...sandboxed, runFailure: "tool_sandbox_unavailable" }
+    : sandboxed;
 }

@@ -1,14 +1,30 @@
 /**
  * The tool context of one Run, built once when the Run starts: its thread's workspace,
- * its frozen execution policy, the artifacts folder, the protected files and values, and
+ * its frozen execution policy and policy gate (the preset of that mode plus config.yaml's
+ * `permissions` rules as read when the Run starts, its loop detector, the runtime's
+ * breakers), the artifacts folder, the protected files and values, and
  * the capabilities (session, process, memory operations) scoped to it. Each tool call
  * adds only its item, signal and fact recorders — no storage read per call.
  *
  * @module
  */
 import type { RunConfig } from "@daedalus/protocol";
-import { getThread, type MemoryStore, readRunItems, type StateStore } from "@daedalus/storage";
-import { createRunMemo, type ProcessManager, type RunToolContext } from "@daedalus/tools";
+import {
+  ConfigError,
+  getThread,
+  type MemoryStore,
+  type PermissionsConfig,
+  readPermissions,
+  readRunItems,
+  type StateStore,
+} from "@daedalus/storage";
+import {
+  type CircuitBreakers,
+  createRunGate,
+  createRunMemo,
+  type ProcessManager,
+  type RunToolContext,
+} from "@daedalus/tools";
 import type { Scheduler } from "../scheduler/scheduler.ts";
 import { workspaceMemoryKey } from "../memory/workspace_key.ts";
 import { createSessionOperations } from "./capabilities/sessions.ts";
@@ -35,7 +51,39 @@ export interface RunToolContextDeps {
   workspacesRoot: string;
   /** Deepest sub-agent nesting. */
   subagentMaxDepth: number;
+  /** The runtime's tool breakers, keyed by tool id (shared by every Run). */
+  breakers?: CircuitBreakers;
 }
+
+/**
+ * config.yaml's `permissions` section as a Run starts: the section, or why it could not
+ * be read (then every call of the Run is refused, see `@daedalus/tools` `gate.ts`).
+ */
+export type RunPermissions = { settings: PermissionsConfig } | { problem: string };
+
+/**
+ * Reads config.yaml's `permissions` for a Run that starts (through the config cache, so
+ * most Runs read no file). A file that cannot be used is a problem, not an exception: when
+ * it has a `permissions` section the Run refuses every tool call rather than run without
+ * the user's deny rules; without one there are no rules to lose, and the Run goes on with
+ * the preset alone (as the runtime goes on without the providers of a broken file).
+ *
+ * @param configPath `<home>/config.yaml`
+ * @returns the section, or the problem
+ */
+export async function readRunPermissions(configPath: string): Promise<RunPermissions> {
+  try {
+    return { settings: await readPermissions(configPath) };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const text = await Deno.readTextFile(configPath).catch(() => "");
+    if (!PERMISSIONS_KEY.test(text)) return { settings: {} };
+    return { problem: `config.yaml cannot be used (${error.code}): ${error.message}` };
+  }
+}
+
+/** A line that starts a top-level `permissions:` key, as a broken file still shows it. */
+const PERMISSIONS_KEY = /^["']?permissions["']?\s*:/m;
 
 /** The Run a context is built for. */
 export interface ToolRun {
@@ -52,9 +100,14 @@ export interface ToolRun {
  *
  * @param deps the runtime's parts
  * @param run the Run and its frozen config
+ * @param permissions config.yaml's permissions, read once for this Run (default: none)
  * @returns the context every call of the Run starts from
  */
-export function createRunToolContext(deps: RunToolContextDeps, run: ToolRun): RunToolContext {
+export function createRunToolContext(
+  deps: RunToolContextDeps,
+  run: ToolRun,
+  permissions: RunPermissions = { settings: {} },
+): RunToolContext {
   const { thread } = deps.store.read((db) => getThread(db, run.threadId));
   const items = deps.store.read((db) => readRunItems(db, run.runId));
   // The Run's first item is the message that started it: a cross-thread one counts hops.
@@ -69,6 +122,16 @@ export function createRunToolContext(deps: RunToolContextDeps, run: ToolRun): Ru
     protectedFiles: deps.protectedFiles,
     protectedValues: deps.protectedValues,
     runMemo: createRunMemo(),
+    // The Run's preset is its frozen mode; config.yaml's rules are checked after it (its
+    // `preset` is the default of new threads, not used until threads carry their own).
+    gate: createRunGate({
+      executionPolicy: run.config.executionPolicy,
+      ...("problem" in permissions ? { configProblem: permissions.problem } : {
+        configRules: permissions.settings.rules ?? [],
+        highRiskCommands: permissions.settings.highRiskCommands ?? "ask",
+      }),
+      ...(deps.breakers ? { breakers: deps.breakers } : {}),
+    }),
     sessions: createSessionOperations(deps, {
       runId: run.runId,
       thread,

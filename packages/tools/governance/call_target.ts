@@ -35,6 +35,11 @@ export interface CallTargetRoots {
   readonly workspaceRoot: string;
   /** The thread's artifacts folder (`<artifactsRoot>/<threadId>`), when it has one. */
   readonly artifactsFolder?: string;
+  /**
+   * The real paths of both, worked out once per Run by the caller (the gate), so that a
+   * call resolves only its own path; absent: resolved on each call.
+   */
+  readonly realRoots?: { readonly workspace: Promise<string>; readonly artifacts: Promise<string> };
 }
 
 /** A command line a call starts. */
@@ -98,15 +103,28 @@ export async function resolveCallTarget(
   roots: CallTargetRoots,
 ): Promise<CallTarget> {
   if (kindOf(toolId) !== "path") return callTarget(toolId, args, roots);
-  const resolved = await resolveToolPath(pathArgument(args), roots.workspaceRoot);
+  const realRoots = roots.realRoots;
+  const resolved = await resolveToolPath(
+    pathArgument(args),
+    roots.workspaceRoot,
+    realRoots?.workspace,
+  );
   const [realRoot, artifacts] = await Promise.all([
-    realPathOr(roots.workspaceRoot),
-    roots.artifactsFolder === undefined ? null : realPathOr(roots.artifactsFolder),
+    realRoots?.workspace ?? realPathOr(roots.workspaceRoot),
+    realRoots?.artifacts ??
+      (roots.artifactsFolder === undefined ? null : realPathOr(roots.artifactsFolder)),
   ]);
   return pathTarget(resolved.realPath, resolved.insideWorkspace, realRoot, artifacts);
 }
 
-function realPathOr(path: string): Promise<string> {
+/**
+ * A path's real path, or the path itself when it does not exist (yet): what
+ * {@linkcode CallTargetRoots.realRoots} holds.
+ *
+ * @param path an absolute path
+ * @returns its real path
+ */
+export function realPathOr(path: string): Promise<string> {
   return Deno.realPath(path).catch(() => resolve(path));
 }
 

@@ -58,6 +58,12 @@ export const NON_FAILURE_CODES: ReadonlySet<string> = new Set([
   "repeated_call",
   "loop_detected",
   "circuit_open",
+  // The call needs the user's approval (an ask rule, a high-risk command), which the
+  // runtime cannot ask for yet; config.yaml's permissions cannot be used: every call refused.
+  "approval_required",
+  "high_risk_command",
+  "invalid_permission_rule",
+  "permission_config_invalid",
   // The target does not exist or is not what the call assumed.
   "file_not_found",
   "not_found",

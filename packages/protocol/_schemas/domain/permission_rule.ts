@@ -58,10 +58,18 @@ export const PermissionRules = z.array(PermissionRule).max(PERMISSION_RULES_MAX_
   error: `at most ${PERMISSION_RULES_MAX_COUNT} rules`,
 }).register(docs, { description: "An ordered list of permission rules; the last match wins." });
 
+export const HighRiskCommands = z.enum(["ask", "allow"]).register(docs, {
+  description: "What a high-risk command (`process_start`) gets: `ask` needs the user's " +
+    "approval (until approvals exist: refused with `high_risk_command`); `allow` runs it " +
+    "as the permission rules decide.",
+});
+
 export const PermissionSettings = z.strictObject({
   preset: PermissionPreset.optional(),
   rules: PermissionRules.optional(),
+  highRiskCommands: HighRiskCommands.optional(),
 }).register(docs, {
   description: "Permission settings (config.yaml's `permissions`, a thread's own): a preset " +
-    "(default `ask`) and rules checked after the preset's, so they win over it.",
+    "(default `ask`), rules checked after the preset's, so they win over it, and what " +
+    "high-risk commands get (default `ask`).",
 });

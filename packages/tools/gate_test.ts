@@ -1,0 +1,205 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { z } from "zod";
+import type { ExecutionPolicy } from "@daedalus/protocol";
+import { createTestWorkspace } from "./_testing.ts";
+import { executeTool } from "./execute.ts";
+import { createRunGate, type RunGateOptions } from "./gate.ts";
+import { defineTool, type ToolContext, type ToolDefinition, ToolError } from "./tool.ts";
+import { readTool } from "./files/read.ts";
+import { writeTool } from "./files/write.ts";
+import { processStartTool } from "./processes/process_start.ts";
+import { createCircuitBreakers } from "./governance/circuit_breaker.ts";
+import { BREAKER_CONSECUTIVE_FAILURES, BREAKER_MIN_CALLS, BREAKER_OPEN_MS } from "./limits.ts";
+
+/** Failures in a row that open a breaker: the failure rate's minimum (all failed) or the run. */
+const OPENS_AFTER = Math.min(BREAKER_MIN_CALLS, BREAKER_CONSECUTIVE_FAILURES);
+
+async function run(tool: ToolDefinition<never>, args: unknown, context: ToolContext) {
+  return await executeTool(tool as ToolDefinition<unknown>, args, {
+    ...context,
+    facts: { fileChanges: [], processes: [] },
+  });
+}
+
+/** A workspace with `a.txt`, and a context whose gate is built from `options`. */
+async function gated(
+  executionPolicy: ExecutionPolicy,
+  options: Omit<RunGateOptions, "executionPolicy"> = {},
+) {
+  const ws = await createTestWorkspace({ executionPolicy });
+  await ws.write("a.txt", "alpha\n");
+  const gate = createRunGate({ executionPolicy, homeDir: ws.base, ...options });
+  return { ws, context: { ...ws.context, gate } };
+}
+
+/** A read-risk tool that counts its runs and answers as `answer` says. */
+function counter(
+  answer: (n: number) => Promise<{ content: string }> | never = () =>
+    Promise.resolve({ content: "same" }),
+) {
+  const tool = defineTool({
+    id: "counter",
+    description: "counts",
+    params: z.object({ n: z.number().optional() }),
+    mutating: false,
+    risk: "read",
+    run: () => answer(++tool.runs),
+  }) as ToolDefinition<{ n?: number }> & { runs: number };
+  tool.runs = 0;
+  return tool;
+}
+
+Deno.test("with a gate, the three modes decide as before and word refusals as before", async () => {
+  const cases: Array<[ExecutionPolicy, ToolDefinition<never>, unknown, string | undefined]> = [
+    ["read_only", readTool as never, { path: "a.txt" }, undefined],
+    ["read_only", writeTool as never, { path: "b.txt", content: "x" }, "permission_denied"],
+    ["workspace_write", writeTool as never, { path: "b.txt", content: "x" }, undefined],
+    ["workspace_write", processStartTool as never, { command: "true" }, "permission_denied"],
+    ["full_access", writeTool as never, { path: "c.txt", content: "x" }, undefined],
+  ];
+  for (const [policy, tool, args, expected] of cases) {
+    const { ws, context } = await gated(policy);
+    await using _ = ws;
+    const gatedResult = await run(tool, args, context);
+    const plain = await run(tool, args, { ...ws.context });
+    assert.equal(gatedResult.errorCode, expected, `${policy} ${tool.id}: ${gatedResult.content}`);
+    assert.equal(
+      plain.errorCode === "file_exists" ? undefined : plain.errorCode,
+      expected,
+      `${policy} ${tool.id} without a gate (the preset alone): ${plain.content}`,
+    );
+  }
+  const { ws, context } = await gated("read_only");
+  await using _ = ws;
+  const refused = await run(writeTool as never, { path: "b.txt", content: "x" }, context);
+  assert.equal(refused.content, "permission_denied: write writes, and this run is read_only");
+  const outside = await run(readTool as never, { path: "/etc/hostname" }, context);
+  assert.equal(outside.errorCode, "permission_denied", outside.content);
+  assert.match(
+    outside.content,
+    /\/etc\/hostname is outside the workspace, and this run is read_only/,
+  );
+});
+
+Deno.test("validation comes first: bad arguments of a refused tool are invalid_arguments", async () => {
+  const { ws, context } = await gated("read_only");
+  await using _ = ws;
+  const result = await run(writeTool as never, { path: 3 }, context);
+  assert.equal(result.errorCode, "invalid_arguments", result.content);
+});
+
+Deno.test("a config rule's deny names the rule; its ask is approval_required", async () => {
+  const { ws, context } = await gated("full_access", {
+    configRules: [
+      { tool: "read", pattern: "secrets/**", decision: "deny" },
+      { tool: "write", decision: "ask" },
+    ],
+  });
+  await using _ = ws;
+  await ws.write("secrets/key.txt", "k\n");
+  const denied = await run(readTool as never, { path: "secrets/key.txt" }, context);
+  assert.equal(denied.errorCode, "permission_denied", denied.content);
+  assert.match(denied.content, /permission rule config\[0\] \{tool: read, pattern: secrets\/\*\*/);
+  const allowed = await run(readTool as never, { path: "a.txt" }, context);
+  assert.equal(allowed.isError, undefined, `a read no rule denies runs: ${allowed.content}`);
+  const asked = await run(writeTool as never, { path: "n.txt", content: "x" }, context);
+  assert.equal(asked.errorCode, "approval_required", asked.content);
+  assert.match(asked.content, /needs the user's approval \(permission rule config\[1\]/);
+  assert.match(asked.content, /cannot ask for it yet/);
+  await assert.rejects(() => Deno.stat(join(ws.root, "n.txt")), Deno.errors.NotFound);
+});
+
+Deno.test("a config rule that is not valid, or an unreadable config, refuses every call", async () => {
+  const cases: Array<[Omit<RunGateOptions, "executionPolicy">, string, RegExp]> = [
+    [
+      { configRules: [{ tool: "nope", decision: "allow" }] },
+      "invalid_permission_rule",
+      /config\[0\]/,
+    ],
+    [{ configRules: [{ tool: "read", decision: "maybe" }] }, "invalid_permission_rule", /decision/],
+    [{ configProblem: "config.yaml is not YAML" }, "permission_config_invalid", /not YAML/],
+  ];
+  for (const [options, code, text] of cases) {
+    const { ws, context } = await gated("full_access", options);
+    await using _ = ws;
+    const result = await run(readTool as never, { path: "a.txt" }, context);
+    assert.equal(result.errorCode, code, result.content);
+    assert.match(result.content, text);
+    assert.match(result.content, /refused until config\.yaml's permissions section is fixed/);
+  }
+});
+
+Deno.test("a high-risk command is refused even under full_access, unless switched to allow", async () => {
+  for (
+    const [command, highRiskCommands, expected] of [
+      ["rm -rf ~", "ask", "high_risk_command"],
+      ["sudo ls", "ask", "high_risk_command"],
+      ["echo hi", "ask", "tool_unavailable"],
+      ["rm -rf ~", "allow", "tool_unavailable"],
+    ] as const
+  ) {
+    // No process capability: an admitted call fails tool_unavailable, so nothing runs.
+    const { ws, context } = await gated("full_access", { highRiskCommands });
+    await using _ = ws;
+    const result = await run(processStartTool as never, { command }, context);
+    assert.equal(result.errorCode, expected, `${command} (${highRiskCommands}): ${result.content}`);
+    if (expected === "high_risk_command") {
+      assert.match(result.content, /needs the user's approval/, result.content);
+    }
+  }
+});
+
+Deno.test("a call repeated with the same result is refused, then the Run is told to stop", async () => {
+  const tool = counter();
+  const { ws, context } = await gated("full_access");
+  await using _ = ws;
+  const codes: Array<string | undefined> = [];
+  for (let i = 0; i < 6; i++) codes.push((await run(tool as never, { n: 1 }, context)).errorCode);
+  assert.deepEqual(codes, [
+    undefined,
+    undefined,
+    undefined,
+    "repeated_call",
+    "loop_detected",
+    "loop_detected",
+  ]);
+  assert.equal(tool.runs, 3, "refused calls did not run");
+  const other = await run(tool as never, { n: 2 }, context);
+  assert.equal(other.isError, undefined, "another call still runs");
+  const ungated = await run(tool as never, { n: 1 }, ws.context);
+  assert.equal(ungated.isError, undefined, "a context without a gate has no loop detector");
+});
+
+Deno.test("a tool that keeps failing opens its breaker; after the wait one probe closes it", async () => {
+  let now = 1_000_000;
+  const breakers = createCircuitBreakers({ now: () => now });
+  let healthy = false;
+  const tool = counter(() => {
+    if (!healthy) throw new ToolError("tool_failed", "counter is down");
+    return Promise.resolve({ content: "up" });
+  });
+  const { ws, context } = await gated("full_access", { breakers });
+  await using _ = ws;
+  // Distinct arguments each time, so the loop detector has nothing to say.
+  let n = 0;
+  const call = () => run(tool as never, { n: n++ }, context);
+  for (let i = 0; i < OPENS_AFTER; i++) {
+    assert.equal((await call()).errorCode, "tool_failed", `failure ${i + 1} runs`);
+  }
+  const fast = await call();
+  assert.equal(fast.errorCode, "circuit_open", fast.content);
+  assert.match(fast.content, /counter/, "the refusal names the tool");
+  assert.equal(tool.runs, OPENS_AFTER, "an open breaker runs nothing");
+  healthy = true;
+  now += BREAKER_OPEN_MS + 1;
+  const probe = await call();
+  assert.equal(probe.isError, undefined, `the probe runs and succeeds: ${probe.content}`);
+  const after = await call();
+  assert.equal(after.isError, undefined, "the closed breaker lets calls through");
+  assert.equal(breakers.snapshot()[0]?.state, "closed");
+  const window = breakers.snapshot()[0]?.callsInWindow;
+  const invalid = await run(tool as never, { n: "x" }, context);
+  assert.equal(invalid.errorCode, "invalid_arguments", "the model's mistake");
+  assert.equal(breakers.snapshot()[0]?.callsInWindow, window, "never reaches the breaker");
+});
