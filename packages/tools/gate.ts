@@ -277,12 +277,26 @@ export async function admitCall<P>(
     admitted: true,
     finish: (result) => {
       // `before` accepted this very call, so `after` cannot find fault with it.
-      gate.loops.after(loopCall, result);
+      if (!waitingOnRunningCommand(tool.id, result)) gate.loops.after(loopCall, result);
       if (breakers !== null && admission !== null) {
         breakers.record(admission, breakerOutcome(result));
       }
     },
   };
+}
+
+/** Tools that watch a command: asking again while it runs is waiting, not looping. */
+const COMMAND_WATCHERS: ReadonlySet<string> = new Set(["process_wait", "process_read"]);
+
+/**
+ * Whether a call watched a command that is still running. A silent build answers every
+ * `process_wait` alike ("still running", no output) for as long as it takes; such calls are
+ * not counted as repeats, or supervising a long command would trip the loop detector. A
+ * command that has ended answers alike too, and those calls do count.
+ */
+function waitingOnRunningCommand(toolId: string, result: ToolResult): boolean {
+  return COMMAND_WATCHERS.has(toolId) && result.isError !== true &&
+    result.details?.state === "running";
 }
 
 /**

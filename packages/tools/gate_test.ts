@@ -171,6 +171,32 @@ Deno.test("a call repeated with the same result is refused, then the Run is told
   assert.equal(ungated.isError, undefined, "a context without a gate has no loop detector");
 });
 
+Deno.test("waiting on a command that is still running is not a loop; on one that ended it is", async () => {
+  let state = "running";
+  const wait = defineTool({
+    id: "process_wait",
+    description: "waits",
+    params: z.object({ processId: z.string() }),
+    mutating: false,
+    risk: "process",
+    run: () =>
+      Promise.resolve({ content: `(still running) [${state}] (no output)`, details: { state } }),
+  });
+  const { ws, context } = await gated("full_access");
+  await using _ = ws;
+  const codes: Array<string | undefined> = [];
+  for (let i = 0; i < 8; i++) {
+    codes.push((await run(wait as never, { processId: "p" }, context)).errorCode);
+  }
+  assert.deepEqual(codes, Array(8).fill(undefined), "a silent build may be waited on for long");
+  state = "exited";
+  const after: Array<string | undefined> = [];
+  for (let i = 0; i < 5; i++) {
+    after.push((await run(wait as never, { processId: "p" }, context)).errorCode);
+  }
+  assert.deepEqual(after, [undefined, undefined, undefined, "repeated_call", "loop_detected"]);
+});
+
 Deno.test("a tool that keeps failing opens its breaker; after the wait one probe closes it", async () => {
   let now = 1_000_000;
   const breakers = createCircuitBreakers({ now: () => now });
