@@ -277,7 +277,7 @@ export async function admitCall<P>(
     admitted: true,
     finish: (result) => {
       // `before` accepted this very call, so `after` cannot find fault with it.
-      if (!waitingOnRunningCommand(tool.id, result)) gate.loops.after(loopCall, result);
+      if (!waitingOnRunningWork(tool.id, result)) gate.loops.after(loopCall, result);
       if (breakers !== null && admission !== null) {
         breakers.record(admission, breakerOutcome(result));
       }
@@ -289,14 +289,17 @@ export async function admitCall<P>(
 const COMMAND_WATCHERS: ReadonlySet<string> = new Set(["process_wait", "process_read"]);
 
 /**
- * Whether a call watched a command that is still running. A silent build answers every
- * `process_wait` alike ("still running", no output) for as long as it takes; such calls are
- * not counted as repeats, or supervising a long command would trip the loop detector. A
- * command that has ended answers alike too, and those calls do count.
+ * Whether a call watched work that is still going on: a command still running, or another
+ * thread with a Run still active (a parent collecting a sub-agent's answer). A silent build
+ * answers every `process_wait` alike ("still running", no output) for as long as it takes,
+ * and so does `thread_read` of a busy sub-agent; such calls are not counted as repeats, or
+ * supervising long work would trip the loop detector. Once the work has ended, alike
+ * answers count again.
  */
-function waitingOnRunningCommand(toolId: string, result: ToolResult): boolean {
-  return COMMAND_WATCHERS.has(toolId) && result.isError !== true &&
-    result.details?.state === "running";
+function waitingOnRunningWork(toolId: string, result: ToolResult): boolean {
+  if (result.isError === true) return false;
+  if (COMMAND_WATCHERS.has(toolId)) return result.details?.state === "running";
+  return toolId === "thread_read" && result.details?.activeRun === true;
 }
 
 /**

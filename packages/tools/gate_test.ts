@@ -197,6 +197,31 @@ Deno.test("waiting on a command that is still running is not a loop; on one that
   assert.deepEqual(after, [undefined, undefined, undefined, "repeated_call", "loop_detected"]);
 });
 
+Deno.test("reading a thread whose Run is still active is waiting too (a sub-agent's answer)", async () => {
+  let activeRun = true;
+  const read = defineTool({
+    id: "thread_read",
+    description: "reads",
+    params: z.object({ threadId: z.string() }),
+    mutating: false,
+    risk: "read",
+    run: () => Promise.resolve({ content: "(still active)", details: { activeRun } }),
+  });
+  const { ws, context } = await gated("full_access");
+  await using _ = ws;
+  const codes: Array<string | undefined> = [];
+  for (let i = 0; i < 8; i++) {
+    codes.push((await run(read as never, { threadId: "t" }, context)).errorCode);
+  }
+  assert.deepEqual(codes, Array(8).fill(undefined));
+  activeRun = false;
+  const after: Array<string | undefined> = [];
+  for (let i = 0; i < 4; i++) {
+    after.push((await run(read as never, { threadId: "t" }, context)).errorCode);
+  }
+  assert.deepEqual(after, [undefined, undefined, undefined, "repeated_call"]);
+});
+
 Deno.test("a tool that keeps failing opens its breaker; after the wait one probe closes it", async () => {
   let now = 1_000_000;
   const breakers = createCircuitBreakers({ now: () => now });
