@@ -30,6 +30,7 @@ export * from "./types.gen.ts";
 export * from "./ids.ts";
 export * from "./errors.ts";
 export * from "./reason_codes.ts";
+export * from "./failure_classes.ts";
 export * from "./enums.ts";
 export * from "./permission_rules.ts";
 export * from "./jsonrpc.ts";

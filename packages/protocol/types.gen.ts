@@ -1037,6 +1037,17 @@ export type RunConfigRecord = {
  */
 export const RunConfigRecord: Schema<RunConfigRecord> = schemas.RunConfigRecord;
 
+/**
+ * What a failed Run asks of the user, one of `RUN_FAILURE_CLASSES`, derived from its reason code by
+ * `runFailureClass`; null on a completed or cancelled Run.
+ */
+export type RunFailureClass = "retryable" | "needs_user" | "unrecoverable";
+/**
+ * What a failed Run asks of the user, one of `RUN_FAILURE_CLASSES`, derived from its reason code by
+ * `runFailureClass`; null on a completed or cancelled Run.
+ */
+export const RunFailureClass: Schema<RunFailureClass> = schemas.RunFailureClass;
+
 /** A run id. */
 export type RunId = string;
 /** A run id. */
@@ -1109,6 +1120,7 @@ export type RunSummary = {
   executionPolicy: ExecutionPolicy;
   status: RunStatus;
   reasonCode: RunReasonCode | null;
+  failureClass: RunFailureClass | null;
   errorMessage?: string | null;
   modelCalls: number;
   compactions: number;
@@ -1141,6 +1153,7 @@ export type RunWithItems = {
   executionPolicy: ExecutionPolicy;
   status: RunStatus;
   reasonCode: RunReasonCode | null;
+  failureClass: RunFailureClass | null;
   errorMessage?: string | null;
   modelCalls: number;
   compactions: number;
@@ -1469,6 +1482,7 @@ export type EventPayloadMap = {
   "run.settled": {
     status: SettledStatus;
     reasonCode: RunReasonCode | null;
+    failureClass: RunFailureClass | null;
     errorMessage?: string | null;
     turnId?: TurnId;
     runId?: RunId;

@@ -90,6 +90,10 @@ export const en = {
   "outcome.code": "Reason code",
   "outcome.noReason": "No reason was recorded.",
   "outcome.unknownReason": "Unrecognized reason.",
+  "outcome.class.retryable": "You can try again — this looks like a passing problem.",
+  "outcome.class.needs_user": "Needs you: fix what is described above, then send again.",
+  "outcome.class.unrecoverable":
+    "This will not work by retrying: the same request would fail the same way.",
   "progress.label": "Run progress",
   "progress.queued": "Waiting to start…",
   "progress.modelCalls": "Model calls: {count}",

@@ -8,6 +8,7 @@ import type {
   Item,
   JournalEvent,
   ResultOf,
+  RunFailureClass,
   RunReasonCode,
   RunStatus,
   Turn,
@@ -20,6 +21,8 @@ export interface RunView {
   turnId: string;
   status: RunStatus;
   reasonCode: RunReasonCode | null;
+  /** What a failed Run asks of the user (the runtime derives it from the reason code). */
+  failureClass: RunFailureClass | null;
   /** A failed Run's error message (the provider's words, redacted), when it has one. */
   errorMessage?: string | null;
   providerId: string | null;
@@ -68,6 +71,8 @@ function turnView(turn: Turn): TurnView {
       turnId: run.turnId,
       status: run.status,
       reasonCode: run.reasonCode,
+      // A runtime older than the field sends none: no class line rather than a wrong one.
+      failureClass: run.failureClass ?? null,
       errorMessage: run.errorMessage ?? null,
       providerId: run.providerId,
       modelId: run.modelId,
@@ -145,6 +150,7 @@ function applyConversationEvent(
         ...view,
         status: event.payload.status,
         reasonCode: run.reasonCode,
+        failureClass: run.failureClass ?? null,
         errorMessage: run.errorMessage ?? view.errorMessage ?? null,
         providerId: run.providerId,
         modelId: run.modelId,
@@ -160,6 +166,7 @@ function applyConversationEvent(
         ...view,
         status: event.payload.status,
         reasonCode: event.payload.reasonCode,
+        failureClass: event.payload.failureClass ?? null,
         errorMessage: event.payload.errorMessage ?? view.errorMessage ?? null,
         settledAt: view.settledAt ?? event.timestamp,
       }));
@@ -270,6 +277,7 @@ export function queuedRun(id: string, turnId: string): RunView {
     turnId,
     status: "queued",
     reasonCode: null,
+    failureClass: null,
     providerId: null,
     modelId: null,
     modelCalls: 0,

@@ -81,6 +81,7 @@ function run(status: RunSummary["status"], over: Partial<RunSummary> = {}): RunS
     executionPolicy: "workspace_write",
     status,
     reasonCode: null,
+    failureClass: null,
     modelCalls: 0,
     compactions: 0,
     createdAt: TS,
@@ -132,11 +133,12 @@ function settled(
   seq: number,
   status: "completed" | "failed" | "cancelled",
   reasonCode: string | null,
+  failureClass: RunSummary["failureClass"] = null,
 ) {
   return envelope(seq, {
     ...scope,
     type: "run.settled",
-    payload: { status, reasonCode, ...scope },
+    payload: { status, reasonCode, failureClass, ...scope },
   });
 }
 
@@ -316,13 +318,29 @@ Deno.test("conversation: settle records status and reason; older pages merge und
     turns: [turnWith([item("item_a", 1)], "running")],
     snapshotSeq: 3,
   });
-  state = applyConversationEvents(state, [settled(4, "failed", "provider_unavailable")]);
+  assert.equal(state.turns[0]?.runs[0]?.failureClass, null, "an active Run has no class");
+  state = applyConversationEvents(state, [
+    settled(4, "failed", "provider_unavailable", "retryable"),
+  ]);
   assert.equal(state.turns[0]?.runs[0]?.status, "failed");
   assert.equal(state.turns[0]?.runs[0]?.reasonCode, "provider_unavailable");
+  assert.equal(state.turns[0]?.runs[0]?.failureClass, "retryable", "class from run.settled");
   const older: Turn = { ...turnWith([]), id: "turn_0", ordinal: 0 };
   state = applyOlderTurns(state, [older, turnWith([], "running")]);
   assert.deepEqual(state.turns.map((t) => t.id), ["turn_0", "turn_1"]);
   assert.equal(state.turns[1]?.runs[0]?.status, "failed");
+});
+
+Deno.test("conversation: a listed failed Run keeps its failure class", () => {
+  const failed: Turn = {
+    ...turnWith([], "failed"),
+    runs: [{
+      ...run("failed", { reasonCode: "loop_detected", failureClass: "needs_user" }),
+      items: [],
+    }],
+  };
+  const state = applyTurnList(emptyConversation(T1), { turns: [failed], snapshotSeq: 1 });
+  assert.equal(state.turns[0]?.runs[0]?.failureClass, "needs_user");
 });
 
 Deno.test("conversation: tool calls keep kind and data", () => {

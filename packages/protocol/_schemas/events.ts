@@ -7,7 +7,7 @@ import { z } from "zod";
 import { BranchId, Identifier, ItemId, RunId, ThreadId, Timestamp, TurnId } from "./ids.ts";
 import { EVENT_SCHEMA_VERSION } from "../version.ts";
 import { ModelCallPurpose, RunStatus, SettledStatus } from "./enums.ts";
-import { RunReasonCode } from "./reason_codes.ts";
+import { RunFailureClass, RunReasonCode } from "./reason_codes.ts";
 import { Branch, Thread } from "./domain/thread.ts";
 import { Item, RunErrorMessage, RunSummary } from "./domain/item.ts";
 import { FileOperation } from "./domain/file.ts";
@@ -94,6 +94,8 @@ export const EVENT_PAYLOADS = {
   "run.settled": payload({
     status: SettledStatus,
     reasonCode: RunReasonCode.nullable(),
+    /** `runFailureClass(reasonCode)`: what the failure asks of the user. */
+    failureClass: RunFailureClass.nullable(),
     // Optional so journals written before it existed still validate.
     errorMessage: RunErrorMessage.nullable().optional(),
   }),

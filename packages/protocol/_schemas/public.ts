@@ -41,6 +41,7 @@ export {
   MemoryReasonCode,
   ProcessErrorCode,
   ProviderFailureCategory,
+  RunFailureClass,
   RunReasonCode,
 } from "./reason_codes.ts";
 export { RpcErrorData, RpcErrorObject } from "./errors.ts";

@@ -12,6 +12,7 @@ import {
   PROVIDER_FAILURE_CATEGORIES,
   RUN_REASON_CODES,
 } from "../reason_codes.ts";
+import { RUN_FAILURE_CLASSES } from "../failure_classes.ts";
 import { docs } from "./docs.ts";
 
 /** The codes without repeats, typed as the non-empty tuple `z.enum` wants. */
@@ -26,6 +27,11 @@ export const ProviderFailureCategory = z.enum(PROVIDER_FAILURE_CATEGORIES).regis
 export const RunReasonCode = z.enum(distinct(RUN_REASON_CODES)).register(docs, {
   description: "Why a Run settled the way it did, one of `RUN_REASON_CODES`; null on a " +
     "completed Run.",
+});
+
+export const RunFailureClass = z.enum(RUN_FAILURE_CLASSES).register(docs, {
+  description: "What a failed Run asks of the user, one of `RUN_FAILURE_CLASSES`, derived " +
+    "from its reason code by `runFailureClass`; null on a completed or cancelled Run.",
 });
 
 export const MemoryReasonCode = z.enum(MEMORY_REASON_CODES).register(docs, {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Item, Turn } from "@daedalus/protocol";
+import { type Item, runFailureClass, type Turn } from "@daedalus/protocol";
 import { buildContext } from "./context_builder.ts";
 import { itemsToMessages, selectHistory } from "./history.ts";
 import { estimateTextTokens, estimateToolsTokens } from "./token_estimate.ts";
@@ -55,6 +55,7 @@ function turn(
       executionPolicy: "full_access",
       status,
       reasonCode: reasonCode as Turn["runs"][number]["reasonCode"],
+      failureClass: runFailureClass(reasonCode as Turn["runs"][number]["reasonCode"]),
       modelCalls: 1,
       compactions: 0,
       createdAt: "2026-10-01T10:00:00.000Z",

@@ -16,6 +16,7 @@ import {
   ItemRole,
   ItemStatus,
   type ResultOf,
+  runFailureClass,
   RunReasonCode,
   RunStatus,
   type RunWithItems,
@@ -98,29 +99,38 @@ export interface RunScope {
  * `model_call_count` and `context_revision_count`.
  */
 export function runFromRow(row: Row, scope: RunScope, items: Item[]): RunWithItems {
-  return mapRow("run", row, () => ({
-    id: textColumn(row, "id"),
-    turnId: textColumn(row, "turn_id"),
-    threadId: scope.threadId,
-    branchId: scope.branchId,
-    providerId: textColumn(row, "provider_id"),
-    modelId: textColumn(row, "model_id"),
-    executionPolicy: oneOf(
-      ExecutionPolicy,
-      textColumn(row, "execution_policy"),
-      "execution_policy",
-    ),
-    status: oneOf(RunStatus, textColumn(row, "status"), "status"),
-    reasonCode: nullableOneOf(RunReasonCode, nullableTextColumn(row, "reason_code"), "reason_code"),
-    ...errorMessageOf(row),
-    modelCalls: integerColumn(row, "model_call_count"),
-    // The first revision is the run's initial context; each later one is a compaction.
-    compactions: Math.max(0, integerColumn(row, "context_revision_count") - 1),
-    createdAt: textColumn(row, "created_at"),
-    startedAt: nullableTextColumn(row, "started_at"),
-    settledAt: nullableTextColumn(row, "settled_at"),
-    items,
-  }));
+  return mapRow("run", row, () => {
+    const reasonCode = nullableOneOf(
+      RunReasonCode,
+      nullableTextColumn(row, "reason_code"),
+      "reason_code",
+    );
+    return {
+      id: textColumn(row, "id"),
+      turnId: textColumn(row, "turn_id"),
+      threadId: scope.threadId,
+      branchId: scope.branchId,
+      providerId: textColumn(row, "provider_id"),
+      modelId: textColumn(row, "model_id"),
+      executionPolicy: oneOf(
+        ExecutionPolicy,
+        textColumn(row, "execution_policy"),
+        "execution_policy",
+      ),
+      status: oneOf(RunStatus, textColumn(row, "status"), "status"),
+      reasonCode,
+      // Derived, not stored: the mapping may grow without migrating old rows.
+      failureClass: runFailureClass(reasonCode),
+      ...errorMessageOf(row),
+      modelCalls: integerColumn(row, "model_call_count"),
+      // The first revision is the run's initial context; each later one is a compaction.
+      compactions: Math.max(0, integerColumn(row, "context_revision_count") - 1),
+      createdAt: textColumn(row, "created_at"),
+      startedAt: nullableTextColumn(row, "started_at"),
+      settledAt: nullableTextColumn(row, "settled_at"),
+      items,
+    };
+  });
 }
 
 /** A failed Run's error message, present only when stored. */

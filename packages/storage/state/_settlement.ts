@@ -8,6 +8,8 @@
  */
 import {
   RUN_ERROR_MESSAGE_MAX_CHARS,
+  runFailureClass,
+  type RunReasonCode,
   type RunStatus,
   type SettledStatus,
 } from "@daedalus/protocol";
@@ -85,7 +87,13 @@ export function settleWithin(
   context.append({
     type: "run.settled",
     ...scopeIds(scope),
-    payload: { status, reasonCode, ...message },
+    payload: {
+      status,
+      reasonCode,
+      // Settlement codes come from the runtime's own vocabulary; the schema checks them.
+      failureClass: runFailureClass(reasonCode as RunReasonCode | null),
+      ...message,
+    },
   });
   return { settled: true, status, reasonCode };
 }

@@ -3,7 +3,12 @@
  *
  * @module
  */
-import { type RunConfig, RunConfigRecord, type RunSummary } from "@daedalus/protocol";
+import {
+  type RunConfig,
+  RunConfigRecord,
+  runFailureClass,
+  type RunSummary,
+} from "@daedalus/protocol";
 import type { StateDatabase } from "./database.ts";
 import { statement } from "../_statements.ts";
 import { StoreError } from "./errors.ts";
@@ -27,6 +32,9 @@ export function readRunSummary(db: StateDatabase, runId: string): RunSummary {
      FROM runs r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?`,
   ).get(runId);
   if (!row) throw new StoreError("run_not_found", `Run ${runId} does not exist`);
+  const reasonCode = row.reason_code === null
+    ? null
+    : String(row.reason_code) as NonNullable<RunSummary["reasonCode"]>;
   return {
     id: String(row.id),
     turnId: String(row.turn_id),
@@ -36,9 +44,9 @@ export function readRunSummary(db: StateDatabase, runId: string): RunSummary {
     modelId: String(row.model_id),
     executionPolicy: String(row.execution_policy) as RunSummary["executionPolicy"],
     status: String(row.status) as RunSummary["status"],
-    reasonCode: row.reason_code === null
-      ? null
-      : String(row.reason_code) as NonNullable<RunSummary["reasonCode"]>,
+    reasonCode,
+    // Derived, not stored: the mapping may grow without migrating old rows.
+    failureClass: runFailureClass(reasonCode),
     // Present only when there is one, like in the run.settled that carried it.
     ...(typeof row.error_message === "string" ? { errorMessage: row.error_message } : {}),
     modelCalls: Number(row.model_calls),

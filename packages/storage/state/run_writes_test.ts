@@ -481,10 +481,14 @@ Deno.test("settleRun keeps a failed run's error message on the event, the row an
   const { events } = settleRun(store, runId, "failed", "provider_authentication", said);
   assertValidEvents(events);
   const settled = events.find((e) => e.type === "run.settled");
-  const { status, reasonCode, errorMessage } = settled?.payload as Record<string, unknown>;
-  assert.deepEqual({ status, reasonCode, errorMessage }, {
+  const { status, reasonCode, failureClass, errorMessage } = settled?.payload as Record<
+    string,
+    unknown
+  >;
+  assert.deepEqual({ status, reasonCode, failureClass, errorMessage }, {
     status: "failed",
     reasonCode: "provider_authentication",
+    failureClass: "unrecoverable",
     errorMessage: said,
   });
   const changed = events.find((e) => e.type === "run.state_changed");
@@ -494,6 +498,11 @@ Deno.test("settleRun keeps a failed run's error message on the event, the row an
     said,
   );
   assert.equal(store.read((db) => readRunSummary(db, runId)).errorMessage, said);
+  assert.equal(
+    store.read((db) => readRunSummary(db, runId)).failureClass,
+    "unrecoverable",
+    "the summary derives the class from the stored reason code",
+  );
 
   const long = await runningRun(fixture);
   settleRun(store, long.runId, "failed", "provider_server", "x".repeat(5000));
@@ -578,7 +587,7 @@ Deno.test("the unique index refuses a second run.settled appended by another con
         append({
           type: "run.settled",
           ...scope,
-          payload: { status: "cancelled", reasonCode: "cancelled" },
+          payload: { status: "cancelled", reasonCode: "cancelled", failureClass: null },
         })
       ),
     /UNIQUE constraint failed: events\.run_id/,
@@ -604,7 +613,13 @@ Deno.test("settleRun falls back to the earlier settlement when the unique index 
     scope.turnId,
     runId,
     "2026-10-01T11:00:00.000Z",
-    JSON.stringify({ status: "failed", reasonCode: "agent_error", turnId: scope.turnId, runId }),
+    JSON.stringify({
+      status: "failed",
+      reasonCode: "agent_error",
+      failureClass: "unrecoverable",
+      turnId: scope.turnId,
+      runId,
+    }),
   );
   raw.close();
   const count = countRows(store);

@@ -111,6 +111,7 @@ export function startTurn(store: StateStore, input: StartTurnInput): Committed<S
       executionPolicy: input.executionPolicy ?? "full_access",
       status: "queued",
       reasonCode: null,
+      failureClass: null,
       modelCalls: 0,
       compactions: 0,
       createdAt: now,

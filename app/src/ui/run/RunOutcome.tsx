@@ -1,20 +1,37 @@
+import type { RunFailureClass } from "@daedalus/client";
 import type { RunView } from "../../state/projection.ts";
+import type { MessageKey } from "../../i18n/en.ts";
 import { t } from "../../i18n/i18n.ts";
 import { explainReason } from "../../i18n/reasons.ts";
 
+/** The line per failure class: total, so a new class without copy does not compile. */
+const CLASS_LINE: Readonly<Record<RunFailureClass, MessageKey>> = {
+  retryable: "outcome.class.retryable",
+  needs_user: "outcome.class.needs_user",
+  unrecoverable: "outcome.class.unrecoverable",
+};
+
 /**
  * The outcome block under a settled Run: nothing for a completed Run; for a failed or
- * cancelled one, the localized explanation of its reason code, what the provider said
- * (e.g. "Incorrect API key provided", as the runtime stored it, redacted), the raw
- * code, and "Try again" when the caller offers it (the thread's latest Run).
+ * cancelled one, the localized explanation of its reason code, on a failed one the line
+ * of its failure class (try again, act first, or retrying will not help), what the
+ * provider said (e.g. "Incorrect API key provided", as the runtime stored it, redacted),
+ * the raw code, and "Try again" when the caller offers it (the thread's latest Run).
  */
 export function RunOutcome(
   props: {
-    run: Pick<RunView, "status" | "reasonCode" | "errorMessage">;
+    run: Pick<RunView, "status" | "reasonCode" | "errorMessage"> & {
+      failureClass?: RunView["failureClass"];
+    };
     onSendAgain?: () => void;
   },
 ) {
-  const { status, reasonCode, errorMessage } = props.run;
+  const { status, reasonCode, errorMessage, failureClass } = props.run;
+  // A class only means something for a failure; a known key only (a newer runtime's
+  // class shows no line rather than a raw key).
+  const classLine = status === "failed" && failureClass && Object.hasOwn(CLASS_LINE, failureClass)
+    ? t(CLASS_LINE[failureClass])
+    : null;
   if (status !== "failed" && status !== "cancelled") return null;
   return (
     <div
@@ -24,6 +41,7 @@ export function RunOutcome(
     >
       <strong>{status === "failed" ? t("outcome.failed") : t("outcome.cancelled")}</strong>
       <p>{reasonCode ? explainReason("run", reasonCode) : t("outcome.noReason")}</p>
+      {classLine && <p class={`failure-class class-${failureClass}`}>{classLine}</p>}
       {errorMessage && (
         <p class="error-message">
           {t("outcome.details")} <q>{errorMessage}</q>

@@ -47,3 +47,52 @@ Deno.test("run outcome: a failed run shows the provider's stored message next to
     assert.match(text(zh), /详情：.*Incorrect API key/);
   });
 });
+
+Deno.test("run outcome: a failed run shows the line of its failure class", () => {
+  const cases = [
+    ["provider_network", "retryable", /try again.*passing problem/, /暂时性问题/],
+    ["loop_detected", "needs_user", /Needs you:/, /需要你处理/],
+    ["provider_authentication", "unrecoverable", /will not work by retrying/, /重试也不会成功/],
+  ] as const;
+  for (const [reasonCode, failureClass, english, chinese] of cases) {
+    const run = { status: "failed", reasonCode, failureClass } as const;
+    inEnglish(() => {
+      const shown = text(RunOutcome({ run }));
+      assert.match(shown, english, `${failureClass} line in English: ${shown}`);
+      // The class line sits between the reason and the raw code.
+      assert.match(shown, new RegExp(`${english.source}.*${reasonCode}`), shown);
+    });
+    inLocale("zh-CN", () => {
+      const shown = text(RunOutcome({ run }));
+      assert.match(shown, chinese, `${failureClass} line in zh-CN: ${shown}`);
+    });
+  }
+});
+
+Deno.test("run outcome: no class line when there is no failure to classify", () => {
+  inEnglish(() => {
+    const lines = /try again —|Needs you:|will not work by retrying/;
+    const noClass = text(RunOutcome({ run: { status: "failed", reasonCode: "agent_error" } }));
+    assert.doesNotMatch(noClass, lines, "a Run from a runtime without the field");
+    const nullClass = text(
+      RunOutcome({ run: { status: "failed", reasonCode: "agent_error", failureClass: null } }),
+    );
+    assert.doesNotMatch(nullClass, lines, "failureClass null");
+    const cancelled = text(
+      RunOutcome({
+        run: { status: "cancelled", reasonCode: "cancelled", failureClass: "retryable" },
+      }),
+    );
+    assert.doesNotMatch(cancelled, lines, "a cancelled Run is not a failure");
+    const unknown = text(
+      RunOutcome({
+        run: {
+          status: "failed",
+          reasonCode: "agent_error",
+          failureClass: "from_a_newer_runtime" as "retryable",
+        },
+      }),
+    );
+    assert.doesNotMatch(unknown, /outcome\.class/, "an unknown class shows no raw key");
+  });
+});

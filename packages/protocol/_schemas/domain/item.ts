@@ -14,7 +14,7 @@ import {
   RunStatus,
   TurnStatus,
 } from "../enums.ts";
-import { RunReasonCode } from "../reason_codes.ts";
+import { RunFailureClass, RunReasonCode } from "../reason_codes.ts";
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENTS_MAX_COUNT,
@@ -84,6 +84,8 @@ export const RunSummary = z.looseObject({
   executionPolicy: ExecutionPolicy,
   status: RunStatus,
   reasonCode: RunReasonCode.nullable(),
+  /** `runFailureClass(reasonCode)`, derived when read: what the failure asks of the user. */
+  failureClass: RunFailureClass.nullable(),
   /**
    * What went wrong, in the provider's words when it said (redacted), on a failed Run;
    * absent or null otherwise (and on Runs recorded before it existed).

@@ -63,7 +63,7 @@ function settled(threadId: string, run: number, seconds: number): EventFixture {
     turnId: fixtureId("turn", run),
     runId: fixtureId("run", run),
     timestamp: at(seconds),
-    payload: { status: "completed", reasonCode: null },
+    payload: { status: "completed", reasonCode: null, failureClass: null },
   };
 }
 
@@ -76,7 +76,10 @@ function seedJournal(db: StateDatabase): EventFixture[] {
     delta(THREAD_A, 1, "lo", 4),
     delta(THREAD_B, 2, "Hi", 5),
     settled(THREAD_A, 1, 6),
-    { ...settled(THREAD_B, 2, 7), payload: { status: "failed", reasonCode: "provider_timeout" } },
+    {
+      ...settled(THREAD_B, 2, 7),
+      payload: { status: "failed", reasonCode: "provider_timeout", failureClass: "retryable" },
+    },
   ];
   fixtures.forEach((fixture, index) => assert.equal(insertEvent(db, fixture), index + 1));
   return fixtures;

@@ -150,6 +150,7 @@ Deno.test("listTurns returns a branch's turns with runs and items in history ord
     executionPolicy: "full_access",
     status: "running",
     reasonCode: null,
+    failureClass: null,
     modelCalls: 3,
     compactions: 2,
     createdAt: at(120),
@@ -157,11 +158,15 @@ Deno.test("listTurns returns a branch's turns with runs and items in history ord
     settledAt: null,
   });
   assert.deepEqual(items[1]?.data, { toolId: "read", arguments: { path: "a.txt" } });
-  assert.deepEqual(first.runs.map((r) => [r.modelCalls, r.compactions, r.reasonCode]), [
-    [1, 0, null],
-    [0, 0, null],
-    [0, 0, "provider_timeout"],
-  ]);
+  assert.deepEqual(
+    first.runs.map((r) => [r.modelCalls, r.compactions, r.reasonCode, r.failureClass]),
+    [
+      [1, 0, null, null],
+      [0, 0, null, null],
+      [0, 0, "provider_timeout", "retryable"],
+    ],
+    "the class is derived from the stored reason code",
+  );
 });
 
 Deno.test("listTurns reads a named branch and refuses branches of other threads", async () => {
