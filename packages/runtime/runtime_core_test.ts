@@ -90,6 +90,7 @@ Deno.test("a scripted run streams text, calls a tool and completes with one sett
     assert.deepEqual(done.payload, {
       status: "completed",
       reasonCode: null,
+      failureClass: null,
       turnId: started.turnId,
       runId: started.runId,
     });
