@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { activateRun, type Committed, settleRun, type StateStore } from "@daedalus/storage";
+import {
+  activateRun,
+  type Committed,
+  readRunSubmissionSeq,
+  settleRun,
+  type StateStore,
+} from "@daedalus/storage";
 import type { AbortReason } from "../loop/agent_loop.ts";
 
 /** What the scheduler needs. */
@@ -21,6 +27,8 @@ export interface SchedulerOptions {
 interface Queued {
   runId: string;
   threadId: string;
+  /** Submission order (the seq of the Run's first event): a thread's Runs start in it. */
+  order: number;
 }
 
 /** The scheduler. */
@@ -62,7 +70,13 @@ export class Scheduler {
   enqueue(runId: string, threadId: string): void {
     if (!this.#accepting) return;
     if (this.#active.has(runId) || this.#queue.some((q) => q.runId === runId)) return;
-    this.#queue.push({ runId, threadId });
+    // Two submissions of one thread may reach this in the other order than they committed
+    // in (each is queued once its own response is out): the journal's order decides.
+    const order = this.#options.store.read((db) => readRunSubmissionSeq(db, runId)) ??
+      Number.MAX_SAFE_INTEGER;
+    const later = this.#queue.findIndex((q) => q.order > order);
+    if (later < 0) this.#queue.push({ runId, threadId, order });
+    else this.#queue.splice(later, 0, { runId, threadId, order });
     this.#pump();
   }
 

@@ -149,6 +149,24 @@ Deno.test("Runs of one thread run one at a time, in order; other threads run bes
   });
 });
 
+Deno.test("a thread's Runs start in the order they were submitted, whatever order they are queued in", async () => {
+  await withScheduler(2, async ({ scheduler, running, started, queueRun, newThread }) => {
+    const one = await newThread();
+    const blocker = queueRun(one);
+    const first = queueRun(one);
+    const second = queueRun(one);
+    // The submitters got round to queueing them the other way round (two connections).
+    scheduler.enqueue(blocker, one);
+    scheduler.enqueue(second, one);
+    scheduler.enqueue(first, one);
+    assert.deepEqual(started, [blocker]);
+    await finish(scheduler, running, started, blocker);
+    assert.deepEqual(started, [blocker, first], "the earlier submission goes first");
+    await finish(scheduler, running, started, first);
+    assert.deepEqual(started, [blocker, first, second]);
+  });
+});
+
 Deno.test("no more Runs execute at once than there are workers", async () => {
   await withScheduler(2, async ({ scheduler, running, started, submit, newThread, peak }) => {
     const runs: string[] = [];

@@ -82,3 +82,20 @@ export function readRunConfig(db: StateDatabase, runId: string): RunConfig {
   }
   return resolveRunConfig(db.connection, parsed.data);
 }
+
+/**
+ * Where a Run stands in submission order: the seq of its first event (the `queued`
+ * `run.state_changed` that created it). The scheduler starts a thread's Runs in this order,
+ * whatever order their submitters got round to queueing them in.
+ *
+ * @param db the database
+ * @param runId the run
+ * @returns the seq, or null for a Run the journal does not know
+ */
+export function readRunSubmissionSeq(db: StateDatabase, runId: string): number | null {
+  const row = statement(
+    db.connection,
+    "SELECT min(seq) AS seq FROM events WHERE run_id = ?",
+  ).get(runId);
+  return row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
+}
