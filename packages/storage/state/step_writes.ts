@@ -86,26 +86,6 @@ export function completeStep(
 }
 
 /**
- * Records a step's tool calls as Items in one transaction, in the model's order.
- *
- * @param store the state store
- * @param runId the run
- * @param calls the call items (`running` for calls that will run)
- * @returns the items, in the order given
- * @throws {StoreError} `run_not_found`
- */
-export function startItems(
-  store: StateStore,
-  runId: string,
-  calls: readonly NewItem[],
-): Committed<Item[]> {
-  return store.write((context) => {
-    const scope = readRunScope(context.db, runId);
-    return calls.map((call) => addItem(context, scope, call));
-  });
-}
-
-/**
  * Ends a model call that answered without streaming (the completion check) in one
  * transaction: its `model.response_finished`, then its answer as an Item when given.
  *

@@ -15,8 +15,8 @@ export interface Invocation {
   args: Word[];
 }
 
-// Reserved words that may open a command; the program is the word after them.
-const KEYWORDS = new Set([
+/** Reserved words that may open a command; the program is the word after them. */
+export const SHELL_RESERVED_WORDS: ReadonlySet<string> = new Set([
   "!",
   "{",
   "}",
@@ -127,7 +127,8 @@ const WRAPPERS: Readonly<Record<string, WrapperSyntax>> = {
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
-function isAssignment(word: Word): boolean {
+/** Whether a word is a leading `NAME=value` assignment (unquoted name), not a program. */
+export function isAssignment(word: Word): boolean {
   const first = word.parts[0];
   return first?.kind === "text" && !first.quoted && ASSIGNMENT.test(first.text);
 }
@@ -137,7 +138,10 @@ export function unwrap(words: Word[]): Invocation[] {
   const chain: Invocation[] = [];
   let rest = words;
   while (rest.length > 0) {
-    rest = dropLeading(rest, (word) => isAssignment(word) || KEYWORDS.has(literalWord(word) ?? ""));
+    rest = dropLeading(
+      rest,
+      (word) => isAssignment(word) || SHELL_RESERVED_WORDS.has(literalWord(word) ?? ""),
+    );
     const program = rest.length > 0 ? literalWord(rest[0]) : null;
     if (program === null || program === "") break;
     const name = program.split("/").pop() || program;

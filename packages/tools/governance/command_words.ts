@@ -23,6 +23,7 @@ import {
   type Word,
   wordSource,
 } from "./shell_words.ts";
+import { isAssignment, SHELL_RESERVED_WORDS } from "./_wrappers.ts";
 
 /** One simple command of a command line. */
 export interface CommandWords {
@@ -35,25 +36,11 @@ export interface CommandWords {
   readonly writesFile: boolean;
 }
 
-/** Words that open or close a compound command; the command proper comes after them. */
-const SHELL_KEYWORDS: ReadonlySet<string> = new Set([
-  "!",
-  "{",
-  "}",
-  "(",
-  ")",
-  "if",
-  "then",
-  "else",
-  "elif",
-  "fi",
-  "do",
-  "done",
-  "while",
-  "until",
-  "time",
-]);
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/**
+ * Words that open or close a compound command; the command proper comes after them (the
+ * shell's reserved words, plus the subshell's parentheses and `time`).
+ */
+const SHELL_KEYWORDS: ReadonlySet<string> = new Set([...SHELL_RESERVED_WORDS, "(", ")", "time"]);
 /** Redirections that write (`>`, `>>`, `>|`, `&>`, `&>>`, `>&file`, `<>`). */
 const OUTPUT_REDIRECTS: ReadonlySet<string> = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
 
@@ -96,8 +83,8 @@ function collectScript(script: ShellScript, into: CommandWords[]): boolean {
       const words = stage.words.map(wordText);
       let start = 0;
       while (start < words.length) {
-        const first = words[start] ?? "";
-        if (!SHELL_KEYWORDS.has(first) && !ASSIGNMENT.test(first)) break;
+        const first = stage.words[start]!;
+        if (!SHELL_KEYWORDS.has(words[start] ?? "") && !isAssignment(first)) break;
         start++;
       }
       if (start < words.length) {
