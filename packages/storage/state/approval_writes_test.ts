@@ -10,6 +10,7 @@ import {
 import { listApprovals, readApproval, readPendingApproval } from "./reads/approvals.ts";
 import { checkState } from "./maintenance.ts";
 import { hasActiveRun, setThreadArchived } from "./thread_writes.ts";
+import { listRecoverableRuns } from "./reads/recovery.ts";
 import {
   assertValidEvents,
   countRows,
@@ -267,6 +268,16 @@ Deno.test("a waiting Run keeps its thread busy: it cannot be archived", async ()
     () => setThreadArchived(fixture.store, threadId, true),
     storeErrorCode("thread_busy"),
   );
+});
+
+Deno.test("a waiting Run is not recoverable (a restart leaves it waiting); answered, it is again", async () => {
+  await using fixture = await openTestStore();
+  const { runId, request } = await waitingCandidate(fixture);
+  const approval = requestApproval(fixture.store, request).result;
+  const recoverable = () => listRecoverableRuns(fixture.store.db).map((run) => run.runId);
+  assert.deepEqual(recoverable(), [], "a waiting Run must not be marked runtime_interrupted");
+  resolveApproval(fixture.store, { approvalId: approval.id, decision: "allow_once" });
+  assert.deepEqual(recoverable(), [runId]);
 });
 
 Deno.test("listApprovals filters by thread and status, newest first", async () => {
