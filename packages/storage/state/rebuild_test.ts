@@ -200,7 +200,8 @@ class Simulation {
     const thread = this.#pick(this.threads);
     if (!thread) return false;
     const busy = this.runs.some((r) =>
-      r.threadId === thread.id && (r.status === "queued" || r.status === "running")
+      r.threadId === thread.id &&
+      (r.status === "queued" || r.status === "running" || r.status === "waiting")
     );
     if (!thread.archived && busy) {
       return this.#expectRefusal(
