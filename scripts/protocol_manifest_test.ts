@@ -15,8 +15,14 @@ Deno.test("the checked-in manifest is what the schemas generate", async () => {
 
 Deno.test("the manifest lists every method, event, tool and code", () => {
   const manifest = buildProtocolManifest();
-  assert.equal(Object.keys(manifest.methods).length, 35);
-  assert.equal(Object.keys(manifest.events).length, 15);
+  assert.equal(Object.keys(manifest.methods).length, 37);
+  assert.equal(Object.keys(manifest.events).length, 17);
+  for (const name of ["approval.respond", "approval.list"]) {
+    assert.ok(name in manifest.methods, `the manifest lacks ${name}`);
+  }
+  for (const type of ["approval.requested", "approval.resolved"]) {
+    assert.ok(type in manifest.events, `the manifest lacks ${type}`);
+  }
   assert.equal(manifest.tools.length, 21);
   assert.equal(manifest.errors.memoryOperationFailed, -32020);
 });

@@ -22,8 +22,8 @@ function delta(overrides: Record<string, unknown> = {}) {
   };
 }
 
-Deno.test("there are 15 event types", () => {
-  assert.equal(EVENT_TYPES.length, 15);
+Deno.test("there are 17 event types", () => {
+  assert.equal(EVENT_TYPES.length, 17);
 });
 
 Deno.test("an event whose payload mirrors its scope is accepted", () => {

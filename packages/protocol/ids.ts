@@ -15,6 +15,7 @@ export const ID_PREFIXES = [
   "memory",
   "process",
   "workspace",
+  "approval",
 ] as const;
 
 /** One of {@linkcode ID_PREFIXES}. */

@@ -55,3 +55,10 @@ export const PERMISSION_PATTERN_MAX_CHARS = 512;
 
 /** Most permission rules in one list (config.yaml or a thread): each call is checked against all of them. */
 export const PERMISSION_RULES_MAX_COUNT = 500;
+
+/** Longest message the user sends with an approval decision (chars): a reason for the model, not a document. */
+export const APPROVAL_MESSAGE_MAX_CHARS = 4000;
+/** Longest approval summary (chars): one line a person reads on a card before answering. */
+export const APPROVAL_SUMMARY_MAX_CHARS = 500;
+/** Most approvals one `approval.list` returns: pending ones are few; resolved ones are history. */
+export const APPROVAL_LIST_MAX_COUNT = 500;

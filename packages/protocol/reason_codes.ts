@@ -131,6 +131,9 @@ export const REQUEST_REASON_CODES = [
   "config_invalid",
   "protected_value",
   "permission_denied",
+  // approvals
+  "approval_not_found",
+  "approval_already_resolved",
 ] as const;
 
 /** Every reason code a JSON-RPC error's `data.reasonCode` may carry. */

@@ -10,6 +10,70 @@
 import type { Schema } from "./schema.ts";
 import * as schemas from "./_schemas/public.ts";
 
+/**
+ * One tool call waiting for (or answered by) the user: what it would do, why it asks, and the
+ * answer.
+ */
+export type Approval = {
+  id: ApprovalId;
+  runId: RunId;
+  threadId: ThreadId;
+  toolCallItemId: ItemId;
+  toolId: ToolId;
+  summary: string;
+  target: string | null;
+  risk: ToolRisk;
+  reasonCode: ApprovalReasonCode;
+  status: ApprovalStatus;
+  decision: ApprovalDecision | null;
+  message: ApprovalMessage | null;
+  createdAt: Timestamp;
+  resolvedAt: Timestamp | null;
+  [key: string]: unknown;
+};
+/**
+ * One tool call waiting for (or answered by) the user: what it would do, why it asks, and the
+ * answer.
+ */
+export const Approval: Schema<Approval> = schemas.Approval;
+
+/** The user's answer to an approval: run this one call, or refuse it. */
+export type ApprovalDecision = "allow_once" | "deny";
+/** The user's answer to an approval: run this one call, or refuse it. */
+export const ApprovalDecision: Schema<ApprovalDecision> = schemas.ApprovalDecision;
+
+/** An approval id. */
+export type ApprovalId = string;
+/** An approval id. */
+export const ApprovalId: Schema<ApprovalId> = schemas.ApprovalId;
+
+/** What the user tells the model with a decision (a denial's reason). */
+export type ApprovalMessage = string;
+/** What the user tells the model with a decision (a denial's reason). */
+export const ApprovalMessage: Schema<ApprovalMessage> = schemas.ApprovalMessage;
+
+/**
+ * Why a call needs the user: a permission rule asks, the command is high-risk, or the model repeats
+ * itself.
+ */
+export type ApprovalReasonCode = "permission_ask" | "high_risk_command" | "loop_detected";
+/**
+ * Why a call needs the user: a permission rule asks, the command is high-risk, or the model repeats
+ * itself.
+ */
+export const ApprovalReasonCode: Schema<ApprovalReasonCode> = schemas.ApprovalReasonCode;
+
+/**
+ * An approval's lifecycle: pending until the user answers (allowed, denied) or its Run ends first
+ * (cancelled).
+ */
+export type ApprovalStatus = "pending" | "allowed" | "denied" | "cancelled";
+/**
+ * An approval's lifecycle: pending until the user answers (allowed, denied) or its Run ends first
+ * (cancelled).
+ */
+export const ApprovalStatus: Schema<ApprovalStatus> = schemas.ApprovalStatus;
+
 /** An attachment as recorded on the user Item (`data.attachments`). */
 export type Attachment = {
   kind: "image" | "text";
@@ -126,6 +190,8 @@ export type ErrorReasonCode =
   | "config_invalid"
   | "protected_value"
   | "permission_denied"
+  | "approval_not_found"
+  | "approval_already_resolved"
   | "memory_not_found"
   | "memory_revision_conflict"
   | "memory_forgotten"
@@ -330,6 +396,30 @@ export type EventEnvelope =
     timestamp: Timestamp;
     type: "run.steered";
     payload: EventPayloadMap["run.steered"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
+    type: "approval.requested";
+    payload: EventPayloadMap["approval.requested"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
+    type: "approval.resolved";
+    payload: EventPayloadMap["approval.resolved"];
   };
 /**
  * One journal event as it crosses the wire. Non-null `turnId`/`runId`/`itemId` must be mirrored in
@@ -1104,9 +1194,17 @@ export type RunSkill = {
 /** An enabled skill as frozen into a RunConfig. */
 export const RunSkill: Schema<RunSkill> = schemas.RunSkill;
 
-/** Lifecycle of Turns and Runs: queued → running → completed | failed | cancelled. */
-export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
-/** Lifecycle of Turns and Runs: queued → running → completed | failed | cancelled. */
+/**
+ * Lifecycle of Turns and Runs: queued → running → completed | failed | cancelled; a running Run may
+ * pause as `waiting` (for the user's approval, holding no worker) and return to running. `waiting`
+ * is not settled.
+ */
+export type RunStatus = "queued" | "running" | "waiting" | "completed" | "failed" | "cancelled";
+/**
+ * Lifecycle of Turns and Runs: queued → running → completed | failed | cancelled; a running Run may
+ * pause as `waiting` (for the user's approval, holding no worker) and return to running. `waiting`
+ * is not settled.
+ */
 export const RunStatus: Schema<RunStatus> = schemas.RunStatus;
 
 /** A Run without its items, as the catalog and events describe it. */
@@ -1286,6 +1384,11 @@ export type ToolId =
 /** A built-in tool id, one of `TOOL_IDS`. */
 export const ToolId: Schema<ToolId> = schemas.ToolId;
 
+/** A tool's risk class. */
+export type ToolRisk = "read" | "write" | "process" | "session" | "memory";
+/** A tool's risk class. */
+export const ToolRisk: Schema<ToolRisk> = schemas.ToolRisk;
+
 /** A Turn with all of its Runs and their Items. */
 export type Turn = {
   id: TurnId;
@@ -1307,7 +1410,7 @@ export type TurnId = string;
 export const TurnId: Schema<TurnId> = schemas.TurnId;
 
 /** Turns share the Run lifecycle. */
-export type TurnStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
+export type TurnStatus = "queued" | "running" | "waiting" | "completed" | "failed" | "cancelled";
 /** Turns share the Run lifecycle. */
 export const TurnStatus: Schema<TurnStatus> = schemas.TurnStatus;
 
@@ -1496,6 +1599,20 @@ export type EventPayloadMap = {
     itemId?: ItemId;
     [key: string]: unknown;
   };
+  "approval.requested": {
+    approval: Approval;
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
+  "approval.resolved": {
+    approval: Approval;
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
 };
 
 /** The params of each method, as sent and as validated (they are the same). */
@@ -1676,6 +1793,16 @@ export type MethodParamsMap = {
     threadTitles?: boolean;
     memoryRefinement?: boolean;
   };
+  "approval.respond": {
+    approvalId: ApprovalId;
+    decision: ApprovalDecision;
+    message?: ApprovalMessage;
+    clientRequestId?: Identifier;
+  };
+  "approval.list": {
+    threadId?: ThreadId;
+    status?: ApprovalStatus;
+  };
   "runtime.shutdown": Record<string, never>;
 };
 
@@ -1845,6 +1972,14 @@ export type MethodResultMap = {
   };
   "settings.update": {
     settings: Settings;
+    [key: string]: unknown;
+  };
+  "approval.respond": {
+    approval: Approval;
+    [key: string]: unknown;
+  };
+  "approval.list": {
+    approvals: Approval[];
     [key: string]: unknown;
   };
   "runtime.shutdown": {

@@ -73,6 +73,8 @@ export const reasonsEn = {
   "reason.error.thread_archived": "This thread is archived. Unarchive it to continue.",
   "reason.error.thread_busy": "This thread has a run in progress. Wait for it or stop it.",
   "reason.error.run_not_active": "This run has already finished.",
+  "reason.error.approval_not_found": "This approval request no longer exists.",
+  "reason.error.approval_already_resolved": "This request was already answered or cancelled.",
   "reason.error.run_mismatch": "The run does not belong to this thread.",
   "reason.error.idempotency_conflict": "A retried request did not match the original one.",
   "reason.error.invalid_cursor": "The page position is no longer valid. Reload the list.",

@@ -11,10 +11,19 @@ export const ToolId = z.enum(TOOL_IDS).register(docs, {
   description: "A built-in tool id, one of `TOOL_IDS`.",
 });
 
-const RUN_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
+const RUN_STATUSES = [
+  "queued",
+  "running",
+  "waiting",
+  "completed",
+  "failed",
+  "cancelled",
+] as const;
 
 export const RunStatus = z.enum(RUN_STATUSES).register(docs, {
-  description: "Lifecycle of Turns and Runs: queued → running → completed | failed | cancelled.",
+  description: "Lifecycle of Turns and Runs: queued → running → completed | failed | cancelled; " +
+    "a running Run may pause as `waiting` (for the user's approval, holding no worker) and " +
+    "return to running. `waiting` is not settled.",
 });
 
 export const TurnStatus = z.enum(RUN_STATUSES).register(docs, {
@@ -63,3 +72,22 @@ export const MemoryState = z.enum(["active", "forgotten"]).register(docs, {
 
 export const MemorySourceKind = z.enum(["user_explicit", "session_item", "auto_extracted"])
   .register(docs, { description: "Where a memory revision came from." });
+
+export const ToolRisk = z.enum(["read", "write", "process", "session", "memory"]).register(docs, {
+  description: "A tool's risk class.",
+});
+
+export const ApprovalStatus = z.enum(["pending", "allowed", "denied", "cancelled"]).register(docs, {
+  description: "An approval's lifecycle: pending until the user answers (allowed, denied) or " +
+    "its Run ends first (cancelled).",
+});
+
+export const ApprovalDecision = z.enum(["allow_once", "deny"]).register(docs, {
+  description: "The user's answer to an approval: run this one call, or refuse it.",
+});
+
+export const ApprovalReasonCode = z.enum(["permission_ask", "high_risk_command", "loop_detected"])
+  .register(docs, {
+    description: "Why a call needs the user: a permission rule asks, the command is high-risk, " +
+      "or the model repeats itself.",
+  });

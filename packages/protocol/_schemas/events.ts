@@ -1,5 +1,5 @@
 /**
- * The journal event envelope and the payload of each of the 15 event types.
+ * The journal event envelope and the payload of each of the 17 event types.
  *
  * @module
  */
@@ -12,6 +12,7 @@ import { Branch, Thread } from "./domain/thread.ts";
 import { Item, RunErrorMessage, RunSummary } from "./domain/item.ts";
 import { FileOperation } from "./domain/file.ts";
 import { ProcessRecord } from "./domain/process.ts";
+import { Approval } from "./domain/approval.ts";
 import { TokenUsage } from "./domain/usage.ts";
 import { RunConfigPart, RunConfigRecord } from "./domain/run_config.ts";
 import { docs } from "./docs.ts";
@@ -100,6 +101,10 @@ export const EVENT_PAYLOADS = {
     errorMessage: RunErrorMessage.nullable().optional(),
   }),
   "run.steered": payload({ item: Item }),
+  /** A tool call waits for the user; the Run turned `waiting` in the same transaction. */
+  "approval.requested": payload({ approval: Approval }),
+  /** The user answered, or the Run ended first (status `cancelled`). */
+  "approval.resolved": payload({ approval: Approval }),
 } as const;
 
 type EventType = keyof typeof EVENT_PAYLOADS;

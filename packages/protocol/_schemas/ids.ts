@@ -23,6 +23,7 @@ export const ItemId = idSchema("item", "An item id.");
 export const MemoryId = idSchema("memory", "A memory id.");
 export const ProcessId = idSchema("process", "A managed process id.");
 export const WorkspaceId = idSchema("workspace", "A workspace id.");
+export const ApprovalId = idSchema("approval", "An approval id.");
 
 export const Identifier = z.string().min(1).max(IDENTIFIER_MAX_CHARS).register(docs, {
   description:

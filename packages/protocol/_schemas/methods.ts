@@ -11,6 +11,7 @@ import { skillMethods } from "./methods/skill.ts";
 import { memoryMethods } from "./methods/memory.ts";
 import { workspaceMethods } from "./methods/workspace.ts";
 import { settingsMethods } from "./methods/settings.ts";
+import { approvalMethods } from "./methods/approval.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
@@ -21,6 +22,7 @@ export const METHODS = {
   ...memoryMethods,
   ...workspaceMethods,
   ...settingsMethods,
+  ...approvalMethods,
   ...runtimeMethods,
 } as const;
 

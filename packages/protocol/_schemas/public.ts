@@ -6,6 +6,7 @@
  * @module
  */
 export {
+  ApprovalId,
   BranchId,
   Cursor,
   Identifier,
@@ -20,6 +21,9 @@ export {
   WorkspaceId,
 } from "./ids.ts";
 export {
+  ApprovalDecision,
+  ApprovalReasonCode,
+  ApprovalStatus,
   ExecutionPolicy,
   ItemKind,
   ItemRole,
@@ -33,6 +37,7 @@ export {
   RunStatus,
   SettledStatus,
   ToolId,
+  ToolRisk,
   TurnStatus,
 } from "./enums.ts";
 export {
@@ -112,6 +117,7 @@ export {
   FilePreviewUnavailable,
 } from "./domain/file.ts";
 export { ProcessOutputPage, ProcessRecord } from "./domain/process.ts";
+export { Approval, ApprovalMessage } from "./domain/approval.ts";
 export { DailyUsageBucket, TokenUsage, UsageSummary } from "./domain/usage.ts";
 export { EventEnvelope, EventNotification } from "./events.ts";
 export { GoldenCase, GoldenStep, GoldenTrace } from "./golden_trace.ts";

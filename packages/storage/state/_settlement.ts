@@ -19,6 +19,7 @@ import { statement } from "../_statements.ts";
 import { readRunSummary } from "./run_row.ts";
 import { readRunScope, type RunScope, type Settlement } from "./run_writes.ts";
 import { finishItem, scopeIds } from "./_item_writes.ts";
+import { cancelPendingApprovals } from "./approval_writes.ts";
 
 /** How a Run settles. */
 export interface SettlementRequest {
@@ -72,6 +73,8 @@ export function settleWithin(
     : {};
   const scope = readRunScope(context.db, runId);
   if (isTerminal(scope.status)) return earlierSettlement(context.db, runId);
+  // A Run that settles while waiting (cancelled, shut down) leaves no approval pending.
+  if (scope.status === "waiting") cancelPendingApprovals(context, scope);
   const active = statement(
     context.db.connection,
     "SELECT id FROM items WHERE run_id = ? AND status IN ('streaming', 'running') ORDER BY ordinal",

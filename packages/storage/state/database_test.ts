@@ -8,7 +8,7 @@ import {
   StateSchemaIncompatibleError,
   StateTransactionError,
 } from "./errors.ts";
-import { createStateSchema, STATE_SCHEMA_VERSION } from "./schema.ts";
+import { createStateSchema, describeStateSchemaDrift, STATE_SCHEMA_VERSION } from "./schema.ts";
 
 interface TempHome extends AsyncDisposable {
   dir: string;
@@ -77,7 +77,7 @@ Deno.test("an empty file gets the schema, user_version and WAL pragmas", async (
     const tables = c.prepare(
       "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'",
     ).get()?.n;
-    assert.equal(tables, 13);
+    assert.equal(tables, 14);
     assert.deepEqual(quickCheck(db), []);
     assert.deepEqual(foreignKeyCheck(db), []);
   } finally {
@@ -409,3 +409,21 @@ for (const version of [1, 2]) {
     assert.equal(await sha256(home.path), hashBefore, "a refused file must not be written");
   });
 }
+
+Deno.test("a version-3 file is migrated forward on open: approvals added, its rows kept", async () => {
+  await using home = await tempHome();
+  createOlderVersion(home.path, 3);
+  const db = openStateDatabase(home.path);
+  try {
+    assert.equal(pragma(db.connection, "user_version"), STATE_SCHEMA_VERSION);
+    assert.deepEqual(describeStateSchemaDrift(db.connection, STATE_SCHEMA_VERSION), []);
+    assert.equal(db.connection.prepare("SELECT count(*) AS n FROM approvals").get()?.n, 0);
+    assert.equal(
+      db.connection.prepare("SELECT status FROM runs WHERE id = 'run_1'").get()?.status,
+      "failed",
+      "the run written by version 3 must survive the migration",
+    );
+  } finally {
+    db.close();
+  }
+});

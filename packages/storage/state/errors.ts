@@ -164,7 +164,9 @@ export type StoreErrorCode =
   | "idempotency_conflict"
   | "workspace_unavailable"
   | "run_config_part_mismatch"
-  | "run_config_part_missing";
+  | "run_config_part_missing"
+  | "approval_not_found"
+  | "approval_already_resolved";
 
 /** The journal refused an event (a bug in its producer, never user input). */
 export class JournalError extends Error {

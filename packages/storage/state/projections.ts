@@ -12,6 +12,7 @@ import { storeRunConfigParts } from "./run_config_parts.ts";
 
 /** Projection tables, children first: the order to clear them in. */
 export const PROJECTION_TABLES = [
+  "approvals",
   "file_changes",
   "model_usages",
   "model_calls",
@@ -158,6 +159,25 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
     }
     case "model.response_finished":
       return applyResponseFinished(connection, event);
+    case "approval.requested":
+    case "approval.resolved": {
+      const approval = event.payload.approval;
+      run(
+        `INSERT INTO approvals (id, run_id, thread_id, tool_call_item_id, status, created_at,
+           client_request_id, record_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET status = excluded.status,
+           client_request_id = excluded.client_request_id, record_json = excluded.record_json`,
+        approval.id,
+        approval.runId,
+        approval.threadId,
+        approval.toolCallItemId,
+        approval.status,
+        approval.createdAt,
+        text(payload.clientRequestId),
+        JSON.stringify(approval),
+      );
+      return;
+    }
     case "item.delta":
     case "context.compacted":
     case "run.settled":

@@ -39,6 +39,7 @@ import {
   recordModelResponse,
   recordProcess,
 } from "./run_facts.ts";
+import { requestApproval, resolveApproval } from "./approval_writes.ts";
 import { assertValidEvents, openTestStore, testRunConfig, type TestStore } from "./_test_store.ts";
 
 const OPERATIONS = 2_000;
@@ -79,6 +80,8 @@ interface RunModel {
   revision: number;
   revisionSent: number;
   replay?: StartTurnInput;
+  /** The pending approval while the Run is waiting. */
+  approvalId?: string;
 }
 
 const TERMINAL = new Set<RunStatus>(["completed", "failed", "cancelled"]);
@@ -147,6 +150,8 @@ class Simulation {
       () => this.completeMessage(),
       () => this.startToolCall(),
       () => this.settleToolCall(),
+      () => this.askApproval(),
+      () => this.answerApproval(),
       () => this.updateProcess(),
       () => this.steer(),
       () => this.modelInput(),
@@ -195,7 +200,8 @@ class Simulation {
     const thread = this.#pick(this.threads);
     if (!thread) return false;
     const busy = this.runs.some((r) =>
-      r.threadId === thread.id && (r.status === "queued" || r.status === "running")
+      r.threadId === thread.id &&
+      (r.status === "queued" || r.status === "running" || r.status === "waiting")
     );
     if (!thread.archived && busy) {
       return this.#expectRefusal(
@@ -311,6 +317,38 @@ class Simulation {
     });
     run.toolCalls.push(result.id);
     return this.#record("startItem tool_call", events);
+  }
+
+  askApproval(): boolean {
+    const run = this.#pick(this.#active().filter((r) => r.toolCalls.length > 0));
+    const callId = run?.toolCalls[0];
+    if (!run || !callId) return false;
+    const { result, events } = requestApproval(this.#store, {
+      runId: run.id,
+      toolCallItemId: callId,
+      toolId: "process_start",
+      summary: `Run step ${this.#int(100)}`,
+      target: this.#chance(0.5) ? "rm -rf build" : null,
+      risk: "process",
+      reasonCode: this.#pick(["permission_ask", "high_risk_command"] as const) ?? "permission_ask",
+    });
+    run.status = "waiting";
+    run.approvalId = result.id;
+    return this.#record("requestApproval", events);
+  }
+
+  answerApproval(): boolean {
+    const run = this.#pick(this.runs.filter((r) => r.status === "waiting"));
+    const approvalId = run?.approvalId;
+    if (!run || !approvalId) return false;
+    const decision = this.#chance(0.5) ? "allow_once" : "deny";
+    const message = this.#chance(0.5) ? `not now ${this.#int(10)}` : undefined;
+    const { events } = resolveApproval(this.#store, { approvalId, decision, message });
+    // A denied call is settled by the answer; an allowed one still runs.
+    if (decision === "deny") run.toolCalls.shift();
+    run.status = "running";
+    run.approvalId = undefined;
+    return this.#record(`resolveApproval ${decision}`, events);
   }
 
   settleToolCall(): boolean {

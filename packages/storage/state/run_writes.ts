@@ -293,7 +293,8 @@ export function steerRun(
       ? replaySteer(context.db, runId, options.clientRequestId, content)
       : null;
     if (replay) return replay;
-    if (scope.status !== "queued" && scope.status !== "running") {
+    // Steering a waiting Run adds the message and leaves its approval pending.
+    if (scope.status !== "queued" && scope.status !== "running" && scope.status !== "waiting") {
       throw new StoreError(
         "run_not_active",
         `Run ${runId} is ${scope.status}; it cannot be steered`,

@@ -17,7 +17,7 @@ import { readSchemaObjects, type SchemaObject } from "./_sqlite.ts";
  * schema exactly is migrated forward on open (database.ts); any other version means
  * "reset required".
  */
-export const STATE_SCHEMA_VERSION = 3;
+export const STATE_SCHEMA_VERSION = 4;
 
 /**
  * The oldest version that is migrated forward on open; older files need a reset.
@@ -55,6 +55,24 @@ export const STATE_SCHEMA_MIGRATIONS: readonly StateSchemaMigration[] = Object.f
     content_json TEXT NOT NULL,
     PRIMARY KEY(kind, hash)
   )`,
+    ],
+  },
+  // 4: approvals (a tool call waiting for the user), from approval.requested/resolved.
+  {
+    toVersion: 4,
+    statements: [
+      `CREATE TABLE approvals (
+    id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    thread_id TEXT NOT NULL,
+    tool_call_item_id TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'allowed', 'denied', 'cancelled')),
+    created_at TEXT NOT NULL,
+    client_request_id TEXT,
+    record_json TEXT NOT NULL
+  )`,
+      `CREATE INDEX approvals_thread_idx ON approvals(thread_id, created_at DESC, id DESC)`,
+      `CREATE INDEX approvals_run_pending_idx ON approvals(run_id) WHERE status = 'pending'`,
     ],
   },
 ]);

@@ -11,6 +11,7 @@ import {
 } from "./schema.ts";
 
 const TABLES = [
+  "approvals",
   "branches",
   "context_revisions",
   "events",
@@ -27,6 +28,8 @@ const TABLES = [
 ];
 
 const INDEXES = [
+  "approvals_run_pending_idx",
+  "approvals_thread_idx",
   "branches_default_thread_idx",
   "events_one_settled_per_run",
   "events_run_seq_idx",
@@ -69,12 +72,13 @@ function seedRun(db: DatabaseSync): void {
   ).run("run_1", "trn_1", now);
 }
 
-Deno.test("the schema creates exactly the seed's 12 tables, run_config_parts and 13 indexes", () => {
+Deno.test("the schema creates exactly the seed's 12 tables, run_config_parts, approvals and 15 indexes", () => {
   const db = freshSchema();
   try {
-    assert.equal(STATE_SCHEMA_VERSION, 3);
-    // run_config_parts comes from migration 3, not the version-1 DDL.
-    assert.equal(STATE_SCHEMA_STATEMENTS.length, TABLES.length - 1 + INDEXES.length);
+    assert.equal(STATE_SCHEMA_VERSION, 4);
+    // run_config_parts comes from migration 3 and approvals (with its 2 indexes) from
+    // migration 4, not the version-1 DDL.
+    assert.equal(STATE_SCHEMA_STATEMENTS.length, TABLES.length - 2 + INDEXES.length - 2);
     assert.deepEqual(namesOf(db, "table"), TABLES);
     assert.deepEqual(namesOf(db, "index"), INDEXES);
     assert.equal(db.prepare("PRAGMA user_version").get()?.user_version, STATE_SCHEMA_VERSION);
@@ -113,7 +117,7 @@ Deno.test("drift names the version and each missing, unexpected and changed obje
     db.exec("CREATE TABLE notes (id TEXT)");
     db.exec("ALTER TABLE items ADD COLUMN extra TEXT");
     assert.deepEqual(describeStateSchemaDrift(db, 7), [
-      "version 7, expected 3",
+      "version 7, expected 4",
       "changed table items",
       "missing index runs_turn_history_idx",
       "unexpected table notes",

@@ -279,7 +279,8 @@ export function setThreadArchived(
 }
 
 /**
- * Whether a thread has a queued or running Run.
+ * Whether a thread has a queued, running or waiting Run (waiting for an approval is not
+ * settled: the thread stays busy).
  *
  * @param db the database
  * @param threadId the thread
@@ -289,6 +290,6 @@ export function hasActiveRun(db: StateDatabase, threadId: string): boolean {
   return statement(
     db.connection,
     `SELECT 1 FROM runs r JOIN turns t ON t.id = r.turn_id
-     WHERE t.thread_id = ? AND r.status IN ('queued', 'running') LIMIT 1`,
+     WHERE t.thread_id = ? AND r.status IN ('queued', 'running', 'waiting') LIMIT 1`,
   ).get(threadId) !== undefined;
 }

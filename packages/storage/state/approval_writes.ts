@@ -1,0 +1,228 @@
+/**
+ * Approvals in the state store: a tool call the gate will not run without the user's
+ * answer. Asking turns the Run `waiting` and answering turns it `running` again, each in
+ * the transaction that records the approval, so the journal never shows a waiting Run
+ * without its pending approval (recovery and the runtime's resume read it from there).
+ *
+ * @module
+ */
+import {
+  type Approval,
+  type ApprovalDecision,
+  type ApprovalReasonCode,
+  newId,
+  type ToolId,
+  type ToolRisk,
+} from "@daedalus/protocol";
+import type { Committed, StateStore, WriteContext } from "./store.ts";
+import type { StateDatabase } from "./database.ts";
+import { StoreError } from "./errors.ts";
+import { statement } from "../_statements.ts";
+import { readRunScope, type RunScope } from "./run_writes.ts";
+import { addItem, finishItem, readItem, scopeIds } from "./_item_writes.ts";
+import { changeState } from "./_settlement.ts";
+
+/** What the runtime asks the user about: one running tool call of a running Run. */
+export interface ApprovalRequest {
+  /** The Run that waits. */
+  runId: string;
+  /** Its running `tool_call` Item. */
+  toolCallItemId: string;
+  /** The tool. */
+  toolId: ToolId;
+  /** One line for the person who answers. */
+  summary: string;
+  /** The path or command line the call acts on, if any. */
+  target: string | null;
+  /** The tool's risk class. */
+  risk: ToolRisk;
+  /** Why the gate asks. */
+  reasonCode: ApprovalReasonCode;
+}
+
+/** The user's answer. */
+export interface ApprovalAnswer {
+  /** The approval. */
+  approvalId: string;
+  /** Run the call once, or refuse it. */
+  decision: ApprovalDecision;
+  /** What the user tells the model (a denial's reason). */
+  message?: string;
+  /** Makes a retried answer return the first one instead of `approval_already_resolved`. */
+  clientRequestId?: string;
+}
+
+/** The `errorCode` of the tool result a denial gives the model. */
+export const APPROVAL_DENIED_ERROR_CODE = "approval_denied";
+
+/**
+ * Records an approval for a running tool call and turns its Run `waiting`, in one
+ * transaction (`approval.requested`, then `run.state_changed` running → waiting).
+ *
+ * @param store the state store
+ * @param request the call and what to show about it
+ * @returns the pending approval
+ * @throws {StoreError} `run_not_found`; `run_not_active` when the Run is not running
+ *   (already waiting, or settled); `item_not_found` when the item is not a running
+ *   tool call of that Run
+ */
+export function requestApproval(store: StateStore, request: ApprovalRequest): Committed<Approval> {
+  return store.write((context) => {
+    const scope = readRunScope(context.db, request.runId);
+    if (scope.status !== "running") {
+      throw new StoreError(
+        "run_not_active",
+        `Run ${request.runId} is ${scope.status}; only a running Run can wait for approval`,
+      );
+    }
+    const call = readItem(context.db, request.toolCallItemId);
+    if (call.runId !== request.runId || call.kind !== "tool_call" || call.status !== "running") {
+      throw new StoreError(
+        "item_not_found",
+        `Item ${request.toolCallItemId} is not a running tool call of Run ${request.runId}`,
+      );
+    }
+    const approval: Approval = {
+      id: newId("approval"),
+      runId: request.runId,
+      threadId: scope.threadId,
+      toolCallItemId: request.toolCallItemId,
+      toolId: request.toolId,
+      summary: request.summary,
+      target: request.target,
+      risk: request.risk,
+      reasonCode: request.reasonCode,
+      status: "pending",
+      decision: null,
+      message: null,
+      createdAt: context.now,
+      resolvedAt: null,
+    };
+    appendApproval(context, scope, "approval.requested", approval);
+    changeState(context, scope, "running", "waiting", {});
+    return approval;
+  });
+}
+
+/**
+ * Answers a pending approval and turns its Run `running` again, in one transaction:
+ * `approval.resolved`; for a denial the call's `tool_call` Item fails and its
+ * `tool_result` (an error carrying the user's message) is recorded, so the Run goes on
+ * with the model's next step; then `run.state_changed` waiting → running. An allowed
+ * call stays running: the runtime runs it next.
+ *
+ * @param store the state store
+ * @param answer the approval, decision, message and clientRequestId
+ * @returns the resolved approval (the first answer again, with no events, when retried
+ *   with the same clientRequestId and decision)
+ * @throws {StoreError} `approval_not_found`; `approval_already_resolved` when it was
+ *   answered or cancelled before (and this is not a retry of that answer)
+ */
+export function resolveApproval(store: StateStore, answer: ApprovalAnswer): Committed<Approval> {
+  return store.write((context) => {
+    const stored = readStoredApproval(context.db, answer.approvalId);
+    if (stored.approval.status !== "pending") {
+      const retry = answer.clientRequestId !== undefined &&
+        stored.clientRequestId === answer.clientRequestId &&
+        stored.approval.decision === answer.decision;
+      if (retry) return stored.approval;
+      throw new StoreError(
+        "approval_already_resolved",
+        `Approval ${answer.approvalId} is already ${stored.approval.status}`,
+      );
+    }
+    const scope = readRunScope(context.db, stored.approval.runId);
+    const message = answer.message ?? null;
+    const approval: Approval = {
+      ...stored.approval,
+      status: answer.decision === "allow_once" ? "allowed" : "denied",
+      decision: answer.decision,
+      message,
+      resolvedAt: context.now,
+    };
+    appendApproval(context, scope, "approval.resolved", approval, answer.clientRequestId);
+    if (answer.decision === "deny") recordDenial(context, scope, approval);
+    changeState(context, scope, scope.status, "running", {});
+    return approval;
+  });
+}
+
+/**
+ * Cancels a Run's pending approvals inside the caller's transaction (the Run settles
+ * while waiting: run.cancel, shutdown). Called by the settlement before it ends the
+ * Run's active Items.
+ *
+ * @param context the write context
+ * @param scope the Run's scope
+ */
+export function cancelPendingApprovals(context: WriteContext, scope: RunScope): void {
+  const rows = statement(
+    context.db.connection,
+    "SELECT record_json FROM approvals WHERE run_id = ? AND status = 'pending' ORDER BY created_at",
+  ).all(scope.runId);
+  for (const row of rows) {
+    const pending = JSON.parse(String(row.record_json)) as Approval;
+    appendApproval(context, scope, "approval.resolved", {
+      ...pending,
+      status: "cancelled",
+      decision: null,
+      resolvedAt: context.now,
+    });
+  }
+}
+
+/** The denied call fails and the model gets the user's words as the tool's error. */
+function recordDenial(context: WriteContext, scope: RunScope, approval: Approval): void {
+  const call = finishItem(context, approval.toolCallItemId, { status: "failed" });
+  const content = approval.message === null
+    ? `The user denied this ${approval.toolId} call.`
+    : `The user denied this ${approval.toolId} call: ${approval.message}`;
+  addItem(context, scope, {
+    kind: "tool_result",
+    role: "tool",
+    status: "failed",
+    content,
+    data: {
+      toolCallItemId: call.id,
+      toolId: approval.toolId,
+      callId: call.data.callId ?? null,
+      isError: true,
+      errorCode: APPROVAL_DENIED_ERROR_CODE,
+      approvalId: approval.id,
+    },
+  });
+}
+
+function appendApproval(
+  context: WriteContext,
+  scope: RunScope,
+  type: "approval.requested" | "approval.resolved",
+  approval: Approval,
+  clientRequestId?: string,
+): void {
+  context.append({
+    type,
+    ...scopeIds(scope),
+    // Item-scoped to the call that waits, so a feed places the approval with its call.
+    itemId: approval.toolCallItemId,
+    payload: clientRequestId === undefined ? { approval } : { approval, clientRequestId },
+  });
+}
+
+/** One stored approval with the clientRequestId of its answer. */
+interface StoredApproval {
+  approval: Approval;
+  clientRequestId: string | null;
+}
+
+function readStoredApproval(db: StateDatabase, approvalId: string): StoredApproval {
+  const row = statement(
+    db.connection,
+    "SELECT record_json, client_request_id FROM approvals WHERE id = ?",
+  ).get(approvalId);
+  if (!row) throw new StoreError("approval_not_found", `Approval ${approvalId} does not exist`);
+  return {
+    approval: JSON.parse(String(row.record_json)) as Approval,
+    clientRequestId: row.client_request_id === null ? null : String(row.client_request_id),
+  };
+}
