@@ -3,15 +3,16 @@ import { Approval, ERROR_REASON_CODES, newId, parseParams, RpcError, RunStatus }
 
 function approval(overrides: Record<string, unknown> = {}) {
   return {
-    id: newId("approval"),
+    approvalId: newId("approval"),
     runId: newId("run"),
     threadId: newId("thread"),
     toolCallItemId: newId("item"),
-    toolId: "process_start",
+    tool: "process_start",
     summary: "Run rm -rf build",
     target: "rm -rf build",
     risk: "process",
     reasonCode: "high_risk_command",
+    decisions: ["allow_once", "deny"],
     status: "pending",
     decision: null,
     message: null,
@@ -27,6 +28,13 @@ Deno.test("Approval accepts each consistent status, decision and resolvedAt", ()
   const cases = [
     { status: "pending", decision: null, resolvedAt: null },
     { status: "allowed", decision: "allow_once", resolvedAt },
+    {
+      status: "allowed",
+      decision: "allow_always",
+      resolvedAt,
+      reasonCode: "permission_ask",
+      decisions: ["allow_once", "allow_thread", "allow_always", "deny"],
+    },
     { status: "denied", decision: "deny", resolvedAt, message: "not in this repo" },
     { status: "cancelled", decision: null, resolvedAt },
   ];
@@ -44,10 +52,12 @@ Deno.test("Approval refuses inconsistent or unknown fields, naming the path", ()
     [{ status: "denied", decision: "allow_once", resolvedAt }, "decision"],
     [{ status: "cancelled", decision: "deny", resolvedAt }, "decision"],
     [{ status: "pending", decision: "allow_once" }, "decision"],
-    [{ decision: "allow_always" }, "decision"],
+    [{ status: "allowed", decision: "allow_always", resolvedAt }, "decision"],
+    [{ decision: "allow_forever" }, "decision"],
+    [{ decisions: [] }, "decisions"],
     [{ reasonCode: "budget" }, "reasonCode"],
     [{ risk: "network" }, "risk"],
-    [{ id: newId("item") }, "id"],
+    [{ approvalId: newId("item") }, "approvalId"],
     [{ message: "" }, "message"],
     [{ summary: "" }, "summary"],
   ];
@@ -61,7 +71,7 @@ Deno.test("Approval refuses inconsistent or unknown fields, naming the path", ()
   }
 });
 
-Deno.test("approval.respond takes allow_once and deny only, with an optional message", () => {
+Deno.test("approval.respond takes the four decisions, with an optional message", () => {
   const approvalId = newId("approval");
   assert.doesNotThrow(() =>
     parseParams("approval.respond", { approvalId, decision: "allow_once" })
@@ -74,10 +84,12 @@ Deno.test("approval.respond takes allow_once and deny only, with an optional mes
       clientRequestId: "c1",
     })
   );
+  for (const decision of ["allow_thread", "allow_always"]) {
+    assert.doesNotThrow(() => parseParams("approval.respond", { approvalId, decision }));
+  }
   for (
     const params of [
-      { approvalId, decision: "allow_thread" },
-      { approvalId, decision: "allow_always" },
+      { approvalId, decision: "allow" },
       { approvalId: newId("run"), decision: "deny" },
       { approvalId, decision: "deny", message: "" },
       { approvalId, decision: "deny", extra: 1 },
@@ -101,7 +113,13 @@ Deno.test("approval.list filters by thread and status", () => {
 
 Deno.test("waiting is a Run status and the approval error codes exist", () => {
   assert.ok(RunStatus.safeParse("waiting").success);
-  for (const code of ["approval_not_found", "approval_already_resolved"] as const) {
+  for (
+    const code of [
+      "approval_not_found",
+      "approval_already_resolved",
+      "approval_decision_invalid",
+    ] as const
+  ) {
     assert.ok(ERROR_REASON_CODES.includes(code), code);
   }
 });

@@ -66,3 +66,26 @@ export const PERMISSION_TOOL_GROUPS = [
   "group:session",
   "group:memory",
 ] as const;
+
+/** Why a tool call waits for the user: a rule asks, a high-risk command, a repeating model. */
+export const APPROVAL_REASON_CODES = [
+  "permission_ask",
+  "high_risk_command",
+  "loop_detected",
+] as const;
+
+/**
+ * The answers an approval offers for each reason it asks. A rule's `ask` can become a rule
+ * (for the thread or everywhere); a dangerous command or a repeating model is judged call by
+ * call, so no rule may wave the next one through.
+ */
+export const APPROVAL_DECISIONS_BY_REASON: Readonly<
+  Record<
+    (typeof APPROVAL_REASON_CODES)[number],
+    readonly ("allow_once" | "allow_thread" | "allow_always" | "deny")[]
+  >
+> = {
+  permission_ask: ["allow_once", "allow_thread", "allow_always", "deny"],
+  high_risk_command: ["allow_once", "deny"],
+  loop_detected: ["allow_once", "deny"],
+};

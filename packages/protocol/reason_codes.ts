@@ -134,6 +134,7 @@ export const REQUEST_REASON_CODES = [
   // approvals
   "approval_not_found",
   "approval_already_resolved",
+  "approval_decision_invalid",
 ] as const;
 
 /** Every reason code a JSON-RPC error's `data.reasonCode` may carry. */

@@ -15,15 +15,16 @@ import * as schemas from "./_schemas/public.ts";
  * answer.
  */
 export type Approval = {
-  id: ApprovalId;
+  approvalId: ApprovalId;
   runId: RunId;
   threadId: ThreadId;
   toolCallItemId: ItemId;
-  toolId: ToolId;
+  tool: ToolId;
   summary: string;
   target: string | null;
   risk: ToolRisk;
   reasonCode: ApprovalReasonCode;
+  decisions: ApprovalDecision[];
   status: ApprovalStatus;
   decision: ApprovalDecision | null;
   message: ApprovalMessage | null;
@@ -37,9 +38,15 @@ export type Approval = {
  */
 export const Approval: Schema<Approval> = schemas.Approval;
 
-/** The user's answer to an approval: run this one call, or refuse it. */
-export type ApprovalDecision = "allow_once" | "deny";
-/** The user's answer to an approval: run this one call, or refuse it. */
+/**
+ * The user's answer to an approval: run this one call; run it and allow such calls in this thread
+ * (a thread rule) or everywhere (a config.yaml rule); or refuse it.
+ */
+export type ApprovalDecision = "allow_once" | "allow_thread" | "allow_always" | "deny";
+/**
+ * The user's answer to an approval: run this one call; run it and allow such calls in this thread
+ * (a thread rule) or everywhere (a config.yaml rule); or refuse it.
+ */
 export const ApprovalDecision: Schema<ApprovalDecision> = schemas.ApprovalDecision;
 
 /** An approval id. */
@@ -192,6 +199,7 @@ export type ErrorReasonCode =
   | "permission_denied"
   | "approval_not_found"
   | "approval_already_resolved"
+  | "approval_decision_invalid"
   | "memory_not_found"
   | "memory_revision_conflict"
   | "memory_forgotten"
@@ -436,9 +444,17 @@ export type EventNotification = {
 /** The `event` notification the server pushes over WebSocket for each committed event. */
 export const EventNotification: Schema<EventNotification> = schemas.EventNotification;
 
-/** A Run's frozen permission mode, narrowest first. */
-export type ExecutionPolicy = "read_only" | "workspace_write" | "full_access";
-/** A Run's frozen permission mode, narrowest first. */
+/**
+ * A Run's frozen permission mode, narrowest first; each is the permission preset of the same name.
+ * `ask` (the default) runs reads and writes inside the workspace and asks the user for commands,
+ * session changes and anything outside it.
+ */
+export type ExecutionPolicy = "read_only" | "workspace_write" | "ask" | "full_access";
+/**
+ * A Run's frozen permission mode, narrowest first; each is the permission preset of the same name.
+ * `ask` (the default) runs reads and writes inside the workspace and asks the user for commands,
+ * session changes and anything outside it.
+ */
 export const ExecutionPolicy: Schema<ExecutionPolicy> = schemas.ExecutionPolicy;
 
 /** One side (before or after) of a recorded write or edit. */
@@ -1600,14 +1616,41 @@ export type EventPayloadMap = {
     [key: string]: unknown;
   };
   "approval.requested": {
-    approval: Approval;
+    approvalId: ApprovalId;
+    threadId: ThreadId;
+    toolCallItemId: ItemId;
+    tool: ToolId;
+    summary: string;
+    target: string | null;
+    risk: ToolRisk;
+    reasonCode: ApprovalReasonCode;
+    decisions: ApprovalDecision[];
+    status: ApprovalStatus;
+    decision: ApprovalDecision | null;
+    message: ApprovalMessage | null;
+    createdAt: Timestamp;
+    resolvedAt: Timestamp | null;
     turnId?: TurnId;
     runId?: RunId;
     itemId?: ItemId;
     [key: string]: unknown;
   };
   "approval.resolved": {
-    approval: Approval;
+    approvalId: ApprovalId;
+    threadId: ThreadId;
+    toolCallItemId: ItemId;
+    tool: ToolId;
+    summary: string;
+    target: string | null;
+    risk: ToolRisk;
+    reasonCode: ApprovalReasonCode;
+    decisions: ApprovalDecision[];
+    status: ApprovalStatus;
+    decision: ApprovalDecision | null;
+    message: ApprovalMessage | null;
+    createdAt: Timestamp;
+    resolvedAt: Timestamp | null;
+    clientRequestId?: Identifier;
     turnId?: TurnId;
     runId?: RunId;
     itemId?: ItemId;

@@ -314,6 +314,8 @@ function unlisted(
   policy: ExecutionPolicy,
 ): PermissionVerdict {
   if (verdict.origin !== null || Object.hasOwn(TOOL_PATTERN_KINDS, tool.id)) return verdict;
+  // `ask` is new: a tool it does not name asks, as its fallback says.
+  if (policy === "ask") return verdict;
   return permissionRefusal(tool, policy) === null ? { ...verdict, decision: "allow" } : verdict;
 }
 

@@ -41,7 +41,7 @@ export {
   type ToolRisk,
 } from "./tool.ts";
 export { executeTool } from "./execute.ts";
-export { permissionRefusal } from "./permission.ts";
+export { isSealedPolicy, permissionRefusal, type SealedPolicy } from "./permission.ts";
 export {
   admitCall,
   createRunGate,

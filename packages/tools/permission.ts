@@ -11,6 +11,22 @@
 import type { ExecutionPolicy } from "@daedalus/protocol";
 import type { ToolDefinition } from "./tool.ts";
 
+/** The modes whose file tools are sealed inside the workspace (and, in the runtime, a Worker). */
+export type SealedPolicy = "read_only" | "workspace_write";
+
+/**
+ * Whether a mode seals the file tools inside the workspace: `read_only` and
+ * `workspace_write` can never reach outside it, so their tools' access rules (and the
+ * runtime's narrowed Worker) enforce that. `ask` and `full_access` run unsealed: under `ask`
+ * the gate asks the user for a path outside, and an allowed call must be able to run.
+ *
+ * @param policy the Run's execution policy
+ * @returns true for the sealed modes
+ */
+export function isSealedPolicy(policy: ExecutionPolicy): policy is SealedPolicy {
+  return policy === "read_only" || policy === "workspace_write";
+}
+
 /**
  * Why the Run's mode refuses this tool, as the text the model reads, or null when it may
  * run: `read_only` refuses writes; `read_only` and `workspace_write` refuse commands (a
@@ -29,7 +45,8 @@ export function permissionRefusal(
   tool: Pick<ToolDefinition<unknown>, "id" | "risk">,
   policy: ExecutionPolicy,
 ): string | null {
-  if (policy === "full_access") return null;
+  // `ask` refuses nothing by risk: its rules ask instead.
+  if (!isSealedPolicy(policy)) return null;
   switch (tool.risk) {
     case "process":
       return `permission_denied: process tools need full_access; this run is ${policy}`;

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { REASONING_EFFORTS, TOOL_IDS } from "../enums.ts";
+import { APPROVAL_REASON_CODES, REASONING_EFFORTS, TOOL_IDS } from "../enums.ts";
 import { docs } from "./docs.ts";
 
 export const ToolId = z.enum(TOOL_IDS).register(docs, {
@@ -48,8 +48,12 @@ export const ItemRole = z.enum(["user", "assistant", "tool"]).register(docs, {
   description: "Who an Item speaks for.",
 });
 
-export const ExecutionPolicy = z.enum(["read_only", "workspace_write", "full_access"])
-  .register(docs, { description: "A Run's frozen permission mode, narrowest first." });
+export const ExecutionPolicy = z.enum(["read_only", "workspace_write", "ask", "full_access"])
+  .register(docs, {
+    description: "A Run's frozen permission mode, narrowest first; each is the permission " +
+      "preset of the same name. `ask` (the default) runs reads and writes inside the workspace " +
+      "and asks the user for commands, session changes and anything outside it.",
+  });
 
 export const ReasoningEffort = z.enum(REASONING_EFFORTS).register(docs, {
   description: "Reasoning effort levels a model may accept, sent as `reasoning_effort`.",
@@ -82,11 +86,13 @@ export const ApprovalStatus = z.enum(["pending", "allowed", "denied", "cancelled
     "its Run ends first (cancelled).",
 });
 
-export const ApprovalDecision = z.enum(["allow_once", "deny"]).register(docs, {
-  description: "The user's answer to an approval: run this one call, or refuse it.",
-});
+export const ApprovalDecision = z.enum(["allow_once", "allow_thread", "allow_always", "deny"])
+  .register(docs, {
+    description: "The user's answer to an approval: run this one call; run it and allow such " +
+      "calls in this thread (a thread rule) or everywhere (a config.yaml rule); or refuse it.",
+  });
 
-export const ApprovalReasonCode = z.enum(["permission_ask", "high_risk_command", "loop_detected"])
+export const ApprovalReasonCode = z.enum(APPROVAL_REASON_CODES)
   .register(docs, {
     description: "Why a call needs the user: a permission rule asks, the command is high-risk, " +
       "or the model repeats itself.",

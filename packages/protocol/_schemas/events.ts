@@ -12,7 +12,7 @@ import { Branch, Thread } from "./domain/thread.ts";
 import { Item, RunErrorMessage, RunSummary } from "./domain/item.ts";
 import { FileOperation } from "./domain/file.ts";
 import { ProcessRecord } from "./domain/process.ts";
-import { Approval } from "./domain/approval.ts";
+import { APPROVAL_FIELDS, checkApproval } from "./domain/approval.ts";
 import { TokenUsage } from "./domain/usage.ts";
 import { RunConfigPart, RunConfigRecord } from "./domain/run_config.ts";
 import { docs } from "./docs.ts";
@@ -36,6 +36,9 @@ const TurnHeader = z.looseObject({
   ordinal: z.int().min(1),
   createdAt: Timestamp,
 });
+
+/** An approval's fields as its events carry them: `runId` is the mirrored scope id. */
+const { runId: _runId, ...APPROVAL_EVENT_FIELDS } = APPROVAL_FIELDS;
 
 /** The payload schema of each event type. */
 export const EVENT_PAYLOADS = {
@@ -102,9 +105,12 @@ export const EVENT_PAYLOADS = {
   }),
   "run.steered": payload({ item: Item }),
   /** A tool call waits for the user; the Run turned `waiting` in the same transaction. */
-  "approval.requested": payload({ approval: Approval }),
+  "approval.requested": payload(APPROVAL_EVENT_FIELDS).superRefine(checkApproval),
   /** The user answered, or the Run ended first (status `cancelled`). */
-  "approval.resolved": payload({ approval: Approval }),
+  "approval.resolved": payload({
+    ...APPROVAL_EVENT_FIELDS,
+    clientRequestId: Identifier.optional(),
+  }).superRefine(checkApproval),
 } as const;
 
 type EventType = keyof typeof EVENT_PAYLOADS;

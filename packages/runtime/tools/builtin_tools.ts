@@ -19,6 +19,7 @@ import {
   admitCall,
   executeTool,
   FILE_TOOLS,
+  isSealedPolicy,
   LOOP_DETECTED,
   type RunToolContext,
   type ToolDefinition,
@@ -65,7 +66,7 @@ export async function runTool(
   sandboxes?: ToolSandboxes,
 ): Promise<ToolOutcome> {
   const policy = run.executionPolicy;
-  if (policy !== "full_access" && sandboxes && SANDBOXED.has(tool.id)) {
+  if (isSealedPolicy(policy) && sandboxes && SANDBOXED.has(tool.id)) {
     return await sandboxed(policy, tool, args, run, call, sandboxes);
   }
   const facts: ToolFacts = { fileChanges: [], processes: [] };

@@ -22,15 +22,14 @@
  *
  * @module
  */
-import type { ExecutionPolicy } from "@daedalus/protocol";
-import type { ToolFacts, ToolResult } from "@daedalus/tools";
+import type { SealedPolicy, ToolFacts, ToolResult } from "@daedalus/tools";
 import { SANDBOX_CANCEL_GRACE_MS } from "../limits.ts";
 
 /** The error code of a call whose sandbox could not start or died. */
 export const SANDBOX_UNAVAILABLE = "sandbox_unavailable";
 
 /** A narrowed permission mode. */
-export type SandboxMode = Exclude<ExecutionPolicy, "full_access">;
+export type SandboxMode = SealedPolicy;
 
 /** What a sandboxed call needs besides the tool and its arguments. */
 export interface SandboxCall {

@@ -8,6 +8,7 @@
  */
 import {
   type Approval,
+  APPROVAL_DECISIONS_BY_REASON,
   type ApprovalDecision,
   type ApprovalReasonCode,
   newId,
@@ -83,15 +84,16 @@ export function requestApproval(store: StateStore, request: ApprovalRequest): Co
       );
     }
     const approval: Approval = {
-      id: newId("approval"),
+      approvalId: newId("approval"),
       runId: request.runId,
       threadId: scope.threadId,
       toolCallItemId: request.toolCallItemId,
-      toolId: request.toolId,
+      tool: request.toolId,
       summary: request.summary,
       target: request.target,
       risk: request.risk,
       reasonCode: request.reasonCode,
+      decisions: [...APPROVAL_DECISIONS_BY_REASON[request.reasonCode]],
       status: "pending",
       decision: null,
       message: null,
@@ -131,11 +133,18 @@ export function resolveApproval(store: StateStore, answer: ApprovalAnswer): Comm
         `Approval ${answer.approvalId} is already ${stored.approval.status}`,
       );
     }
+    if (!stored.approval.decisions.includes(answer.decision)) {
+      throw new StoreError(
+        "approval_decision_invalid",
+        `Approval ${answer.approvalId} (${stored.approval.reasonCode}) accepts ` +
+          `${stored.approval.decisions.join(", ")}, not ${answer.decision}`,
+      );
+    }
     const scope = readRunScope(context.db, stored.approval.runId);
     const message = answer.message ?? null;
     const approval: Approval = {
       ...stored.approval,
-      status: answer.decision === "allow_once" ? "allowed" : "denied",
+      status: answer.decision === "deny" ? "denied" : "allowed",
       decision: answer.decision,
       message,
       resolvedAt: context.now,
@@ -175,8 +184,8 @@ export function cancelPendingApprovals(context: WriteContext, scope: RunScope): 
 function recordDenial(context: WriteContext, scope: RunScope, approval: Approval): void {
   const call = finishItem(context, approval.toolCallItemId, { status: "failed" });
   const content = approval.message === null
-    ? `The user denied this ${approval.toolId} call.`
-    : `The user denied this ${approval.toolId} call: ${approval.message}`;
+    ? `The user denied this ${approval.tool} call.`
+    : `The user denied this ${approval.tool} call: ${approval.message}`;
   addItem(context, scope, {
     kind: "tool_result",
     role: "tool",
@@ -184,11 +193,11 @@ function recordDenial(context: WriteContext, scope: RunScope, approval: Approval
     content,
     data: {
       toolCallItemId: call.id,
-      toolId: approval.toolId,
+      toolId: approval.tool,
       callId: call.data.callId ?? null,
       isError: true,
       errorCode: APPROVAL_DENIED_ERROR_CODE,
-      approvalId: approval.id,
+      approvalId: approval.approvalId,
     },
   });
 }
@@ -205,7 +214,9 @@ function appendApproval(
     ...scopeIds(scope),
     // Item-scoped to the call that waits, so a feed places the approval with its call.
     itemId: approval.toolCallItemId,
-    payload: clientRequestId === undefined ? { approval } : { approval, clientRequestId },
+    // The payload is the approval itself, flat (issue 14's `approval.requested {approvalId,
+    // runId, toolCallItemId, tool, …}`).
+    payload: clientRequestId === undefined ? { ...approval } : { ...approval, clientRequestId },
   });
 }
 

@@ -71,13 +71,13 @@ Deno.test("requestApproval records a pending approval and turns the Run waiting,
     "waiting",
   ]);
   assert.equal(events[0]?.itemId, callId, "the approval event is scoped to the waiting call");
-  assert.match(approval.id, /^approval_[0-9a-f]{32}$/);
+  assert.match(approval.approvalId, /^approval_[0-9a-f]{32}$/);
   assert.deepEqual(
     [approval.status, approval.decision, approval.resolvedAt, approval.threadId],
     ["pending", null, null, threadId],
   );
   assert.equal(runStatus(fixture, runId), "waiting");
-  assert.deepEqual(readApproval(fixture.store.db, approval.id), approval);
+  assert.deepEqual(readApproval(fixture.store.db, approval.approvalId), approval);
   assert.deepEqual(readPendingApproval(fixture.store.db, runId), approval);
   assertRebuildable(fixture);
 });
@@ -130,7 +130,7 @@ Deno.test("allow_once resolves the approval and the Run runs again; the call sta
   const { runId, callId, request } = await waitingCandidate(fixture);
   const approval = requestApproval(fixture.store, request).result;
   const { result, events } = resolveApproval(fixture.store, {
-    approvalId: approval.id,
+    approvalId: approval.approvalId,
     decision: "allow_once",
   });
   assertValidEvents(events);
@@ -155,7 +155,7 @@ Deno.test("deny fails the call with a tool error carrying the user's message, an
   const { runId, callId, request } = await waitingCandidate(fixture);
   const approval = requestApproval(fixture.store, request).result;
   const { result, events } = resolveApproval(fixture.store, {
-    approvalId: approval.id,
+    approvalId: approval.approvalId,
     decision: "deny",
     message: "clean only the dist folder",
   });
@@ -185,7 +185,7 @@ Deno.test("deny fails the call with a tool error carrying the user's message, an
   const data = JSON.parse(String(toolResult.data_json));
   assert.deepEqual(
     [data.toolCallItemId, data.callId, data.isError, data.errorCode, data.approvalId],
-    [callId, "call_1", true, APPROVAL_DENIED_ERROR_CODE, approval.id],
+    [callId, "call_1", true, APPROVAL_DENIED_ERROR_CODE, approval.approvalId],
   );
   assert.equal(runStatus(fixture, runId), "running");
   assertRebuildable(fixture);
@@ -196,12 +196,12 @@ Deno.test("answering twice: the same clientRequestId and decision is the first a
   const { request } = await waitingCandidate(fixture);
   const approval = requestApproval(fixture.store, request).result;
   const first = resolveApproval(fixture.store, {
-    approvalId: approval.id,
+    approvalId: approval.approvalId,
     decision: "deny",
     clientRequestId: "answer-1",
   });
   const retry = resolveApproval(fixture.store, {
-    approvalId: approval.id,
+    approvalId: approval.approvalId,
     decision: "deny",
     clientRequestId: "answer-1",
   });
@@ -214,7 +214,7 @@ Deno.test("answering twice: the same clientRequestId and decision is the first a
   ];
   for (const answer of refused) {
     assert.throws(
-      () => resolveApproval(fixture.store, { approvalId: approval.id, ...answer }),
+      () => resolveApproval(fixture.store, { approvalId: approval.approvalId, ...answer }),
       storeErrorCode("approval_already_resolved"),
       JSON.stringify(answer),
     );
@@ -226,6 +226,31 @@ Deno.test("answering twice: the same clientRequestId and decision is the first a
   assertRebuildable(fixture);
 });
 
+Deno.test("an approval accepts only the decisions it offers: a high-risk command cannot become a rule", async () => {
+  await using fixture = await openTestStore();
+  const { runId, request } = await waitingCandidate(fixture);
+  const approval = requestApproval(fixture.store, request).result;
+  assert.deepEqual(approval.decisions, ["allow_once", "deny"]);
+  for (const decision of ["allow_thread", "allow_always"] as const) {
+    assert.throws(
+      () => resolveApproval(fixture.store, { approvalId: approval.approvalId, decision }),
+      storeErrorCode("approval_decision_invalid"),
+      decision,
+    );
+  }
+  assert.equal(runStatus(fixture, runId), "waiting", "a refused answer changes nothing");
+  const other = await waitingCandidate(fixture);
+  const asked = requestApproval(fixture.store, { ...other.request, reasonCode: "permission_ask" })
+    .result;
+  assert.deepEqual(asked.decisions, ["allow_once", "allow_thread", "allow_always", "deny"]);
+  const answered = resolveApproval(fixture.store, {
+    approvalId: asked.approvalId,
+    decision: "allow_always",
+  }).result;
+  assert.deepEqual([answered.status, answered.decision], ["allowed", "allow_always"]);
+  assertRebuildable(fixture);
+});
+
 Deno.test("settling a waiting Run cancels its approval and ends the call; a later answer is refused", async () => {
   await using fixture = await openTestStore();
   const { runId, callId, request } = await waitingCandidate(fixture);
@@ -234,7 +259,7 @@ Deno.test("settling a waiting Run cancels its approval and ends the call; a late
   assertValidEvents(events);
   assert.equal(result.settled, true);
   assert.deepEqual(eventTypes(events).slice(0, 2), ["approval.resolved", "item.completed"]);
-  const cancelled = readApproval(fixture.store.db, approval.id);
+  const cancelled = readApproval(fixture.store.db, approval.approvalId);
   assert.deepEqual([cancelled?.status, cancelled?.decision], ["cancelled", null]);
   assert.ok(cancelled?.resolvedAt, "a cancelled approval has resolvedAt");
   assert.equal(runStatus(fixture, runId), "cancelled");
@@ -243,7 +268,8 @@ Deno.test("settling a waiting Run cancels its approval and ends the call; a late
     "cancelled",
   );
   assert.throws(
-    () => resolveApproval(fixture.store, { approvalId: approval.id, decision: "allow_once" }),
+    () =>
+      resolveApproval(fixture.store, { approvalId: approval.approvalId, decision: "allow_once" }),
     storeErrorCode("approval_already_resolved"),
   );
   assertRebuildable(fixture);
@@ -256,7 +282,7 @@ Deno.test("steering a waiting Run adds the message and keeps the approval pendin
   const steer = steerRun(fixture.store, runId, "use the other folder");
   assert.equal(steer.result.content, "use the other folder");
   assert.equal(runStatus(fixture, runId), "waiting");
-  assert.equal(readPendingApproval(fixture.store.db, runId)?.id, approval.id);
+  assert.equal(readPendingApproval(fixture.store.db, runId)?.approvalId, approval.approvalId);
 });
 
 Deno.test("a waiting Run keeps its thread busy: it cannot be archived", async () => {
@@ -276,7 +302,7 @@ Deno.test("a waiting Run is not recoverable (a restart leaves it waiting); answe
   const approval = requestApproval(fixture.store, request).result;
   const recoverable = () => listRecoverableRuns(fixture.store.db).map((run) => run.runId);
   assert.deepEqual(recoverable(), [], "a waiting Run must not be marked runtime_interrupted");
-  resolveApproval(fixture.store, { approvalId: approval.id, decision: "allow_once" });
+  resolveApproval(fixture.store, { approvalId: approval.approvalId, decision: "allow_once" });
   assert.deepEqual(recoverable(), [runId]);
 });
 
@@ -286,13 +312,13 @@ Deno.test("listApprovals filters by thread and status, newest first", async () =
   const b = await waitingCandidate(fixture);
   const first = requestApproval(fixture.store, a.request).result;
   const second = requestApproval(fixture.store, b.request).result;
-  resolveApproval(fixture.store, { approvalId: first.id, decision: "allow_once" });
+  resolveApproval(fixture.store, { approvalId: first.approvalId, decision: "allow_once" });
   const ids = (filter: Parameters<typeof listApprovals>[1]) =>
-    listApprovals(fixture.store.db, filter).map((approval) => approval.id);
-  assert.deepEqual(ids({}), [second.id, first.id]);
-  assert.deepEqual(ids({ status: "pending" }), [second.id]);
-  assert.deepEqual(ids({ status: "allowed" }), [first.id]);
-  assert.deepEqual(ids({ threadId: a.threadId }), [first.id]);
+    listApprovals(fixture.store.db, filter).map((approval) => approval.approvalId);
+  assert.deepEqual(ids({}), [second.approvalId, first.approvalId]);
+  assert.deepEqual(ids({ status: "pending" }), [second.approvalId]);
+  assert.deepEqual(ids({ status: "allowed" }), [first.approvalId]);
+  assert.deepEqual(ids({ threadId: a.threadId }), [first.approvalId]);
   assert.deepEqual(ids({ threadId: a.threadId, status: "pending" }), []);
   assert.deepEqual(ids({ status: "denied" }), []);
   assertRebuildable(fixture);

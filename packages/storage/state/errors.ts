@@ -166,7 +166,8 @@ export type StoreErrorCode =
   | "run_config_part_mismatch"
   | "run_config_part_missing"
   | "approval_not_found"
-  | "approval_already_resolved";
+  | "approval_already_resolved"
+  | "approval_decision_invalid";
 
 /** The journal refused an event (a bug in its producer, never user input). */
 export class JournalError extends Error {

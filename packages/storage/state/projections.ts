@@ -6,7 +6,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { JournalEvent } from "@daedalus/protocol";
+import type { Approval, JournalEvent } from "@daedalus/protocol";
 import { statement } from "../_statements.ts";
 import { storeRunConfigParts } from "./run_config_parts.ts";
 
@@ -161,13 +161,15 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
       return applyResponseFinished(connection, event);
     case "approval.requested":
     case "approval.resolved": {
-      const approval = event.payload.approval;
+      // The payload is the approval itself plus its scope ids and the answer's request id.
+      const { turnId: _turn, itemId: _item, clientRequestId: _request, ...approval } = event
+        .payload as Approval & Record<string, unknown>;
       run(
         `INSERT INTO approvals (id, run_id, thread_id, tool_call_item_id, status, created_at,
            client_request_id, record_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(id) DO UPDATE SET status = excluded.status,
            client_request_id = excluded.client_request_id, record_json = excluded.record_json`,
-        approval.id,
+        approval.approvalId,
         approval.runId,
         approval.threadId,
         approval.toolCallItemId,

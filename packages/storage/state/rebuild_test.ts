@@ -333,7 +333,7 @@ class Simulation {
       reasonCode: this.#pick(["permission_ask", "high_risk_command"] as const) ?? "permission_ask",
     });
     run.status = "waiting";
-    run.approvalId = result.id;
+    run.approvalId = result.approvalId;
     return this.#record("requestApproval", events);
   }
 

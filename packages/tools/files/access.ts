@@ -26,6 +26,7 @@
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { type ToolContext, ToolError } from "../tool.ts";
 import { fileSystemError, isWithin } from "./paths.ts";
+import { isSealedPolicy } from "../permission.ts";
 import { OPEN_VERIFY_ROUNDS } from "../limits.ts";
 
 /** A file identity: device and inode. */
@@ -128,7 +129,7 @@ export function accessRulesOf(context: ToolContext): Promise<AccessRules> {
 function accessRulesNow(context: ToolContext): Promise<AccessRules> {
   const threadArtifacts = join(context.artifactsRoot, context.threadId);
   return buildAccessRules({
-    sealed: context.executionPolicy !== "full_access",
+    sealed: isSealedPolicy(context.executionPolicy),
     mode: context.executionPolicy,
     readRoots: [context.workspaceRoot, threadArtifacts],
     writeRoots: context.executionPolicy === "workspace_write" ? [context.workspaceRoot] : [],

@@ -19,18 +19,22 @@ export const ApprovalMessage = z.string().min(1).max(APPROVAL_MESSAGE_MAX_CHARS)
   description: "What the user tells the model with a decision (a denial's reason).",
 });
 
-export const Approval = z.looseObject({
-  id: ApprovalId,
+/** An approval's fields (the events carry them flat, with their scope ids). */
+export const APPROVAL_FIELDS = {
+  approvalId: ApprovalId,
   runId: RunId,
   threadId: ThreadId,
   /** The tool call item that waits for the answer. */
   toolCallItemId: ItemId,
-  toolId: ToolId,
+  /** The tool the call would run. */
+  tool: ToolId,
   summary: z.string().min(1).max(APPROVAL_SUMMARY_MAX_CHARS),
   /** The path or command line the call acts on, when it has one. */
   target: z.string().nullable(),
   risk: ToolRisk,
   reasonCode: ApprovalReasonCode,
+  /** The answers this approval accepts (`APPROVAL_DECISIONS_BY_REASON` of its reason). */
+  decisions: z.array(ApprovalDecision).min(1),
   status: ApprovalStatus,
   /** Null while pending and when cancelled. */
   decision: ApprovalDecision.nullable(),
@@ -38,7 +42,21 @@ export const Approval = z.looseObject({
   createdAt: Timestamp,
   /** Null while pending. */
   resolvedAt: Timestamp.nullable(),
-}).superRefine((approval, ctx) => {
+};
+
+type ApprovalShape = Pick<
+  z.infer<z.ZodObject<typeof APPROVAL_FIELDS>>,
+  "status" | "decision" | "decisions" | "resolvedAt"
+>;
+
+/**
+ * The checks of an approval's fields that one field cannot make alone: status, decision and
+ * resolvedAt agree, and the decision is one the approval offers.
+ *
+ * @param approval the fields
+ * @param ctx where issues go
+ */
+export function checkApproval(approval: ApprovalShape, ctx: z.RefinementCtx): void {
   const pending = approval.status === "pending";
   if (pending !== (approval.resolvedAt === null)) {
     ctx.addIssue({
@@ -47,17 +65,34 @@ export const Approval = z.looseObject({
       message: "resolvedAt must be null exactly while the approval is pending",
     });
   }
-  const expected = { pending: null, cancelled: null, allowed: "allow_once", denied: "deny" }[
-    approval.status
-  ];
-  if (approval.decision !== expected) {
+  const decided = approval.decision;
+  const consistent = {
+    pending: decided === null,
+    cancelled: decided === null,
+    allowed: decided !== null && decided !== "deny",
+    denied: decided === "deny",
+  }[approval.status];
+  if (!consistent) {
     ctx.addIssue({
       code: "custom",
       path: ["decision"],
-      message: `decision must be ${JSON.stringify(expected)} when status is ${approval.status}`,
+      message: approval.status === "allowed"
+        ? "decision must be allow_once, allow_thread or allow_always when status is allowed"
+        : approval.status === "denied"
+        ? 'decision must be "deny" when status is denied'
+        : `decision must be null when status is ${approval.status}`,
     });
   }
-}).register(docs, {
+  if (decided !== null && !approval.decisions.includes(decided)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["decision"],
+      message: `decision ${decided} is not one this approval offers`,
+    });
+  }
+}
+
+export const Approval = z.looseObject(APPROVAL_FIELDS).superRefine(checkApproval).register(docs, {
   description: "One tool call waiting for (or answered by) the user: what it would do, why it " +
     "asks, and the answer.",
 });
