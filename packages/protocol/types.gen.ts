@@ -24,6 +24,7 @@ export type Approval = {
   target: string | null;
   risk: ToolRisk;
   reasonCode: ApprovalReasonCode;
+  rule: PermissionRule | null;
   decisions: ApprovalDecision[];
   status: ApprovalStatus;
   decision: ApprovalDecision | null;
@@ -1624,6 +1625,7 @@ export type EventPayloadMap = {
     target: string | null;
     risk: ToolRisk;
     reasonCode: ApprovalReasonCode;
+    rule: PermissionRule | null;
     decisions: ApprovalDecision[];
     status: ApprovalStatus;
     decision: ApprovalDecision | null;
@@ -1644,6 +1646,7 @@ export type EventPayloadMap = {
     target: string | null;
     risk: ToolRisk;
     reasonCode: ApprovalReasonCode;
+    rule: PermissionRule | null;
     decisions: ApprovalDecision[];
     status: ApprovalStatus;
     decision: ApprovalDecision | null;
