@@ -19,7 +19,7 @@ export type Approval = {
   runId: RunId;
   threadId: ThreadId;
   toolCallItemId: ItemId;
-  tool: ToolId;
+  tool: Identifier;
   summary: string;
   target: string | null;
   risk: ToolRisk;
@@ -1620,7 +1620,7 @@ export type EventPayloadMap = {
     approvalId: ApprovalId;
     threadId: ThreadId;
     toolCallItemId: ItemId;
-    tool: ToolId;
+    tool: Identifier;
     summary: string;
     target: string | null;
     risk: ToolRisk;
@@ -1641,7 +1641,7 @@ export type EventPayloadMap = {
     approvalId: ApprovalId;
     threadId: ThreadId;
     toolCallItemId: ItemId;
-    tool: ToolId;
+    tool: Identifier;
     summary: string;
     target: string | null;
     risk: ToolRisk;
