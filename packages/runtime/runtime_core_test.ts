@@ -76,6 +76,9 @@ const turn = (threadId: string, content: string, extra = {}) => ({
   content,
   providerId: "scripted",
   modelId: "scripted-model",
+  // The tools these Runs call run without asking (the default preset, ask, is tested in
+  // loop/approvals_flow_test.ts).
+  executionPolicy: "full_access",
   ...extra,
 });
 

@@ -119,7 +119,16 @@ export function turnParams(
   content: string,
   extra: Partial<ParamsOf<"turn.start">> = {},
 ): ParamsOf<"turn.start"> {
-  return { threadId, content, providerId: "scripted", modelId: "scripted-model", ...extra };
+  // full_access unless a test says otherwise: these tests run commands and sub-agents
+  // without a user to ask (the default, `ask`, has its own tests: policy_gate_test.ts).
+  return {
+    threadId,
+    content,
+    providerId: "scripted",
+    modelId: "scripted-model",
+    executionPolicy: "full_access",
+    ...extra,
+  };
 }
 
 /** The run.settled events of a run. */

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { JournalEvent } from "@daedalus/protocol";
-import { readPermissions } from "@daedalus/storage";
+import { readPermissions, writePermissions } from "@daedalus/storage";
 import { openRuntimeCore } from "../runtime_core.ts";
 import { createScriptedProvider, type ScriptedResponse } from "../providers/scripted.ts";
 import type { ProviderRequest } from "../providers/provider.ts";
@@ -295,4 +295,37 @@ Deno.test("20 Runs waiting for approval hold no worker: a 21st thread runs on a 
   const free = await w.start((await w.newThread()).id, "ask", "free thread");
   assert.equal((await runSettled(w.events, free)).payload.status, "completed");
   for (const runId of waiting) await w.call("run.cancel", { runId });
+});
+
+Deno.test("a turn that names no mode runs under config.yaml's default preset, else ask", async () => {
+  await using w = await world(callThenAnswer(ECHO));
+  const thread = await w.newThread();
+  const start = async () =>
+    (await w.call("turn.start", {
+      threadId: thread.id,
+      content: "go",
+      providerId: "scripted",
+      modelId: "scripted-model",
+    })).runId as string;
+  const asking = await start();
+  await w.requested(asking);
+  await w.call("run.cancel", { runId: asking });
+  await runSettled(w.events, asking);
+  await writePermissions(`${w.home}/config.yaml`, { preset: "full_access" });
+  const free = await start();
+  assert.equal((await runSettled(w.events, free)).payload.status, "completed");
+  const [result] = await w.results(thread.id, free);
+  assert.equal(result?.data.isError, false, result?.content);
+  assert.equal(
+    w.events.filter((e) => e.type === "approval.requested" && e.runId === free).length,
+    0,
+    "config.yaml's preset applied",
+  );
+  const queued = w.events.find((e) =>
+    e.type === "run.state_changed" && e.runId === free && e.payload.status === "queued"
+  );
+  assert.equal(
+    (queued?.payload as { run?: { executionPolicy?: string } }).run?.executionPolicy,
+    "full_access",
+  );
 });

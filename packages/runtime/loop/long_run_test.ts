@@ -47,6 +47,7 @@ async function runOnce(script: Script, options: Partial<RuntimeCoreOptions>, con
       content,
       providerId: "scripted",
       modelId: "scripted-model",
+      executionPolicy: "full_access",
     });
     await runSettled(events, runId);
     const turns = (await call("turn.list", { threadId: thread.id })).turns;

@@ -66,6 +66,7 @@ async function runTurn(events: JournalEvent[], call: Call): Promise<string> {
     content: "go",
     providerId: "scripted",
     modelId: "scripted-model",
+    executionPolicy: "full_access",
   }) as { runId: string };
   await runSettled(events, runId);
   return runId;

@@ -192,7 +192,7 @@ async function startTurn(
     content: "go",
     providerId: "scripted",
     modelId: "scripted-model",
-    ...(executionPolicy ? { executionPolicy } : {}),
+    executionPolicy: executionPolicy ?? "full_access",
   });
   return runId;
 }

@@ -75,7 +75,7 @@ export class RunConfigFreezer {
       modelId: input.modelId,
       contextWindow: input.contextWindow ?? input.model.contextWindow,
       supportsTools: input.model.supportsTools,
-      executionPolicy: input.executionPolicy ?? "full_access",
+      executionPolicy: input.executionPolicy ?? "ask",
       reasoningEffort: input.reasoningEffort === undefined
         ? input.model.reasoningEffort
         : input.reasoningEffort,

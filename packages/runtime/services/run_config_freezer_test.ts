@@ -56,7 +56,7 @@ Deno.test("a warm freeze reuses every part and its hash; each part hashes its JS
     assert.equal(first.parts.skills, contentHash("[]"));
     assert.deepEqual(
       [first.reasoningEffort, first.executionPolicy, first.contextWindow],
-      ["low", "full_access", 65_536],
+      ["low", "ask", 65_536],
       "the model's defaults apply when the request names none",
     );
   });

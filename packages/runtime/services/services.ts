@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { JournalEvent, ResultOf, ValidParamsOf } from "@daedalus/protocol";
+import type { ExecutionPolicy, JournalEvent, ResultOf, ValidParamsOf } from "@daedalus/protocol";
 import {
   createThread,
   getThread,
@@ -15,6 +15,7 @@ import {
   listTurns,
   readEventsForThread,
   readItemSource,
+  readPermissions,
   readRunScope,
   readUsage,
   renameThread,
@@ -43,7 +44,7 @@ import {
   type MemoryHandlers,
   type MemoryHandlerStore,
 } from "./memory_handlers.ts";
-import type { ProcessManager } from "@daedalus/tools";
+import { DEFAULT_PERMISSION_PRESET, type ProcessManager } from "@daedalus/tools";
 import type { ToolDefinition } from "@daedalus/tools";
 import { RunConfigFreezer } from "./run_config_freezer.ts";
 import { inspectAttachments } from "../attachments/inspect.ts";
@@ -185,13 +186,15 @@ export function createHandlers(deps: ServiceDeps): Handlers {
           { field: "reasoningEffort" },
         );
       }
+      // The Run's mode: the request's, else config.yaml's default preset, else `ask`.
+      const executionPolicy = params.executionPolicy ?? await defaultPreset(deps.configPath);
       // Frozen: a later config change cannot alter a Run that was already submitted.
       const runConfig = await freezer.freeze({
         providerId: params.providerId,
         modelId: params.modelId,
         model: selection.model,
         contextWindow: deps.contextWindow?.(params.providerId, params.modelId),
-        executionPolicy: params.executionPolicy,
+        executionPolicy,
         reasoningEffort: params.reasoningEffort,
       }, deps.tools);
       const attachments = await inspectAttachments(params.attachments ?? []);
@@ -203,7 +206,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         providerId: params.providerId,
         modelId: params.modelId,
         clientRequestId: params.clientRequestId,
-        executionPolicy: params.executionPolicy,
+        executionPolicy,
         runConfig,
       });
       const { created: _created, ...ids } = committed.result;
@@ -302,4 +305,16 @@ function originalCreatedEvent(store: StateStore, threadId: string) {
     "internal_error",
     "Original thread.created event is missing",
   );
+}
+
+/**
+ * The preset a turn runs under when it names none: config.yaml's `permissions.preset`, else
+ * `ask`. A config.yaml that cannot be read gives `ask` too: never wider than the default.
+ */
+async function defaultPreset(configPath: string): Promise<ExecutionPolicy> {
+  try {
+    return (await readPermissions(configPath)).preset ?? DEFAULT_PERMISSION_PRESET;
+  } catch {
+    return DEFAULT_PERMISSION_PRESET;
+  }
 }

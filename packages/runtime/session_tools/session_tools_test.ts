@@ -8,7 +8,13 @@ import { dispatchOn } from "../_test_dispatch.ts";
 import { eventSeen, runSettled } from "../_test_wait.ts";
 import { testRunConfig } from "../_test_run_config.ts";
 
-const MODEL = { providerId: "scripted", modelId: "scripted-model" };
+// Sub-agents and cross-thread sends are session changes: `ask` (the default) would wait for
+// the user, so these Runs are full_access.
+const MODEL = {
+  providerId: "scripted",
+  modelId: "scripted-model",
+  executionPolicy: "full_access" as const,
+};
 
 function lastUser(request: ProviderRequest): string {
   const user = [...request.messages].reverse().find((m) => m.role === "user");

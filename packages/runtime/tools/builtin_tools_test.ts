@@ -36,7 +36,7 @@ async function turnWithCalls(
     content: "go",
     providerId: "scripted",
     modelId: "scripted-model",
-    ...(policy ? { executionPolicy: policy } : {}),
+    executionPolicy: policy ?? "full_access",
   });
   await runSettled(events, runId);
   const items = (await call("turn.list", { threadId: thread.id })).turns[0].runs[0].items;
@@ -180,6 +180,7 @@ Deno.test("a narrowed run cannot read, wait on, write to, resize or stop a full_
       content: "start",
       providerId: "scripted",
       modelId: "scripted-model",
+      executionPolicy: "full_access",
     });
     await settle(first.runId);
     const started = events.find((e) => e.type === "process.recorded")!;
@@ -248,6 +249,7 @@ Deno.test("a command that prints a configured key reaches the model and the jour
       content: "print it",
       providerId: "scripted",
       modelId: "scripted-model",
+      executionPolicy: "full_access",
     });
     await runSettled(events, runId);
     const items = (await call("turn.list", { threadId: thread.id })).turns[0].runs[0].items;

@@ -108,7 +108,7 @@ export function startTurn(store: StateStore, input: StartTurnInput): Committed<S
       branchId,
       providerId: input.providerId,
       modelId: input.modelId,
-      executionPolicy: input.executionPolicy ?? "full_access",
+      executionPolicy: input.executionPolicy ?? "ask",
       status: "queued",
       reasonCode: null,
       failureClass: null,

@@ -56,7 +56,7 @@ Deno.test("startTurn writes the user item, turn, queued run and run config toget
   const run = readRow(store, "SELECT * FROM runs WHERE id = ?", result.runId);
   assert.deepEqual(
     [run.turn_id, run.status, run.provider_id, run.model_id, run.execution_policy],
-    [result.turnId, "queued", "test-provider", "test-model", "full_access"],
+    [result.turnId, "queued", "test-provider", "test-model", "ask"],
   );
   assert.equal(run.started_at, null);
   const config = readRow(
