@@ -49,7 +49,7 @@ export const Model = z.looseObject({
   reasoningEfforts: z.array(ReasoningEffort),
   /**
    * The model a Run continues on when this one fails with a retryable reason after its
-   * retries, or its provider's breaker is open; null when none. Absent from older runtimes.
+   * retries, or its provider's breaker is open; absent (or null) when it names none.
    */
   fallback: ModelRef.nullable().optional(),
 }).register(docs, { description: "A model summary (`model.list`)." });
