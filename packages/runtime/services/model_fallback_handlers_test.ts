@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { MethodName, ResultOf, RpcError } from "@daedalus/protocol";
-import { readConfig } from "@daedalus/storage";
+import { readConfig, updateConfig } from "@daedalus/storage";
 import { ProviderRegistry } from "../providers/registry.ts";
 import { ProtectedValues } from "../security/protected_values.ts";
 import { createProviderHandlers } from "./provider_handlers.ts";
@@ -191,5 +191,31 @@ Deno.test("a fallback to the built-in profile lists its models in config.yaml", 
     assert.deepEqual(set.model.fallback, { providerId: "deepseek", modelId: "deepseek-v4-flash" });
     const models = (await readConfig(configPath)).providers.deepseek.models;
     assert.equal(models["deepseek-v4-flash"]?.enabled, true);
+  });
+});
+
+Deno.test("a fallback to a hand-written DeepSeek entry without models lists the profile's first", async () => {
+  await withTwoProviders(async ({ configPath, call }) => {
+    await updateConfig(configPath, (config) => {
+      config.providers.deepseek = {
+        type: "openai_compatible",
+        preset: "deepseek",
+        base_url: "https://api.deepseek.com/v1",
+        models: {},
+      };
+      return config;
+    });
+    const set = await call("model.set_fallback", {
+      providerId: "a",
+      modelId: "a1",
+      fallback: { providerId: "deepseek", modelId: "deepseek-v4-flash" },
+    });
+    assert.deepEqual(set.model.fallback, { providerId: "deepseek", modelId: "deepseek-v4-flash" });
+    const models = (await readConfig(configPath)).providers.deepseek.models;
+    assert.deepEqual(
+      Object.entries(models).filter(([, m]) => m.enabled).map(([id]) => id),
+      ["deepseek-v4-flash"],
+      "the profile's models are written out, only its default enabled, as before",
+    );
   });
 });
