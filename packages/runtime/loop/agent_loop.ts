@@ -14,6 +14,7 @@ import {
   readRunConfig,
   readRunItems,
   readRunScope,
+  readRunSummary,
   type RecalledMemory,
   type SettlementRequest,
   settleRun,
@@ -37,7 +38,7 @@ import { checkCompletion } from "./completion_check.ts";
 import { runToolCalls, toolCallItems } from "./tool_calls.ts";
 import { loadInstructionFiles } from "../context/instructions.ts";
 import { skillCatalogPrompt } from "../skills/prompt.ts";
-import { type ModelChoice, ModelRoute } from "./model_fallback.ts";
+import { type ModelChoice, openModelRoute } from "./model_fallback.ts";
 
 /** What the loop needs from the runtime. */
 export interface AgentLoopDeps {
@@ -123,7 +124,7 @@ export async function runAgentLoop(
       recalled: recallFor(deps, scope.threadId, runId),
       tools,
     }, provider.provider);
-    const route = new ModelRoute(
+    const opened = openModelRoute(
       {
         providerId: config.providerId,
         modelId: config.modelId,
@@ -132,7 +133,11 @@ export async function runAgentLoop(
         reasoningEffort: config.reasoningEffort,
       },
       () => deps.fallbackModel?.(config.providerId, config.modelId) ?? null,
+      deps.store.read((db) => readRunSummary(db, runId)).fallbackModel ?? null,
     );
+    if (!opened.ok) return void settle("failed", opened.reason);
+    const { route } = opened;
+    if (route.onFallback) context.useModel(route.current); // it moved before it waited
     for (let step = 1;; step++) {
       if (signal.aborted) break;
       const prepared = await context.prepare(step, signal);

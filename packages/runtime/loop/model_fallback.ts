@@ -65,10 +65,34 @@ export function decideFallback(
   return "fall_back";
 }
 
+/**
+ * The route of a Run that starts (or starts again, after waiting for the user) on the
+ * model the journal says it is on: a Run that already moved to its fallback stays there.
+ * Should that fallback no longer be the primary's configured, usable one, the Run fails
+ * with `model_configuration_changed` rather than silently go back to the primary.
+ *
+ * @param primary the Run's own (frozen) model
+ * @param resolveFallback the primary's fallback as configured now, or null
+ * @param movedTo the fallback the Run moved to (`RunSummary.fallbackModel`), or null
+ * @returns the route, or the reason the Run cannot go on
+ */
+export function openModelRoute(
+  primary: ModelChoice,
+  resolveFallback: () => ModelChoice | null,
+  movedTo: { providerId: string; modelId: string } | null,
+): { ok: true; route: ModelRoute } | { ok: false; reason: RunReasonCode } {
+  if (movedTo === null) return { ok: true, route: new ModelRoute(primary, resolveFallback) };
+  const fallback = resolveFallback();
+  if (fallback?.providerId !== movedTo.providerId || fallback.modelId !== movedTo.modelId) {
+    return { ok: false, reason: "model_configuration_changed" };
+  }
+  return { ok: true, route: new ModelRoute(primary, resolveFallback, fallback) };
+}
+
 /** The model a Run calls now, and the one it may move to once. */
 export class ModelRoute {
   #current: ModelChoice;
-  #primary: ModelChoice;
+  readonly #primary: ModelChoice;
   readonly #resolveFallback: () => ModelChoice | null;
   #onFallback = false;
 
@@ -76,16 +100,27 @@ export class ModelRoute {
    * @param primary the Run's own (frozen) model
    * @param resolveFallback the primary's fallback as configured now, or null when it has
    *   none or it is unusable (disabled, removed); asked only when a call failed
+   * @param movedTo the fallback the Run already moved to, when it did
    */
-  constructor(primary: ModelChoice, resolveFallback: () => ModelChoice | null) {
+  constructor(
+    primary: ModelChoice,
+    resolveFallback: () => ModelChoice | null,
+    movedTo: ModelChoice | null = null,
+  ) {
     this.#primary = primary;
-    this.#current = primary;
+    this.#current = movedTo ?? primary;
+    this.#onFallback = movedTo !== null;
     this.#resolveFallback = resolveFallback;
   }
 
   /** The model the next call goes to. */
   get current(): ModelChoice {
     return this.#current;
+  }
+
+  /** Whether the Run moved to its fallback (it never moves again). */
+  get onFallback(): boolean {
+    return this.#onFallback;
   }
 
   /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { RunReasonCode } from "@daedalus/protocol";
-import { decideFallback, type FallbackDecision } from "./model_fallback.ts";
+import { decideFallback, type FallbackDecision, openModelRoute } from "./model_fallback.ts";
 
 const CASES: {
   reason: RunReasonCode;
@@ -39,5 +39,48 @@ for (const c of CASES) {
       { onFallback: c.onFallback ?? false, fallbackAvailable: c.fallbackAvailable ?? true },
     );
     assert.equal(decision, c.expected, `a ${label} failure must give ${c.expected}`);
+  });
+}
+
+const never = (): never => {
+  throw new Error("no call expected");
+};
+function choice(providerId: string, modelId: string) {
+  return {
+    providerId,
+    modelId,
+    provider: { id: providerId, models: [modelId], stream: never },
+    contextWindow: 32_768,
+    reasoningEffort: null,
+  };
+}
+
+Deno.test("openModelRoute: a Run that has not moved starts on its own model", () => {
+  const opened = openModelRoute(choice("p", "a"), () => choice("q", "b"), null);
+  assert.ok(opened.ok);
+  assert.deepEqual([opened.route.current.modelId, opened.route.onFallback], ["a", false]);
+});
+
+Deno.test("openModelRoute: a Run that moved before it waited goes on on its fallback", () => {
+  const opened = openModelRoute(choice("p", "a"), () => choice("q", "b"), {
+    providerId: "q",
+    modelId: "b",
+  });
+  assert.ok(opened.ok);
+  assert.deepEqual([opened.route.current.modelId, opened.route.onFallback], ["b", true]);
+});
+
+for (
+  const [name, configured] of [
+    ["a fallback removed since", null],
+    ["another fallback configured since", choice("q", "c")],
+  ] as const
+) {
+  Deno.test(`openModelRoute: ${name} fails the moved Run, never back to its own model`, () => {
+    const opened = openModelRoute(choice("p", "a"), () => configured, {
+      providerId: "q",
+      modelId: "b",
+    });
+    assert.deepEqual(opened, { ok: false, reason: "model_configuration_changed" });
   });
 }
