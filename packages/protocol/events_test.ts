@@ -22,8 +22,32 @@ function delta(overrides: Record<string, unknown> = {}) {
   };
 }
 
-Deno.test("there are 17 event types", () => {
-  assert.equal(EVENT_TYPES.length, 17);
+Deno.test("there are 18 event types", () => {
+  assert.equal(EVENT_TYPES.length, 18);
+});
+
+Deno.test("run.model_fallback names both models, the reason and the failed call", () => {
+  const event = {
+    ...delta(),
+    itemId: null,
+    type: "run.model_fallback",
+    payload: {
+      fromProviderId: "deepseek",
+      fromModelId: "deepseek-v4-flash",
+      toProviderId: "local",
+      toModelId: "qwen3:32b",
+      reasonCode: "provider_server",
+      callOrdinal: 1,
+      turnId,
+      runId,
+    },
+  };
+  assert.ok(EventEnvelope.safeParse(event).success, "a complete fallback event is accepted");
+  for (const [field, value] of [["reasonCode", "no_such_code"], ["callOrdinal", 0]] as const) {
+    const broken = { ...event, payload: { ...event.payload, [field]: value } };
+    const result = EventEnvelope.safeParse(broken);
+    assert.ok(!result.success, `${field}: ${value} must be refused`);
+  }
 });
 
 Deno.test("an event whose payload mirrors its scope is accepted", () => {

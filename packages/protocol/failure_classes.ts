@@ -30,6 +30,8 @@ const CLASS_OF: Readonly<Record<RunReasonCode, RunFailureClass | null>> = {
   provider_timeout: "retryable",
   provider_protocol: "retryable",
   provider_unavailable: "retryable",
+  // The provider failed too often lately; its breaker lets a probe through in 30 s.
+  provider_circuit_open: "retryable",
   // The runtime died mid-Run; nothing about the request itself was wrong.
   runtime_interrupted: "retryable",
   // Nothing says it will fail again, and retrying costs the user one click.

@@ -29,6 +29,7 @@ const EXPECTED: Record<RunReasonCode, (typeof RUN_FAILURE_CLASSES)[number] | nul
   provider_timeout: "retryable",
   provider_protocol: "retryable",
   provider_unavailable: "retryable",
+  provider_circuit_open: "retryable",
   provider_unknown: "retryable",
   runtime_interrupted: "retryable",
   context_budget_exceeded: "needs_user",

@@ -68,11 +68,17 @@ const SEED_EXAMPLES: Record<string, unknown> = {
   "file.change.get": { threadId, toolCallItemId: itemId },
   "process.read": { threadId, processId, cursor: 0 },
   "usage.read": {},
+  "model.set_fallback": {
+    providerId: "deepseek",
+    modelId: "deepseek-v4-pro",
+    fallback: { providerId: "deepseek", modelId: "deepseek-v4-flash" },
+  },
+  "breaker.list": {},
   "runtime.shutdown": {},
 };
 
 Deno.test("the registry has every method of seed 000 §7", () => {
-  assert.equal(METHOD_NAMES.length, 36);
+  assert.equal(METHOD_NAMES.length, 38);
   assert.ok("initialize" in ALL_METHODS);
   for (const name of Object.keys(SEED_EXAMPLES)) assert.ok(name in ALL_METHODS, name);
 });

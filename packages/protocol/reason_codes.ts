@@ -21,6 +21,8 @@ export const PROVIDER_FAILURE_CATEGORIES = [
   "server",
   "cancelled",
   "protocol",
+  // The provider's circuit breaker is open: the call failed fast, nothing was sent.
+  "circuit_open",
   "unknown",
 ] as const;
 
@@ -129,6 +131,8 @@ export const REQUEST_REASON_CODES = [
   "model_not_found",
   "skill_not_found",
   "config_invalid",
+  // A model's fallback names no configured, enabled model, or the model itself.
+  "model_fallback_invalid",
   "protected_value",
   "permission_denied",
   // approvals

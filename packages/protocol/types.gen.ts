@@ -124,6 +124,27 @@ export type BranchId = string;
 /** A branch id. */
 export const BranchId: Schema<BranchId> = schemas.BranchId;
 
+/**
+ * One circuit breaker (`breaker.list`): a tool's, keyed by the tool id, or a provider's, keyed
+ * `provider:<providerId>`.
+ */
+export type BreakerSnapshot = {
+  key: string;
+  kind: "tool" | "provider";
+  state: "closed" | "open" | "half_open";
+  recentCalls: number;
+  recentFailures: number;
+  consecutiveFailures: number;
+  openedAt: Timestamp | null;
+  retryAt: Timestamp | null;
+  [key: string]: unknown;
+};
+/**
+ * One circuit breaker (`breaker.list`): a tool's, keyed by the tool id, or a provider's, keyed
+ * `provider:<providerId>`.
+ */
+export const BreakerSnapshot: Schema<BreakerSnapshot> = schemas.BreakerSnapshot;
+
 /** A SHA-256 content address: `sha256:<64 hex digits>` of the content's JSON text. */
 export type ContentHash = string;
 /** A SHA-256 content address: `sha256:<64 hex digits>` of the content's JSON text. */
@@ -196,6 +217,7 @@ export type ErrorReasonCode =
   | "model_not_found"
   | "skill_not_found"
   | "config_invalid"
+  | "model_fallback_invalid"
   | "protected_value"
   | "permission_denied"
   | "approval_not_found"
@@ -217,6 +239,7 @@ export type ErrorReasonCode =
   | "provider_server"
   | "provider_cancelled"
   | "provider_protocol"
+  | "provider_circuit_open"
   | "provider_unknown";
 /** The reason code of a JSON-RPC error, one of `ERROR_REASON_CODES`. */
 export const ErrorReasonCode: Schema<ErrorReasonCode> = schemas.ErrorReasonCode;
@@ -405,6 +428,18 @@ export type EventEnvelope =
     timestamp: Timestamp;
     type: "run.steered";
     payload: EventPayloadMap["run.steered"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
+    type: "run.model_fallback";
+    payload: EventPayloadMap["run.model_fallback"];
   }
   | {
     seq: number;
@@ -810,6 +845,7 @@ export type Model = {
   supportsTools: boolean;
   reasoningEffort: ReasoningEffort | null;
   reasoningEfforts: ReasoningEffort[];
+  fallback?: ModelRef | null;
   [key: string]: unknown;
 };
 /** A model summary (`model.list`). */
@@ -829,9 +865,18 @@ export type ModelInput = {
   supportsTools?: boolean;
   reasoningEfforts?: ReasoningEffort[];
   reasoningEffort?: ReasoningEffort | null;
+  fallback?: ModelRef | null;
 };
 /** A model entered by the user when configuring a provider. */
 export const ModelInput: Schema<ModelInput> = schemas.ModelInput;
+
+/** A configured model named by its provider and id (a fallback, a Run's models). */
+export type ModelRef = {
+  providerId: ProviderId;
+  modelId: Identifier;
+};
+/** A configured model named by its provider and id (a fallback, a Run's models). */
+export const ModelRef: Schema<ModelRef> = schemas.ModelRef;
 
 /** What a permission rule decides for a call: `allow`, `ask` (the user) or `deny`. */
 export type PermissionDecision = "allow" | "ask" | "deny";
@@ -1017,6 +1062,7 @@ export type ProviderFailureCategory =
   | "server"
   | "cancelled"
   | "protocol"
+  | "circuit_open"
   | "unknown";
 /** A provider failure category, one of `PROVIDER_FAILURE_CATEGORIES`. */
 export const ProviderFailureCategory: Schema<ProviderFailureCategory> =
@@ -1198,6 +1244,7 @@ export type RunReasonCode =
   | "provider_network"
   | "provider_server"
   | "provider_cancelled"
+  | "provider_circuit_open"
   | "provider_unknown";
 /** Why a Run settled the way it did, one of `RUN_REASON_CODES`; null on a completed Run. */
 export const RunReasonCode: Schema<RunReasonCode> = schemas.RunReasonCode;
@@ -1237,6 +1284,7 @@ export type RunSummary = {
   reasonCode: RunReasonCode | null;
   failureClass: RunFailureClass | null;
   errorMessage?: string | null;
+  fallbackModel?: ModelRef | null;
   modelCalls: number;
   compactions: number;
   createdAt: Timestamp;
@@ -1270,6 +1318,7 @@ export type RunWithItems = {
   reasonCode: RunReasonCode | null;
   failureClass: RunFailureClass | null;
   errorMessage?: string | null;
+  fallbackModel?: ModelRef | null;
   modelCalls: number;
   compactions: number;
   createdAt: Timestamp;
@@ -1616,6 +1665,18 @@ export type EventPayloadMap = {
     itemId?: ItemId;
     [key: string]: unknown;
   };
+  "run.model_fallback": {
+    fromProviderId: ProviderId;
+    fromModelId: Identifier;
+    toProviderId: ProviderId;
+    toModelId: Identifier;
+    reasonCode: RunReasonCode;
+    callOrdinal: number;
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
   "approval.requested": {
     approvalId: ApprovalId;
     threadId: ThreadId;
@@ -1777,6 +1838,11 @@ export type MethodParamsMap = {
     reasoningEfforts?: ReasoningEffort[];
     reasoningEffort?: ReasoningEffort | null;
   };
+  "model.set_fallback": {
+    providerId: ProviderId;
+    modelId: Identifier;
+    fallback: ModelRef | null;
+  };
   "skill.list": Record<string, never>;
   "skill.set_enabled": {
     name: SkillName;
@@ -1849,6 +1915,7 @@ export type MethodParamsMap = {
     threadId?: ThreadId;
     status?: ApprovalStatus;
   };
+  "breaker.list": Record<string, never>;
   "runtime.shutdown": Record<string, never>;
 };
 
@@ -1966,6 +2033,10 @@ export type MethodResultMap = {
     model: Model;
     [key: string]: unknown;
   };
+  "model.set_fallback": {
+    model: Model;
+    [key: string]: unknown;
+  };
   "skill.list": {
     skills: Skill[];
     diagnostics: SkillDiagnostic[];
@@ -2026,6 +2097,10 @@ export type MethodResultMap = {
   };
   "approval.list": {
     approvals: Approval[];
+    [key: string]: unknown;
+  };
+  "breaker.list": {
+    breakers: BreakerSnapshot[];
     [key: string]: unknown;
   };
   "runtime.shutdown": {

@@ -34,6 +34,7 @@ import { AuxiliaryQueue } from "./providers/auxiliary_queue.ts";
 import { readAuxiliarySettings } from "./services/settings_handlers.ts";
 import type { Provider } from "./providers/provider.ts";
 import { ProviderRegistry } from "./providers/registry.ts";
+import { guardProvider } from "./providers/provider_breakers.ts";
 import { AuxiliaryGate } from "./providers/auxiliary_gate.ts";
 import { ProtectedValues } from "./security/protected_values.ts";
 import { outputMask } from "./security/output_mask.ts";
@@ -98,6 +99,8 @@ export interface RuntimeCoreOptions {
   subagentMaxDepth?: number;
   /** The tools' circuit breakers, keyed by tool id (tests pass a clock). Default: fresh. */
   toolBreakers?: CircuitBreakers;
+  /** The providers' circuit breakers, keyed `provider:<id>` (tests pass a clock). Default: fresh. */
+  providerBreakers?: CircuitBreakers;
   /**
    * `false` forces background memory refinement off whatever config.yaml says
    * (`DAEDALUS_MEMORY_REFINEMENT=0`); otherwise config.yaml's `auxiliary.memory_refinement`
@@ -219,6 +222,8 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   const auxiliarySettings = () => readAuxiliarySettings(paths.config, auxiliaryForcedOff);
   // One set for the runtime: a tool that keeps failing fails fast for every Run (issue 14).
   const toolBreakers = options.toolBreakers ?? createCircuitBreakers();
+  // Likewise per provider: every model call of a Run passes its provider's breaker.
+  const providerBreakers = options.providerBreakers ?? createCircuitBreakers();
   const auxiliaryProviderOf = (id: string) => {
     const provider = registry.provider(id);
     return provider && auxiliaryGate.auxiliary(id, provider);
@@ -293,7 +298,23 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
           {
             store,
             provider: providerOf,
-            resolveModel: (providerId, modelId) => registry.resolveModel(providerId, modelId),
+            resolveModel: (providerId, modelId) => ({
+              provider: guardProvider(
+                registry.resolveModel(providerId, modelId).provider,
+                providerBreakers,
+              ),
+            }),
+            fallbackModel: (providerId, modelId) => {
+              const fallback = registry.fallback(providerId, modelId);
+              return fallback && {
+                providerId: fallback.providerId,
+                modelId: fallback.model.id,
+                provider: guardProvider(fallback.provider, providerBreakers),
+                contextWindow: options.contextWindow?.(fallback.providerId, fallback.model.id) ??
+                  fallback.model.contextWindow,
+                reasoningEffort: fallback.model.reasoningEffort,
+              };
+            },
             protectedValues,
             tools,
             toolContext: async (run): Promise<RunToolContext> =>
@@ -353,6 +374,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     contextWindow: options.contextWindow,
     requestShutdown: () => options.onShutdownRequested?.(),
     auxiliaryForcedOff,
+    breakers: { toolBreakers, providerBreakers },
   });
   // Runs waiting for an approval stay waiting across a restart; their threads stay taken
   // (before the queued Runs are queued again, so none of them starts on such a thread).

@@ -14,6 +14,7 @@ import {
   type ReasoningEffort,
 } from "@daedalus/protocol";
 import { CONFIG_DISPLAY_NAME_MAX_CHARS, CONFIG_MODEL_ID_MAX_CHARS } from "./limits.ts";
+import { fallbackIssues, type ModelFallbackConfig } from "./config_fallbacks.ts";
 
 /** The config.yaml format version this build reads and writes. */
 export const CONFIG_VERSION = 1;
@@ -67,6 +68,12 @@ const ApiKeySchema = z.string()
     error: "api_key must not contain control characters",
   });
 
+/** A model's fallback: a configured, enabled model other than itself (config_fallbacks.ts). */
+const ModelFallbackSchema = z.strictObject({
+  provider_id: ProviderIdSchema,
+  model_id: ModelIdSchema,
+});
+
 /** One model of a provider, as stored under `providers.<id>.models.<model-id>`. */
 export const ModelConfigSchema = z.strictObject({
   display_name: DisplayNameSchema.optional(),
@@ -76,6 +83,7 @@ export const ModelConfigSchema = z.strictObject({
     .optional(),
   reasoning_efforts: z.array(ReasoningEffortSchema).optional(),
   reasoning_effort: ReasoningEffortSchema.optional(),
+  fallback: ModelFallbackSchema.optional(),
 }).superRefine((model, ctx) => {
   const efforts = model.reasoning_efforts;
   if (efforts === undefined) return;
@@ -173,6 +181,10 @@ export const DaedalusConfigSchema = z.strictObject({
   skills: SkillsConfigSchema.default(() => ({ disabled: [] })),
   auxiliary: AuxiliaryConfigSchema.optional(),
   permissions: PermissionsConfigSchema.optional(),
+}).superRefine((config, ctx) => {
+  for (const issue of fallbackIssues(config)) {
+    ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  }
 });
 
 // The types below are written out (not `z.output<…>`) so the package's public types do not
@@ -192,6 +204,8 @@ export interface ModelConfig {
   reasoning_efforts?: ReasoningEffort[];
   /** The effort used by default; one of `reasoning_efforts`. */
   reasoning_effort?: ReasoningEffort;
+  /** The model a Run continues on when this one fails with a retryable reason. */
+  fallback?: ModelFallbackConfig;
 }
 
 /** A model entry as accepted for writing: defaults may be omitted. */

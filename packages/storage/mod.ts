@@ -22,6 +22,7 @@ export * from "./home.ts";
 export * from "./lock.ts";
 export * from "./config_file.ts";
 export * from "./config_permissions.ts";
+export * from "./config_fallbacks.ts";
 // Explicit exports win over `export *`: the config schemas typed as `Schema<…>`, not zod's.
 export { DaedalusConfigSchema, ModelConfigSchema, ProviderConfigSchema } from "./config_public.ts";
 export type {
@@ -45,6 +46,7 @@ export * from "./state/run_writes.ts";
 export * from "./state/run_facts.ts";
 export * from "./state/approval_writes.ts";
 export * from "./state/step_writes.ts";
+export * from "./state/model_fallback_writes.ts";
 export * from "./state/run_row.ts";
 export { contentHash } from "./state/run_config_parts.ts";
 export * from "./state/maintenance.ts";

@@ -47,6 +47,8 @@ export const reasonsEn = {
   "reason.run.provider_server": "The provider had a server error.",
   "reason.run.provider_cancelled": "The provider cancelled the request.",
   "reason.run.provider_unknown": "The provider failed for an unknown reason.",
+  "reason.run.provider_circuit_open":
+    "The provider failed too often and is paused for a moment; try again shortly.",
   // JSON-RPC errors
   "reason.error.invalid_json": "The request was not valid JSON.",
   "reason.error.message_too_large": "The message was too large.",
@@ -90,6 +92,8 @@ export const reasonsEn = {
   "reason.error.model_not_found": "This model no longer exists.",
   "reason.error.skill_not_found": "This skill no longer exists.",
   "reason.error.config_invalid": "The configuration is invalid.",
+  "reason.error.model_fallback_invalid":
+    "The fallback model must be another configured, enabled model.",
   "reason.error.protected_value": "The value is protected and cannot be shown or sent.",
   "reason.error.permission_denied": "Permission denied.",
   "reason.error.memory_not_found": "This memory no longer exists.",
@@ -113,6 +117,8 @@ export const reasonsEn = {
   "reason.error.provider_cancelled": "The provider cancelled the request.",
   "reason.error.provider_protocol": "The provider's answer could not be understood.",
   "reason.error.provider_unknown": "The provider failed for an unknown reason.",
+  "reason.error.provider_circuit_open":
+    "The provider failed too often and is paused for a moment; try again shortly.",
   // File preview
   "reason.file.file_not_found": "The file does not exist.",
   "reason.file.not_a_file": "This path is not a regular file.",

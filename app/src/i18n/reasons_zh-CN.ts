@@ -31,6 +31,7 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.run.provider_server": "服务商出现服务器错误。",
   "reason.run.provider_cancelled": "服务商取消了请求。",
   "reason.run.provider_unknown": "服务商因未知原因失败。",
+  "reason.run.provider_circuit_open": "服务商失败次数过多，已暂停片刻；请稍后再试。",
   // JSON-RPC 错误
   "reason.error.invalid_json": "请求不是有效的 JSON。",
   "reason.error.message_too_large": "消息过大。",
@@ -71,6 +72,7 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.error.model_not_found": "此模型已不存在。",
   "reason.error.skill_not_found": "此技能已不存在。",
   "reason.error.config_invalid": "配置无效。",
+  "reason.error.model_fallback_invalid": "备用模型必须是另一个已配置并启用的模型。",
   "reason.error.protected_value": "该值受保护，不能显示或发送。",
   "reason.error.permission_denied": "权限不足。",
   "reason.error.memory_not_found": "此记忆已不存在。",
@@ -90,6 +92,7 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.error.provider_cancelled": "服务商取消了请求。",
   "reason.error.provider_protocol": "无法理解服务商的响应。",
   "reason.error.provider_unknown": "服务商因未知原因失败。",
+  "reason.error.provider_circuit_open": "服务商失败次数过多，已暂停片刻；请稍后再试。",
   // 文件预览
   "reason.file.file_not_found": "文件不存在。",
   "reason.file.not_a_file": "该路径不是普通文件。",

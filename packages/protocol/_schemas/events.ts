@@ -1,5 +1,5 @@
 /**
- * The journal event envelope and the payload of each of the 17 event types.
+ * The journal event envelope and the payload of each of the 18 event types.
  *
  * @module
  */
@@ -15,6 +15,7 @@ import { ProcessRecord } from "./domain/process.ts";
 import { APPROVAL_FIELDS, checkApproval } from "./domain/approval.ts";
 import { TokenUsage } from "./domain/usage.ts";
 import { RunConfigPart, RunConfigRecord } from "./domain/run_config.ts";
+import { ProviderId } from "./domain/provider.ts";
 import { docs } from "./docs.ts";
 
 /** Scope ids a payload mirrors from its envelope (present exactly when non-null there). */
@@ -104,6 +105,21 @@ export const EVENT_PAYLOADS = {
     errorMessage: RunErrorMessage.nullable().optional(),
   }),
   "run.steered": payload({ item: Item }),
+  /**
+   * The Run's model failed a step before streaming anything (a retryable reason after its
+   * retries, or its provider's breaker open): the Run continues on the model's fallback
+   * from the same step, for the rest of the Run.
+   */
+  "run.model_fallback": payload({
+    fromProviderId: ProviderId,
+    fromModelId: Identifier,
+    toProviderId: ProviderId,
+    toModelId: Identifier,
+    /** Why the primary model's call failed. */
+    reasonCode: RunReasonCode,
+    /** The failed call's ordinal; the fallback's call takes the next one. */
+    callOrdinal: z.int().min(1),
+  }),
   /** A tool call waits for the user; the Run turned `waiting` in the same transaction. */
   "approval.requested": payload(APPROVAL_EVENT_FIELDS).superRefine(checkApproval),
   /** The user answered, or the Run ended first (status `cancelled`). */

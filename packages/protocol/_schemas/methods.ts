@@ -12,6 +12,7 @@ import { memoryMethods } from "./methods/memory.ts";
 import { workspaceMethods } from "./methods/workspace.ts";
 import { settingsMethods } from "./methods/settings.ts";
 import { approvalMethods } from "./methods/approval.ts";
+import { breakerMethods } from "./methods/breaker.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
@@ -23,6 +24,7 @@ export const METHODS = {
   ...workspaceMethods,
   ...settingsMethods,
   ...approvalMethods,
+  ...breakerMethods,
   ...runtimeMethods,
 } as const;
 

@@ -74,6 +74,7 @@ export {
   DiscoveredModel,
   Model,
   ModelInput,
+  ModelRef,
   Provider,
   ProviderId,
 } from "./domain/provider.ts";
@@ -118,6 +119,7 @@ export {
 } from "./domain/file.ts";
 export { ProcessOutputPage, ProcessRecord } from "./domain/process.ts";
 export { Approval, ApprovalMessage } from "./domain/approval.ts";
+export { BreakerSnapshot } from "./methods/breaker.ts";
 export { DailyUsageBucket, TokenUsage, UsageSummary } from "./domain/usage.ts";
 export { EventEnvelope, EventNotification } from "./events.ts";
 export { GoldenCase, GoldenStep, GoldenTrace } from "./golden_trace.ts";

@@ -18,6 +18,7 @@ import {
   readRunItems,
   readRunProgress,
   readRunScope,
+  readRunSummary,
   type RecalledMemory,
   type SettlementRequest,
   settleRun,
@@ -41,6 +42,7 @@ import { checkCompletion } from "./completion_check.ts";
 import { pendingToolCalls, runToolCalls, toolCallItems } from "./tool_calls.ts";
 import { loadInstructionFiles } from "../context/instructions.ts";
 import { skillCatalogPrompt } from "../skills/prompt.ts";
+import { type ModelChoice, openModelRoute } from "./model_fallback.ts";
 
 /** What the loop needs from the runtime. */
 export interface AgentLoopDeps {
@@ -53,6 +55,8 @@ export interface AgentLoopDeps {
    * (throws when one vanished or was disabled); absent, `provider` alone decides.
    */
   resolveModel?: (providerId: string, modelId: string) => { provider: Provider };
+  /** A model's usable fallback as configured now (model_fallback.ts); absent: none. */
+  fallbackModel?: (providerId: string, modelId: string) => ModelChoice | null;
   /** Configured credentials; streamed text and tool calls are redacted before journaling. */
   protectedValues?: StreamMatcher & { redact(text: string): string };
   /** The tools by name. */
@@ -124,6 +128,20 @@ export async function runAgentLoop(
       recalled: recallFor(deps, scope.threadId, runId),
       tools,
     }, provider.provider);
+    const opened = openModelRoute(
+      {
+        providerId: config.providerId,
+        modelId: config.modelId,
+        provider: provider.provider,
+        contextWindow: config.contextWindow,
+        reasoningEffort: config.reasoningEffort,
+      },
+      () => deps.fallbackModel?.(config.providerId, config.modelId) ?? null,
+      deps.store.read((db) => readRunSummary(db, runId)).fallbackModel ?? null,
+    );
+    if (!opened.ok) return void settle("failed", opened.reason);
+    const { route } = opened;
+    if (route.onFallback) context.useModel(route.current); // it moved before it waited
     // A Run that waited for an approval goes on where it stopped, rebuilt from the journal.
     const progress = deps.store.read((db) => readRunProgress(db, runId));
     if (progress.lastCallOrdinal > 0) {
@@ -153,13 +171,21 @@ export async function runAgentLoop(
         return void settle("failed", prepared.reason, said ? redactText(deps, said) : null);
       }
       const { callOrdinal } = prepared;
+      const model = route.current;
       const request: ProviderRequest = {
-        modelId: config.modelId,
+        modelId: model.modelId,
         messages: prepared.messages,
         tools,
-        reasoningEffort: config.reasoningEffort,
+        reasoningEffort: model.reasoningEffort,
       };
-      const outcome = await streamStep(deps, runId, provider.provider, request, signal, commit);
+      const outcome = await streamStep(deps, runId, model.provider, request, signal, commit);
+      // Nothing streamed and a retryable failure: the next step goes to the fallback.
+      const moved = outcome.kind === "failed" && !signal.aborted &&
+        route.fallBack({ ...deps, commit }, runId, outcome, callOrdinal);
+      if (moved) {
+        context.useModel(moved);
+        continue;
+      }
       const last = lastStepSettlement(deps, runId, outcome, signal);
       const calls = last === null && outcome.kind === "done"
         ? toolCallItems(outcome.toolCalls)
@@ -202,7 +228,7 @@ export async function runAgentLoop(
       if (outcome.toolCalls.length === 0) {
         // A final answer with unsettled tool work: its one completion check, then settle.
         const unsettled = deps.unsettledWork?.(runId) ?? [];
-        await checkCompletion(deps, runId, provider.provider, context, unsettled, signal, commit);
+        await checkCompletion(deps, runId, model.provider, context, unsettled, signal, commit);
         settle("completed", null);
         deps.onSettled?.(runId);
         return;
@@ -369,7 +395,7 @@ type StepOutcome =
     & ResponseFacts
   )
   | ({ kind: "cut" } & ResponseFacts)
-  | { kind: "failed"; reason: RunReasonCode; errorMessage: string | null }
+  | { kind: "failed"; reason: RunReasonCode; errorMessage: string | null; streamed: boolean }
   | { kind: "cancelled" };
 
 async function streamStep(
@@ -429,6 +455,8 @@ async function streamStep(
       reason: `provider_${category}` as RunReasonCode,
       // What the provider said ("Incorrect API key provided…"), for the user to read.
       errorMessage: error instanceof ProviderError ? redactText(deps, error.message) : null,
+      // Flushed above: any text or reasoning of this step is journaled by now.
+      streamed: itemId !== null,
     };
   }
   flush();

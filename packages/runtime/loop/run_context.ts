@@ -89,8 +89,8 @@ interface Revision {
 /** The context of one Run across its model calls. */
 export class RunContext {
   readonly #deps: RunContextDeps;
-  readonly #facts: RunFacts;
-  readonly #provider: Provider;
+  #facts: RunFacts;
+  #provider: Provider;
   #callOrdinal = 0;
   #revision: Revision = { revision: 1, summary: null, boundaryOrdinal: 0 };
   #recordedRevision = 0;
@@ -127,6 +127,17 @@ export class RunContext {
       this.#revision = { ...progress.revision };
       this.#recordedRevision = progress.revision.revision;
     }
+  }
+
+  /**
+   * Continues on another model (the Run's fallback): later calls, compactions included,
+   * are sized for its window and go to its provider.
+   *
+   * @param model the model id, its context window and its provider
+   */
+  useModel(model: { modelId: string; contextWindow: number; provider: Provider }): void {
+    this.#facts = { ...this.#facts, modelId: model.modelId, contextWindow: model.contextWindow };
+    this.#provider = model.provider;
   }
 
   /** Model calls made so far (each call takes the next ordinal). */

@@ -89,6 +89,8 @@ export interface ResolvedModel {
   reasoningEffort: ReasoningEffort | null;
   /** Whether new turns may use it. */
   enabled: boolean;
+  /** The model a Run continues on when this one fails retryably; absent when none. */
+  fallback?: { providerId: string; modelId: string } | null;
 }
 
 /** A resolved provider/model pair. */
@@ -249,6 +251,28 @@ export class ProviderRegistry {
     return { provider, model: resolvedModel(providerId, modelId, model) };
   }
 
+  /**
+   * A model's fallback as configured now, resolved like a turn's model; one level only.
+   *
+   * @param providerId the provider of the model that failed
+   * @param modelId the model that failed
+   * @returns the fallback's adapter and settings, or null when the model names none or the
+   *   one it names is no longer configured and enabled
+   */
+  fallback(providerId: string, modelId: string): (ModelSelection & { providerId: string }) | null {
+    const target = this.model(providerId, modelId)?.fallback;
+    if (!target) return null;
+    try {
+      return {
+        providerId: target.providerId,
+        ...this.resolveModel(target.providerId, target.modelId),
+      };
+    } catch (error) {
+      if (error instanceof RpcError) return null; // removed or disabled since: no fallback
+      throw error;
+    }
+  }
+
   #entry(providerId: string): ProviderConfig | undefined {
     return lookup(this.#config.providers, providerId);
   }
@@ -333,6 +357,10 @@ function resolvedModel(providerId: string, modelId: string, model: ModelConfig):
     reasoningEfforts: [...(model.reasoning_efforts ?? [])],
     reasoningEffort: model.reasoning_effort ?? null,
     enabled: model.enabled,
+    // Present only when set, like in config.yaml (older clients' fixtures stay equal).
+    ...(model.fallback
+      ? { fallback: { providerId: model.fallback.provider_id, modelId: model.fallback.model_id } }
+      : {}),
   };
 }
 

@@ -29,6 +29,7 @@ import {
 import {
   ConfigError,
   type DaedalusConfig,
+  fallbackIssues,
   type ModelConfig,
   type ProviderConfig,
   ProviderConfigSchema,
@@ -80,7 +81,8 @@ export type ProviderMethod =
   | "provider.remove"
   | "model.list"
   | "model.set_enabled"
-  | "model.set_limits";
+  | "model.set_limits"
+  | "model.set_fallback";
 
 /** One handler per `provider.*` and `model.*` method. */
 export type ProviderHandlers = {
@@ -96,7 +98,9 @@ type DiscoverParams = ValidParamsOf<"provider.discover_models">;
  * @param options the config path, registry, protected values and discovery function
  * @returns a handler per method; refusals are thrown as {@linkcode RpcError}: -32602
  *   `config_invalid`, `provider_builtin`, `provider_not_found`, `model_not_found`,
- *   `protected_value`, `invalid_params`, and -32010 `provider_<category>` for discovery
+ *   `model_fallback_invalid` (a fallback that names no configured, enabled other model, or
+ *   a change that would break one), `protected_value`, `invalid_params`, and -32010
+ *   `provider_<category>` for discovery
  */
 export function createProviderHandlers(options: ProviderHandlerOptions): ProviderHandlers {
   const { configPath, registry, protectedValues } = options;
@@ -119,8 +123,10 @@ export function createProviderHandlers(options: ProviderHandlerOptions): Provide
       );
     });
   const load = () => guard(readConfig(configPath)).then(sync);
+  // Every write checks the fallbacks first, so a broken one is refused with its own code
+  // (naming the model and its fallback) before config.yaml's schema would refuse it.
   const save = (update: (config: DaedalusConfig) => DaedalusConfig) =>
-    guard(updateConfig(configPath, update)).then(sync);
+    guard(updateConfig(configPath, (config) => checkFallbacks(update(config)))).then(sync);
 
   const shownProvider = (providerId: string): ProviderSummary => {
     const summary = registry.providerSummary(providerId);
@@ -141,8 +147,10 @@ export function createProviderHandlers(options: ProviderHandlerOptions): Provide
     providerId: string,
     modelId: string,
     change: (model: ModelConfig) => ModelConfig,
+    before?: (config: DaedalusConfig) => void,
   ) => {
     await save((config) => {
+      before?.(config);
       const entry = lookup(config.providers, providerId);
       if (!entry) throw providerNotFound(providerId);
       const models = { ...effectiveModels(providerId, entry) };
@@ -248,7 +256,39 @@ export function createProviderHandlers(options: ProviderHandlerOptions): Provide
       updateModel(providerId, modelId, (model) => ({ ...model, enabled })),
     "model.set_limits": (params) =>
       updateModel(params.providerId, params.modelId, (model) => withLimits(model, params)),
+    "model.set_fallback": ({ providerId, modelId, fallback }) =>
+      updateModel(providerId, modelId, (model) => withFallback(model, fallback), (config) => {
+        // The built-in profile's models are listed in config.yaml once one is a fallback.
+        const target = fallback && lookup(config.providers, fallback.providerId);
+        if (fallback && target && Object.keys(target.models).length === 0) {
+          target.models = { ...effectiveModels(fallback.providerId, target) };
+        }
+      }),
   };
+}
+
+/** A model entry with its fallback set (a `{providerId, modelId}`) or removed (null). */
+function withFallback(
+  model: ModelConfig,
+  fallback: { providerId: string; modelId: string } | null | undefined,
+): ModelConfig {
+  if (fallback === undefined) return model;
+  const { fallback: _old, ...rest } = model;
+  return fallback === null
+    ? rest
+    : { ...rest, fallback: { provider_id: fallback.providerId, model_id: fallback.modelId } };
+}
+
+/** The config unchanged, or `model_fallback_invalid` for its first broken fallback. */
+function checkFallbacks(config: DaedalusConfig): DaedalusConfig {
+  const issue = fallbackIssues(config)[0];
+  if (issue === undefined) return config;
+  throw new RpcError(
+    RPC_ERROR_CODES.invalidParams,
+    "model_fallback_invalid",
+    `Model ${issue.providerId}/${issue.modelId}: ${issue.message}`,
+    { field: "fallback", providerId: issue.providerId, modelId: issue.modelId },
+  );
 }
 
 /** A discovered model with the profile's name and window, or the defaults. */
@@ -332,6 +372,8 @@ function modelEntries(
           contextWindowFor(providerId, input.id),
         reasoning_efforts: efforts.length > 0 ? [...efforts] : undefined,
         reasoning_effort: effort !== undefined && efforts.includes(effort) ? effort : undefined,
+        fallback: withFallback(existing ?? { enabled: true, supports_tools: true }, input.fallback)
+          .fallback,
       }),
     ];
   }));

@@ -15,6 +15,7 @@ const MODEL: ResolvedModel = {
   reasoningEfforts: ["low", "high"],
   reasoningEffort: "low",
   enabled: true,
+  fallback: null,
 };
 
 function tool(name: string): ToolDefinition<unknown> {

@@ -47,6 +47,8 @@ import {
 import { DEFAULT_PERMISSION_PRESET, type ProcessManager } from "@daedalus/tools";
 import type { ToolDefinition } from "@daedalus/tools";
 import { RunConfigFreezer } from "./run_config_freezer.ts";
+import { type BreakerHandlers, createBreakerHandlers } from "./breaker_handlers.ts";
+import type { CircuitBreakers } from "@daedalus/tools";
 import { inspectAttachments } from "../attachments/inspect.ts";
 
 /** What the services need. */
@@ -81,6 +83,8 @@ export interface ServiceDeps {
   requestShutdown: () => void;
   /** Which auxiliary calls the environment forces off (`settings.read` reports it). */
   auxiliaryForcedOff?: AuxiliaryForcedOff;
+  /** The circuit breakers `breaker.list` shows: the tools' and the providers'. */
+  breakers: { toolBreakers: CircuitBreakers; providerBreakers: CircuitBreakers };
 }
 
 /** A handler's outcome: the result, and what to do once it has been sent. */
@@ -102,7 +106,8 @@ export type Handlers =
   & SettingsHandlers
   & ProcessHandlers
   & ApprovalHandlers
-  & MemoryHandlers;
+  & MemoryHandlers
+  & BreakerHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -257,6 +262,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         result: store.read((db) => readUsage(db, { today: localDate(new Date()) })),
       }),
     ...deps.providerHandlers,
+    ...createBreakerHandlers(deps.breakers),
     ...createFileHandlers({
       store,
       protectedValues: deps.protectedValues,

@@ -122,6 +122,7 @@ export function runFromRow(row: Row, scope: RunScope, items: Item[]): RunWithIte
       // Derived, not stored: the mapping may grow without migrating old rows.
       failureClass: runFailureClass(reasonCode),
       ...errorMessageOf(row),
+      ...fallbackModelOf(row),
       modelCalls: integerColumn(row, "model_call_count"),
       // The first revision is the run's initial context; each later one is a compaction.
       compactions: Math.max(0, integerColumn(row, "context_revision_count") - 1),
@@ -137,6 +138,13 @@ export function runFromRow(row: Row, scope: RunScope, items: Item[]): RunWithIte
 function errorMessageOf(row: Row): { errorMessage?: string } {
   const message = nullableTextColumn(row, "error_message");
   return message === null ? {} : { errorMessage: message };
+}
+
+/** The fallback model a Run continued on, present only once it moved (run.model_fallback). */
+function fallbackModelOf(row: Row): { fallbackModel?: { providerId: string; modelId: string } } {
+  const providerId = nullableTextColumn(row, "fallback_provider_id");
+  const modelId = nullableTextColumn(row, "fallback_model_id");
+  return providerId === null || modelId === null ? {} : { fallbackModel: { providerId, modelId } };
 }
 
 /** Maps an `items` row (see {@linkcode ITEM_COLUMNS}) to an Item. */

@@ -410,6 +410,26 @@ for (const version of [1, 2]) {
   });
 }
 
+Deno.test("a version-4 file is migrated forward on open: fallback columns added, null", async () => {
+  await using home = await tempHome();
+  createOlderVersion(home.path, 4);
+  const db = openStateDatabase(home.path);
+  try {
+    assert.equal(pragma(db.connection, "user_version"), STATE_SCHEMA_VERSION);
+    assert.deepEqual(describeStateSchemaDrift(db.connection, STATE_SCHEMA_VERSION), []);
+    const row = db.connection.prepare(
+      "SELECT status, fallback_provider_id, fallback_model_id FROM runs WHERE id = 'run_1'",
+    ).get();
+    assert.deepEqual(
+      { ...row },
+      { status: "failed", fallback_provider_id: null, fallback_model_id: null },
+      "the run written by version 4 must survive the migration, without a fallback",
+    );
+  } finally {
+    db.close();
+  }
+});
+
 Deno.test("a version-3 file is migrated forward on open: approvals added, its rows kept", async () => {
   await using home = await tempHome();
   createOlderVersion(home.path, 3);

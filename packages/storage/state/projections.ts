@@ -180,6 +180,14 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
       );
       return;
     }
+    case "run.model_fallback":
+      run(
+        "UPDATE runs SET fallback_provider_id = ?, fallback_model_id = ? WHERE id = ?",
+        event.payload.toProviderId,
+        event.payload.toModelId,
+        event.runId,
+      );
+      return;
     case "item.delta":
     case "context.compacted":
     case "run.settled":
@@ -302,7 +310,9 @@ function applyResponseFinished(
     `INSERT INTO model_usages (thread_id, turn_id, run_id, call_ordinal, step_ordinal, provider_id,
        model_id, input_tokens, cached_input_tokens, output_tokens, reasoning_output_tokens,
        total_tokens, activity_date, completed_at)
-     SELECT ?, ?, c.run_id, c.call_ordinal, c.step_ordinal, r.provider_id, r.model_id,
+     SELECT ?, ?, c.run_id, c.call_ordinal, c.step_ordinal,
+       -- After run.model_fallback every call of the Run is the fallback's (journal order).
+       coalesce(r.fallback_provider_id, r.provider_id), coalesce(r.fallback_model_id, r.model_id),
        ?, ?, ?, ?, ?, ?, ?
      FROM model_calls c JOIN runs r ON r.id = c.run_id
      WHERE c.run_id = ? AND c.call_ordinal = ?`,

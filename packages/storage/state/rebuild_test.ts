@@ -13,6 +13,7 @@ import {
   type SettledStatus,
 } from "@daedalus/protocol";
 import { openStateDatabase } from "./database.ts";
+import { switchToFallback } from "./model_fallback_writes.ts";
 import { appendEvent, iterateJournal } from "./journal.ts";
 import { applyEvent, clearProjections, PROJECTION_TABLES } from "./projections.ts";
 import { StoreError } from "./errors.ts";
@@ -158,6 +159,7 @@ class Simulation {
       () => this.modelInput(),
       () => this.modelResponse(),
       () => this.modelResponse(),
+      () => this.fallback(),
       () => this.compaction(),
       () => this.settle(),
     ];
@@ -485,6 +487,34 @@ class Simulation {
     return this.#record(`modelResponse ${outcome}${usage ? "" : " no usage"}`, events);
   }
 
+  /** A failed call moves a running Run to its fallback model (at most once per Run). */
+  fallback(): boolean {
+    const run = this.#pick(this.#active().filter((r) => r.calls.some((c) => !c.finished)));
+    const call = run?.calls.find((c) => !c.finished);
+    if (!run || !call) return false;
+    const { result, events } = switchToFallback(this.#store, run.id, {
+      callOrdinal: call.ordinal,
+      outcome: "failed",
+      usage: null,
+      responseModelId: null,
+      requestId: null,
+      reasonCode: "provider_server",
+      activityDate: this.#fixture.clock.peek().slice(0, 10),
+    }, {
+      fromProviderId: "deepseek",
+      fromModelId: "deepseek-chat",
+      toProviderId: "local",
+      toModelId: "fallback-model",
+      reasonCode: "provider_server",
+    });
+    if (!result) {
+      assert.equal(events.length, 0, "a refused fallback must write nothing");
+      return this.#record("fallback again refused", events);
+    }
+    call.finished = true;
+    return this.#record("fallback", events);
+  }
+
   compaction(): boolean {
     const run = this.#pick(this.#active());
     if (!run) return false;
@@ -611,6 +641,7 @@ Deno.test("rebuilding the projections from the journal reproduces the live proje
       "delta",
       "settleToolCall",
       "modelResponse completed",
+      "fallback",
       "settle cancelled",
     ];
     for (const name of expected) {

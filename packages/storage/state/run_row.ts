@@ -49,6 +49,12 @@ export function readRunSummary(db: StateDatabase, runId: string): RunSummary {
     failureClass: runFailureClass(reasonCode),
     // Present only when there is one, like in the run.settled that carried it.
     ...(typeof row.error_message === "string" ? { errorMessage: row.error_message } : {}),
+    // Likewise only once the Run continued on its model's fallback (run.model_fallback).
+    ...(typeof row.fallback_provider_id === "string" && typeof row.fallback_model_id === "string"
+      ? {
+        fallbackModel: { providerId: row.fallback_provider_id, modelId: row.fallback_model_id },
+      }
+      : {}),
     modelCalls: Number(row.model_calls),
     compactions: Math.max(0, Number(row.revisions) - 1),
     createdAt: String(row.created_at),

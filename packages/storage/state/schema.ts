@@ -17,7 +17,7 @@ import { readSchemaObjects, type SchemaObject } from "./_sqlite.ts";
  * schema exactly is migrated forward on open (database.ts); any other version means
  * "reset required".
  */
-export const STATE_SCHEMA_VERSION = 4;
+export const STATE_SCHEMA_VERSION = 5;
 
 /**
  * The oldest version that is migrated forward on open; older files need a reset.
@@ -73,6 +73,14 @@ export const STATE_SCHEMA_MIGRATIONS: readonly StateSchemaMigration[] = Object.f
   )`,
       `CREATE INDEX approvals_thread_idx ON approvals(thread_id, created_at DESC, id DESC)`,
       `CREATE INDEX approvals_run_pending_idx ON approvals(run_id) WHERE status = 'pending'`,
+    ],
+  },
+  // 5: the fallback model a Run continued on (run.model_fallback); null while it stayed.
+  {
+    toVersion: 5,
+    statements: [
+      "ALTER TABLE runs ADD COLUMN fallback_provider_id TEXT",
+      "ALTER TABLE runs ADD COLUMN fallback_model_id TEXT",
     ],
   },
 ]);

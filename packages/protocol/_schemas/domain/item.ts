@@ -15,6 +15,7 @@ import {
   TurnStatus,
 } from "../enums.ts";
 import { RunFailureClass, RunReasonCode } from "../reason_codes.ts";
+import { ModelRef } from "./provider.ts";
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENTS_MAX_COUNT,
@@ -91,6 +92,11 @@ export const RunSummary = z.looseObject({
    * absent or null otherwise (and on Runs recorded before it existed).
    */
   errorMessage: RunErrorMessage.nullable().optional(),
+  /**
+   * The fallback model the Run continued on after its own model (`providerId`/`modelId`)
+   * failed (`run.model_fallback`); absent or null while it stayed on its own model.
+   */
+  fallbackModel: ModelRef.nullable().optional(),
   /** Model calls made so far. */
   modelCalls: z.int().min(0),
   /** Context compactions so far. */

@@ -30,6 +30,13 @@ export const Provider = z.looseObject({
   baseUrl: z.string().nullable().optional(),
 }).register(docs, { description: "A provider summary (`provider.list`)." });
 
+export const ModelRef = z.strictObject({
+  providerId: ProviderId,
+  modelId: Identifier,
+}).register(docs, {
+  description: "A configured model named by its provider and id (a fallback, a Run's models).",
+});
+
 export const Model = z.looseObject({
   providerId: ProviderId,
   id: Identifier,
@@ -40,6 +47,11 @@ export const Model = z.looseObject({
   /** Default effort sent as `reasoning_effort`; null means "auto" (send nothing). */
   reasoningEffort: ReasoningEffort.nullable(),
   reasoningEfforts: z.array(ReasoningEffort),
+  /**
+   * The model a Run continues on when this one fails with a retryable reason after its
+   * retries, or its provider's breaker is open; absent (or null) when it names none.
+   */
+  fallback: ModelRef.nullable().optional(),
 }).register(docs, { description: "A model summary (`model.list`)." });
 
 export const ModelInput = z.strictObject({
@@ -50,6 +62,8 @@ export const ModelInput = z.strictObject({
   supportsTools: z.boolean().optional(),
   reasoningEfforts: z.array(ReasoningEffort).optional(),
   reasoningEffort: ReasoningEffort.nullable().optional(),
+  /** Its fallback (a configured, enabled model other than itself); null removes it. */
+  fallback: ModelRef.nullable().optional(),
 }).register(docs, { description: "A model entered by the user when configuring a provider." });
 
 export const DiscoveredModel = z.looseObject({

@@ -12,6 +12,7 @@ import {
   DiscoveredModel,
   Model,
   ModelInput,
+  ModelRef,
   Provider,
   ProviderId,
 } from "../domain/provider.ts";
@@ -89,6 +90,16 @@ export const providerMethods = {
       contextWindow: ContextWindow.optional(),
       reasoningEfforts: z.array(ReasoningEffort).optional(),
       reasoningEffort: ReasoningEffort.nullable().optional(),
+    }),
+    result: z.looseObject({ model: Model }),
+  }),
+  "model.set_fallback": method({
+    description: "Sets or removes (null) the model a Run continues on when this one fails " +
+      "with a retryable reason; it must be a configured, enabled model other than this one",
+    params: z.strictObject({
+      providerId: ProviderId,
+      modelId: Identifier,
+      fallback: ModelRef.nullable(),
     }),
     result: z.looseObject({ model: Model }),
   }),

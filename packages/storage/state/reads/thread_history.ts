@@ -157,6 +157,7 @@ function selectRunsOfTurns(
     db.connection,
     `SELECT r.id, r.turn_id, r.provider_id, r.model_id, r.execution_policy, r.status,
             r.reason_code, r.error_message, r.created_at, r.started_at, r.settled_at,
+            r.fallback_provider_id, r.fallback_model_id,
             (SELECT count(*) FROM model_calls AS c WHERE c.run_id = r.id) AS model_call_count,
             (SELECT count(*) FROM context_revisions AS v WHERE v.run_id = r.id)
               AS context_revision_count
