@@ -15,9 +15,17 @@ Deno.test("the checked-in manifest is what the schemas generate", async () => {
 
 Deno.test("the manifest lists every method, event, tool and code", () => {
   const manifest = buildProtocolManifest();
-  assert.equal(Object.keys(manifest.methods).length, 37);
+  assert.equal(Object.keys(manifest.methods).length, 41);
   assert.equal(Object.keys(manifest.events).length, 17);
-  for (const name of ["approval.respond", "approval.list"]) {
+  const names = [
+    "approval.respond",
+    "approval.list",
+    "permission.read",
+    "permission.update",
+    "permission.addRule",
+    "permission.removeRule",
+  ];
+  for (const name of names) {
     assert.ok(name in manifest.methods, `the manifest lacks ${name}`);
   }
   for (const type of ["approval.requested", "approval.resolved"]) {

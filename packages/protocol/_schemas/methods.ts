@@ -12,6 +12,7 @@ import { memoryMethods } from "./methods/memory.ts";
 import { workspaceMethods } from "./methods/workspace.ts";
 import { settingsMethods } from "./methods/settings.ts";
 import { approvalMethods } from "./methods/approval.ts";
+import { permissionMethods } from "./methods/permission.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
@@ -23,6 +24,7 @@ export const METHODS = {
   ...workspaceMethods,
   ...settingsMethods,
   ...approvalMethods,
+  ...permissionMethods,
   ...runtimeMethods,
 } as const;
 

@@ -37,6 +37,7 @@ import {
   type SettingsHandlers,
 } from "./settings_handlers.ts";
 import { createProcessHandlers, type ProcessHandlers } from "./process_handlers.ts";
+import { createPermissionHandlers, type PermissionHandlers } from "./permission_handlers.ts";
 import {
   createMemoryHandlers,
   type MemoryHandlers,
@@ -98,6 +99,7 @@ export type Handlers =
   & FileHandlers
   & SkillHandlers
   & SettingsHandlers
+  & PermissionHandlers
   & ProcessHandlers
   & MemoryHandlers;
 
@@ -268,6 +270,10 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     ...createSettingsHandlers({
       configPath: deps.configPath,
       forcedOff: deps.auxiliaryForcedOff,
+      protectedValues: deps.protectedValues,
+    }),
+    ...createPermissionHandlers({
+      configPath: deps.configPath,
       protectedValues: deps.protectedValues,
     }),
     "runtime.shutdown": () =>
