@@ -24,6 +24,7 @@ export type Approval = {
   target: string | null;
   risk: ToolRisk;
   reasonCode: ApprovalReasonCode;
+  rule: PermissionRule | null;
   decisions: ApprovalDecision[];
   status: ApprovalStatus;
   decision: ApprovalDecision | null;
@@ -1657,6 +1658,7 @@ export type EventPayloadMap = {
     target: string | null;
     risk: ToolRisk;
     reasonCode: ApprovalReasonCode;
+    rule: PermissionRule | null;
     decisions: ApprovalDecision[];
     status: ApprovalStatus;
     decision: ApprovalDecision | null;
@@ -1677,6 +1679,7 @@ export type EventPayloadMap = {
     target: string | null;
     risk: ToolRisk;
     reasonCode: ApprovalReasonCode;
+    rule: PermissionRule | null;
     decisions: ApprovalDecision[];
     status: ApprovalStatus;
     decision: ApprovalDecision | null;

@@ -52,6 +52,8 @@ import {
   BUILTIN_TOOLS,
   type CircuitBreakers,
   createCircuitBreakers,
+  createLoopDetector,
+  type LoopDetector,
   ProcessManager,
   type RunToolContext,
   type ToolDefinition,
@@ -271,6 +273,17 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     queue: auxiliaryQueue,
     enabled: async () => (await auxiliarySettings()).threadTitles,
   });
+  // A Run's loop detector outlives a wait for approval (a new loop picks it up) and goes
+  // with the Run's settlement; a restart starts it afresh.
+  const loopDetectors = new Map<string, LoopDetector>();
+  const loopDetectorOf = (runId: string) => {
+    let detector = loopDetectors.get(runId);
+    if (detector === undefined) loopDetectors.set(runId, detector = createLoopDetector());
+    return detector;
+  };
+  eventHub.subscribe((event) => {
+    if (event.type === "run.settled" && event.runId !== null) loopDetectors.delete(event.runId);
+  });
   const scheduler = new Scheduler({
     store,
     workers: options.workers ?? AGENT_WORKERS_DEFAULT,
@@ -296,6 +309,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
                   workspacesRoot: options.workspacesRoot,
                   subagentMaxDepth: options.subagentMaxDepth ?? SUBAGENT_MAX_DEPTH_DEFAULT,
                   breakers: toolBreakers,
+                  loopDetector: loopDetectorOf,
                 },
                 run,
                 await readRunPermissions(paths.config),
@@ -340,6 +354,9 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     requestShutdown: () => options.onShutdownRequested?.(),
     auxiliaryForcedOff,
   });
+  // Runs waiting for an approval stay waiting across a restart; their threads stay taken
+  // (before the queued Runs are queued again, so none of them starts on such a thread).
+  scheduler.adoptWaiting();
   const recovered = recover(store, scheduler);
   for (const record of await manager.recover(store.read((db) => readRunningProcessRecords(db)))) {
     recordProcess(store, record);

@@ -1,8 +1,11 @@
 /**
  * The policy gate of every tool call, after argument validation: permission rules, the
  * high-risk command check, loop detection and the tool's circuit breaker, in that order,
- * each refusal a tool error with a stable code. Approvals do not exist yet, so every verdict
- * that would ask the user (`ask`, a high-risk command, a loop pause) refuses the call.
+ * each refusal a tool error with a stable code. A verdict that asks the user (a rule's `ask`,
+ * a high-risk command, a loop pause) is an approval when the Run's gate was built with
+ * `askUser` (the runtime: the result carries `awaitsApproval` and the Run waits for the
+ * answer); without it the call is refused (`approval_required`, `high_risk_command`,
+ * `loop_detected`), as a caller that cannot ask must.
  *
  * A Run's {@linkcode RunGate} is built once ({@linkcode createRunGate}): its rule set from
  * the Run's preset (its frozen execution policy) plus config.yaml's `permissions.rules`,
@@ -14,6 +17,8 @@
 import { join, resolve } from "node:path";
 import { isWithin } from "./files/paths.ts";
 import {
+  APPROVAL_SUMMARY_MAX_CHARS,
+  type ApprovalReasonCode,
   type ExecutionPolicy,
   type HighRiskCommands,
   type PermissionRule,
@@ -36,6 +41,7 @@ import {
   resolveCallTarget,
 } from "./governance/call_target.ts";
 import { GovernanceError } from "./governance/governance_error.ts";
+import { approvalRule } from "./governance/approval_rule.ts";
 import { classifyHighRisk, type HighRiskVerdict } from "./governance/high_risk.ts";
 import {
   createLoopDetector,
@@ -54,6 +60,11 @@ export interface RunGateOptions {
   /** config.yaml's `permissions.rules` (unvalidated is fine: each rule is checked). */
   readonly configRules?: readonly unknown[];
   /**
+   * The thread's rules (what `allow_thread` answers added), checked after config.yaml's:
+   * the thread's own decision is the more specific one.
+   */
+  readonly threadRules?: readonly PermissionRule[];
+  /**
    * Why config.yaml's permissions could not be read (the file is broken): every call of the
    * Run is refused with `permission_config_invalid` and this text.
    */
@@ -64,8 +75,19 @@ export interface RunGateOptions {
   readonly breakers?: CircuitBreakers;
   /** Options of the Run's loop detector (tests lower the limits). */
   readonly loop?: LoopDetectorOptions;
+  /**
+   * The Run's loop detector when it has one already: a Run that waited for an approval and
+   * goes on keeps counting (a denial does not wipe what the model repeated). Absent: a new
+   * one from `loop`.
+   */
+  readonly loops?: LoopDetector;
   /** The home folder the high-risk rules protect (default: `HOME`, `USERPROFILE` on Windows). */
   readonly homeDir?: string;
+  /**
+   * Whether a verdict that asks becomes an approval (the result's `awaitsApproval`) instead of
+   * a refusal: true where someone can answer (the runtime).
+   */
+  readonly askUser?: boolean;
 }
 
 /** The gate of one Run: built once, consulted before and told after every call. */
@@ -82,6 +104,8 @@ export interface RunGate {
   readonly breakers: CircuitBreakers | null;
   /** The home folder the high-risk rules protect. */
   readonly homeDir: string;
+  /** Whether verdicts that ask become approvals. */
+  readonly askUser: boolean;
 }
 
 /** Why a Run's rules could not be built: every call of the Run is refused with it. */
@@ -137,7 +161,7 @@ export function createRunGate(options: RunGateOptions): RunGate {
       rules = permissionRuleSet({
         preset: options.executionPolicy,
         rules: [...(options.configRules ?? [])] as PermissionRule[],
-      });
+      }, [{ origin: "thread", rules: options.threadRules ?? [] }]);
     } catch (error) {
       if (!(error instanceof PermissionRuleError)) throw error;
       rules = { code: error.code, message: error.message };
@@ -147,9 +171,10 @@ export function createRunGate(options: RunGateOptions): RunGate {
     executionPolicy: options.executionPolicy,
     rules,
     highRiskCommands: options.highRiskCommands ?? "ask",
-    loops: createLoopDetector(options.loop),
+    loops: options.loops ?? createLoopDetector(options.loop),
     breakers: options.breakers ?? null,
     homeDir: options.homeDir ?? userHome(),
+    askUser: options.askUser ?? false,
   };
 }
 
@@ -196,7 +221,7 @@ export async function admitCall<P>(
   args: P,
   context: Pick<
     ToolContext,
-    "workspaceRoot" | "artifactsRoot" | "threadId" | "executionPolicy" | "gate"
+    "workspaceRoot" | "artifactsRoot" | "threadId" | "executionPolicy" | "gate" | "approved"
   >,
 ): Promise<GateAdmission> {
   const gate = context.gate;
@@ -234,27 +259,31 @@ export async function admitCall<P>(
   if (verdict.decision === "deny") {
     return failure("permission_denied", denial(tool, policy, shownPath(args, context), verdict));
   }
-  if (verdict.decision === "ask") {
-    return failure(
-      "approval_required",
-      `${tool.id} needs the user's approval (${ruleName(verdict)}), and this runtime cannot ` +
-        "ask for it yet; the call was not run. Do not retry it: tell the user what you " +
-        "wanted to do, or do it another way",
-    );
+  const approved = context.approved;
+  // One question per call: a high-risk command a rule also asks about is asked as high-risk.
+  const risk = gate !== undefined && target.kind === "command" &&
+      gate.highRiskCommands === "ask" && approved !== "high_risk_command"
+    ? highRisk(target.command, args, context.workspaceRoot, gate.homeDir)
+    : null;
+  if (risk !== null) {
+    return asking(gate, tool, target, "high_risk_command", {
+      code: "high_risk_command",
+      content: `high_risk_command: ${risk.reason} (${risk.rule}). It needs the user's approval`,
+    });
+  }
+  if (
+    verdict.decision === "ask" && approved !== "permission_ask" &&
+    approved !== "high_risk_command"
+  ) {
+    return asking(gate, tool, target, "permission_ask", {
+      code: "approval_required",
+      content: `${tool.id} needs the user's approval (${ruleName(verdict)})`,
+    });
   }
   if (gate === undefined) return { admitted: true, finish: () => {} };
-  if (target.kind === "command" && gate.highRiskCommands === "ask") {
-    const risk = highRisk(target.command, args, context.workspaceRoot, gate.homeDir);
-    if (risk !== null) {
-      return failure(
-        "high_risk_command",
-        `high_risk_command: ${risk.reason} (${risk.rule}). It needs the user's approval, ` +
-          "which this runtime cannot ask for yet; the command was not run. Do not retry " +
-          "it: tell the user what you wanted to do, or do it another way",
-      );
-    }
-  }
   const loopCall: LoopCall = { tool: tool.id, args, readOnly: !tool.mutating };
+  // The user saw the repetition and let the call run: the detector counts afresh from it.
+  if (approved === "loop_detected") gate.loops.reset();
   let loop: LoopVerdict;
   try {
     loop = gate.loops.before(loopCall);
@@ -264,7 +293,12 @@ export async function admitCall<P>(
     return failure(error.code, error.message);
   }
   if (loop.verdict === "refuse") return failure(loop.code, loop.message);
-  if (loop.verdict === "pause") return failure(LOOP_DETECTED, loop.message);
+  if (loop.verdict === "pause") {
+    return asking(gate, tool, target, "loop_detected", {
+      code: LOOP_DETECTED,
+      content: loop.message,
+    });
+  }
   if (loop.verdict === "reuse") return { admitted: false, result: loop.result };
   let admission: BreakerAdmitted | null = null;
   if (gate.breakers !== null) {
@@ -332,6 +366,71 @@ function realRootsOf(gate: RunGate, workspaceRoot: string, artifactsFolder: stri
   const roots = { workspace: realPathOr(workspaceRoot), artifacts: realPathOr(artifactsFolder) };
   gateRoots.set(gate, { key, roots });
   return roots;
+}
+
+/**
+ * A verdict that asks the user: an approval when the gate can ask (the result says so in
+ * `awaitsApproval`, with the refusal the model would read otherwise), else the refusal.
+ */
+function asking(
+  gate: RunGate | undefined,
+  tool: Pick<ToolDefinition<unknown>, "id" | "risk">,
+  target: CallTarget,
+  reasonCode: ApprovalReasonCode,
+  refusal: { code: string; content: string },
+): GateRefused {
+  const shown = targetText(target);
+  if (gate?.askUser === true) {
+    const summary = approvalSummary(tool, shown);
+    return {
+      admitted: false,
+      result: {
+        isError: true,
+        errorCode: refusal.code,
+        content: `${refusal.content}; the call waits for the user's answer`,
+        awaitsApproval: {
+          reasonCode,
+          summary,
+          target: shown,
+          // Only a rule's ask may become a rule: a dangerous command or a loop is judged
+          // call by call.
+          rule: reasonCode === "permission_ask" ? approvalRule(tool.id, target) : null,
+        },
+      },
+    };
+  }
+  return failure(
+    refusal.code,
+    `${refusal.content}, and this Run cannot ask for it; the call was not run. Do not retry ` +
+      "it: tell the user what you wanted to do, or do it another way",
+  );
+}
+
+/** What a call acts on, as the person who answers reads it. */
+function targetText(target: CallTarget): string | null {
+  if (target.kind === "command") return target.command;
+  if (target.kind === "path") {
+    return target.workspacePath === "" ? "." : target.workspacePath ?? target.path;
+  }
+  return null;
+}
+
+/** One line for an approval card: what the call would do. */
+function approvalSummary(
+  tool: Pick<ToolDefinition<unknown>, "id" | "risk">,
+  target: string | null,
+): string {
+  const verb = { process: "Run", write: "Change", read: "Read" }[tool.risk as string];
+  const what = target === null || target === ""
+    ? `${tool.id}`
+    : verb === undefined
+    ? `${tool.id} ${target}`
+    : `${verb} ${target} (${tool.id})`;
+  // One line, bounded: a command may span lines and run long.
+  const line = what.replace(/\s+/g, " ").trim();
+  return line.length <= APPROVAL_SUMMARY_MAX_CHARS
+    ? line
+    : `${line.slice(0, APPROVAL_SUMMARY_MAX_CHARS - 1)}…`;
 }
 
 function failure(errorCode: string, content: string): GateRefused {

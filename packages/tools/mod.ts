@@ -24,6 +24,7 @@
 // re-exported so a reader of this package's docs finds them.
 export type * from "@daedalus/protocol";
 export {
+  type ApprovalAsk,
   createRunMemo,
   defineTool,
   type FileChangeFact,
@@ -112,8 +113,9 @@ export {
   type SupervisePolicy,
 } from "./processes/process_manager.ts";
 export { ProcessError } from "./processes/process_error.ts";
-// Governance (issue 14): not yet wired into executeTool; the policy gate will call these
-// (stage 4, loop detection, and stage 6, circuit breakers) around each call.
+// Governance (issue 14): the policy gate's parts (gate.ts runs them on every call), and the
+// rule an approval's allow_thread / allow_always answer adds.
+export { approvalRule } from "./governance/approval_rule.ts";
 export { GovernanceError } from "./governance/governance_error.ts";
 export { canonicalJson } from "./governance/canonical_json.ts";
 export {

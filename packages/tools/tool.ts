@@ -8,7 +8,14 @@
  * @module
  */
 import type { RunGate } from "./gate.ts";
-import type { EventPayload, ExecutionPolicy, ProcessRecord, ToolId } from "@daedalus/protocol";
+import type {
+  ApprovalReasonCode,
+  EventPayload,
+  ExecutionPolicy,
+  PermissionRule,
+  ProcessRecord,
+  ToolId,
+} from "@daedalus/protocol";
 import type { SessionOperations } from "./sessions/session_operations.ts";
 import type { ProcessOperations } from "./processes/process_operations.ts";
 import type { MemoryOperations } from "./memory/memory_operations.ts";
@@ -120,6 +127,12 @@ export interface ToolContext {
    * Run. Absent: only the preset of {@linkcode ToolContext.executionPolicy} is checked.
    */
   readonly gate?: RunGate;
+  /**
+   * The user allowed this very call after the gate asked, for this reason: the stage that
+   * asked lets it through (a high-risk approval also answers a rule's `ask` of the same
+   * call). Set by the runtime when it resumes a Run from an answered approval.
+   */
+  readonly approved?: ApprovalReasonCode;
 }
 
 /** A per-Run store of values the tools work out once (see {@linkcode ToolContext.runMemo}). */
@@ -155,7 +168,7 @@ export function createRunMemo(): RunMemo {
  * The part of a {@linkcode ToolContext} that is the same for every call of a Run: built
  * once when the Run starts; each call adds its item, signal and fact recorders.
  */
-export type RunToolContext = Omit<ToolContext, "itemId" | "signal" | "facts">;
+export type RunToolContext = Omit<ToolContext, "itemId" | "signal" | "facts" | "approved">;
 
 /** What a tool returns to the model (and, in `details`, to clients). */
 export interface ToolResult {
@@ -167,6 +180,24 @@ export interface ToolResult {
   errorCode?: string;
   /** Structured details for clients (line ranges, byte counts, artifact path…). */
   details?: Record<string, unknown>;
+  /**
+   * Set when the call did not run because the gate asks the user (only with a Run gate
+   * built with `askUser`): the runtime turns it into an approval and the Run waits. The
+   * rest of the result is the refusal a caller that cannot ask would give the model.
+   */
+  awaitsApproval?: ApprovalAsk;
+}
+
+/** What the gate asks the user about a call. */
+export interface ApprovalAsk {
+  /** Why it asks. */
+  readonly reasonCode: ApprovalReasonCode;
+  /** One line for the person who answers. */
+  readonly summary: string;
+  /** The path or command line the call acts on, when it has one. */
+  readonly target: string | null;
+  /** The rule an allow_thread / allow_always answer adds, or null (only allow once, deny). */
+  readonly rule: PermissionRule | null;
 }
 
 /** A tool. */

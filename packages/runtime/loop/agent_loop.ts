@@ -1,7 +1,10 @@
 /**
  * The agent loop of one Run: model call → streamed text and tool calls → tool
  * results → next call, until the model answers without tools; then exactly one
- * settlement. Cancellation and steering work at any time.
+ * settlement. Cancellation and steering work at any time. A tool call the gate asks the
+ * user about stops the loop without a settlement (the Run is `waiting`, its worker free);
+ * once answered the loop runs again from the journal: the step's pending calls first, then
+ * the next step.
  *
  * @module
  */
@@ -13,6 +16,7 @@ import {
   getThread,
   readRunConfig,
   readRunItems,
+  readRunProgress,
   readRunScope,
   type RecalledMemory,
   type SettlementRequest,
@@ -34,7 +38,7 @@ import type { ToolSandboxes } from "../tools/sandbox.ts";
 import type { StreamMatcher } from "../security/stream_redactor.ts";
 import { RunContext } from "./run_context.ts";
 import { checkCompletion } from "./completion_check.ts";
-import { runToolCalls, toolCallItems } from "./tool_calls.ts";
+import { pendingToolCalls, runToolCalls, toolCallItems } from "./tool_calls.ts";
 import { loadInstructionFiles } from "../context/instructions.ts";
 import { skillCatalogPrompt } from "../skills/prompt.ts";
 
@@ -120,7 +124,27 @@ export async function runAgentLoop(
       recalled: recallFor(deps, scope.threadId, runId),
       tools,
     }, provider.provider);
-    for (let step = 1;; step++) {
+    // A Run that waited for an approval goes on where it stopped, rebuilt from the journal.
+    const progress = deps.store.read((db) => readRunProgress(db, runId));
+    if (progress.lastCallOrdinal > 0) {
+      context.resume(progress);
+      const pending = pendingToolCalls(deps.store, runId);
+      if (pending.calls.length > 0) {
+        const resumed = await runToolCalls(
+          deps,
+          toolContext,
+          pending.calls,
+          signal,
+          commit,
+          pending.approved,
+        );
+        if (resumed.waiting && keepsWaiting(signal)) return;
+        if (resumed.runFailure !== null && !signal.aborted) {
+          return void settle("failed", resumed.runFailure);
+        }
+      }
+    }
+    for (let step = progress.lastStepOrdinal + 1;; step++) {
       if (signal.aborted) break;
       const prepared = await context.prepare(step, signal);
       if (!prepared.ok) {
@@ -183,14 +207,16 @@ export async function runAgentLoop(
         deps.onSettled?.(runId);
         return;
       }
-      const toolFailure = await runToolCalls(
+      const ran = await runToolCalls(
         deps,
         toolContext,
         calls.map(({ call, args }, index) => ({ call, args, item: ended.started[index]! })),
         signal,
         commit,
       );
-      if (toolFailure !== null && !signal.aborted) return void settle("failed", toolFailure);
+      // Waiting for the user: no settlement; the Run resumes here once answered.
+      if (ran.waiting && keepsWaiting(signal)) return;
+      if (ran.runFailure !== null && !signal.aborted) return void settle("failed", ran.runFailure);
     }
     settle("cancelled", abortReason(signal));
   } catch (error) {
@@ -302,6 +328,14 @@ function currentProvider(
 /** A text without the configured credentials (they never reach the journal). */
 function redactText(deps: AgentLoopDeps, text: string): string {
   return deps.protectedValues?.redact(text) ?? text;
+}
+
+/**
+ * Whether a Run that just asked the user stays waiting: yes, unless it was cancelled
+ * meanwhile (then the loop settles it). A shutdown keeps it waiting for after the restart.
+ */
+function keepsWaiting(signal: AbortSignal): boolean {
+  return !signal.aborted || signal.reason === "runtime_shutdown";
 }
 
 function abortReason(signal: AbortSignal): RunReasonCode {

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Item, RunReasonCode } from "@daedalus/protocol";
-import type { RecalledMemory } from "@daedalus/storage";
+import type { RecalledMemory, RunProgress } from "@daedalus/storage";
 import {
   type Committed,
   completeCompaction,
@@ -112,6 +112,21 @@ export class RunContext {
   /** The Run's model. */
   get modelId(): string {
     return this.#facts.modelId;
+  }
+
+  /**
+   * Continues a Run that stopped to wait for the user: its call ordinals go on from the
+   * journal's last, and its context revision (a compaction's summary and boundary) is the
+   * one recorded, so the next call sees what the Run saw before it waited.
+   *
+   * @param progress the Run's progress (`readRunProgress`)
+   */
+  resume(progress: RunProgress): void {
+    this.#callOrdinal = progress.lastCallOrdinal;
+    if (progress.revision !== null) {
+      this.#revision = { ...progress.revision };
+      this.#recordedRevision = progress.revision.revision;
+    }
   }
 
   /** Model calls made so far (each call takes the next ordinal). */

@@ -4,6 +4,11 @@
  * through the one wrapper (`executeTool`, via `runTool`) with the Run's tool context.
  * Each call's result, and the facts it produced, are committed in one transaction.
  *
+ * A call the gate asks the user about is not run and not settled: its Item stays running,
+ * an approval is recorded (the Run turns `waiting` in the same transaction) and the step's
+ * later calls wait with it. The Run resumes from its running calls once answered
+ * ({@linkcode pendingToolCalls}).
+ *
  * @module
  */
 import {
@@ -11,11 +16,14 @@ import {
   appendProcessRecord,
   type Committed,
   type NewItem,
+  readCallApproval,
+  readRunItems,
+  requestApproval,
   settleToolCall,
   type StateStore,
 } from "@daedalus/storage";
-import type { Item, RunReasonCode } from "@daedalus/protocol";
-import type { RunToolContext, ToolDefinition } from "@daedalus/tools";
+import type { ApprovalReasonCode, Item, RunReasonCode, ToolId } from "@daedalus/protocol";
+import type { ApprovalAsk, RunToolContext, ToolDefinition } from "@daedalus/tools";
 import type { ToolCallRequest } from "./agent_loop.ts";
 import { redactValue } from "../security/redact_value.ts";
 import { runTool, type ToolOutcome } from "../tools/builtin_tools.ts";
@@ -71,6 +79,55 @@ export function toolCallItems(
   });
 }
 
+/** How a step's calls ended: the Run fails, waits for the user, or goes on. */
+export interface ToolCallsOutcome {
+  /** The reason the Run must fail after these calls (a tool's `runFailure`), or null. */
+  runFailure: RunReasonCode | null;
+  /** Whether a call asked the user: the Run is `waiting` and the loop must stop here. */
+  waiting: boolean;
+}
+
+/**
+ * A Run's tool calls that started but have no result: the calls of a step that waited for
+ * an approval (the one answered `allow_*`, and those after it), in the model's order. A
+ * denied call already has its result (the store records the denial).
+ *
+ * @param store the state store
+ * @param runId the run
+ * @returns the calls to run when the Run resumes, the first one with the reason it was allowed
+ */
+export function pendingToolCalls(
+  store: StateStore,
+  runId: string,
+): {
+  calls: StartedToolCall[];
+  approved: { itemId: string; reasonCode: ApprovalReasonCode } | null;
+} {
+  const running = store.read((db) => readRunItems(db, runId))
+    .filter((item) => item.kind === "tool_call" && item.status === "running");
+  const calls = running.map((item) => {
+    const data = item.data as { toolId?: unknown; callId?: unknown; arguments?: unknown };
+    const args = data.arguments;
+    return {
+      call: {
+        id: typeof data.callId === "string" ? data.callId : item.id,
+        name: typeof data.toolId === "string" ? data.toolId : "",
+        arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}),
+      },
+      args,
+      item,
+    };
+  });
+  const first = calls[0];
+  const approval = first ? store.read((db) => readCallApproval(db, runId, first.item.id)) : null;
+  return {
+    calls,
+    approved: approval?.status === "allowed"
+      ? { itemId: approval.toolCallItemId, reasonCode: approval.reasonCode }
+      : null,
+  };
+}
+
 /**
  * Runs a step's started calls through the gate.
  *
@@ -79,7 +136,8 @@ export function toolCallItems(
  * @param calls the started calls, in the model's order
  * @param signal cancellation
  * @param commit unwraps a write's result (the store publishes its events itself)
- * @returns the reason the Run must fail after these calls (a tool's `runFailure`), or null
+ * @param approved the call the user allowed, and why it had asked (a resumed Run)
+ * @returns whether the Run fails, waits or goes on
  */
 export async function runToolCalls(
   deps: ToolRunnerDeps,
@@ -87,17 +145,28 @@ export async function runToolCalls(
   calls: readonly StartedToolCall[],
   signal: AbortSignal,
   commit: <T>(c: Committed<T>) => T,
-): Promise<RunReasonCode | null> {
+  approved: { itemId: string; reasonCode: ApprovalReasonCode } | null = null,
+): Promise<ToolCallsOutcome> {
   let runFailure: RunReasonCode | null = null;
   const started = calls.map((call) => ({ ...call, tool: deps.tools.get(call.call.name) }));
   for (const batch of gateBatches(started)) {
-    if (signal.aborted || runFailure !== null) return runFailure;
+    if (signal.aborted || runFailure !== null) return { runFailure, waiting: false };
+    const asks: {
+      item: Item;
+      call: ToolCallRequest;
+      tool: ToolDefinition<unknown>;
+      ask: ApprovalAsk;
+    }[] = [];
     await Promise.all(batch.map(async ({ call, args, item, tool }) => {
+      const grant = approved?.itemId === item.id ? { approved: approved.reasonCode } : {};
       const outcome = redactOutcome(
         deps,
-        await execute(tool, call, args, run, { itemId: item.id, signal }, deps.sandboxes),
+        await execute(tool, call, args, run, { itemId: item.id, signal, ...grant }, deps.sandboxes),
       );
       if (signal.aborted) return;
+      const ask = outcome.result.awaitsApproval;
+      // Not run, not settled: the call stays running until the user answers.
+      if (ask !== undefined && tool !== undefined) return void asks.push({ item, call, tool, ask });
       const { result, facts } = outcome;
       if (outcome.runFailure) runFailure ??= outcome.runFailure;
       const failed = result.isError === true || outcome.runFailure !== undefined;
@@ -123,8 +192,25 @@ export async function runToolCalls(
         },
       ));
     }));
+    if (signal.aborted) return { runFailure, waiting: false };
+    const first = asks.sort((a, b) => a.item.ordinal - b.item.ordinal)[0];
+    if (first !== undefined) {
+      // One question at a time, the first in the model's order; the others ask again (or
+      // not, if an answer's rule now covers them) when the Run resumes.
+      commit(requestApproval(deps.store, {
+        runId: run.runId,
+        toolCallItemId: first.item.id,
+        toolId: first.call.name as ToolId,
+        summary: first.ask.summary,
+        target: first.ask.target,
+        risk: first.tool.risk,
+        reasonCode: first.ask.reasonCode,
+        rule: first.ask.rule,
+      }));
+      return { runFailure, waiting: true };
+    }
   }
-  return runFailure;
+  return { runFailure, waiting: false };
 }
 
 /**
@@ -156,7 +242,7 @@ function execute(
   call: ToolCallRequest,
   args: unknown,
   run: RunToolContext,
-  context: { itemId: string; signal: AbortSignal },
+  context: { itemId: string; signal: AbortSignal; approved?: ApprovalReasonCode },
   sandboxes: ToolSandboxes | undefined,
 ): Promise<ToolOutcome> {
   const refused = (content: string) =>

@@ -3,11 +3,18 @@
  * at most one active Run per Thread (Runs of different Threads run concurrently).
  * It owns each active Run's AbortController, so cancel and shutdown reach the loop.
  *
+ * A Run waiting for the user's approval holds no worker: its loop returned, and the
+ * scheduler only remembers that its thread is taken (no other Run of the thread starts).
+ * Answering resumes it ({@linkcode Scheduler.resume}): it is queued again, in its
+ * submission order, and starts without being activated (it is already running).
+ *
  * @module
  */
 import {
   activateRun,
   type Committed,
+  listWaitingRuns,
+  readRunScope,
   readRunSubmissionSeq,
   settleRun,
   type StateStore,
@@ -29,6 +36,8 @@ interface Queued {
   threadId: string;
   /** Submission order (the seq of the Run's first event): a thread's Runs start in it. */
   order: number;
+  /** Whether it resumes after an approval (already running: not activated again). */
+  resume?: boolean;
 }
 
 /** The scheduler. */
@@ -40,6 +49,8 @@ export class Scheduler {
     { threadId: string; controller: AbortController; done: Promise<void>; inline?: boolean }
   >();
   readonly #busyThreads = new Set<string>();
+  /** Threads whose Run waits for an approval: taken, but by no worker (thread → run). */
+  readonly #waiting = new Map<string, string>();
   #accepting = true;
 
   /**
@@ -61,6 +72,33 @@ export class Scheduler {
     return this.#active.size;
   }
 
+  /** How many Runs wait for an approval (they hold no worker). */
+  get waitingCount(): number {
+    return this.#waiting.size;
+  }
+
+  /**
+   * Takes note of the Runs the store has waiting (at start: a restart keeps them waiting),
+   * so their threads stay taken.
+   */
+  adoptWaiting(): void {
+    for (const run of this.#options.store.read((db) => listWaitingRuns(db))) {
+      this.#waiting.set(run.threadId, run.runId);
+    }
+  }
+
+  /**
+   * Queues a Run whose approval was answered (the store turned it running again): it
+   * continues from the journal on the next free worker.
+   *
+   * @param runId the run
+   * @param threadId its thread
+   */
+  resume(runId: string, threadId: string): void {
+    if (this.#waiting.get(threadId) === runId) this.#waiting.delete(threadId);
+    this.#queueRun(runId, threadId, true);
+  }
+
   /**
    * Queues a Run (already committed as queued) and starts what can start.
    *
@@ -68,6 +106,10 @@ export class Scheduler {
    * @param threadId its thread
    */
   enqueue(runId: string, threadId: string): void {
+    this.#queueRun(runId, threadId, false);
+  }
+
+  #queueRun(runId: string, threadId: string, resume: boolean): void {
     if (!this.#accepting) return;
     if (this.#active.has(runId) || this.#queue.some((q) => q.runId === runId)) return;
     // Two submissions of one thread may reach this in the other order than they committed
@@ -75,8 +117,9 @@ export class Scheduler {
     const order = this.#options.store.read((db) => readRunSubmissionSeq(db, runId)) ??
       Number.MAX_SAFE_INTEGER;
     const later = this.#queue.findIndex((q) => q.order > order);
-    if (later < 0) this.#queue.push({ runId, threadId, order });
-    else this.#queue.splice(later, 0, { runId, threadId, order });
+    const entry: Queued = { runId, threadId, order, ...(resume ? { resume } : {}) };
+    if (later < 0) this.#queue.push(entry);
+    else this.#queue.splice(later, 0, entry);
     this.#pump();
   }
 
@@ -95,10 +138,13 @@ export class Scheduler {
     }
     const index = this.#queue.findIndex((q) => q.runId === runId);
     if (index >= 0) this.#queue.splice(index, 1);
-    // Not executing here: settling is idempotent, so a run that is queued (or
-    // already settled) gets at most its one run.settled.
+    // Not executing here: settling is idempotent, so a run that is queued, waiting for an
+    // approval (its approval is cancelled with it) or already settled gets at most its one
+    // run.settled.
     this.#commit(settleRun(this.#options.store, runId, "cancelled", "cancelled"));
-    return index >= 0;
+    const waited = this.#forgetWaiting(runId);
+    if (waited) this.#pump();
+    return index >= 0 || waited;
   }
 
   /**
@@ -137,6 +183,7 @@ export class Scheduler {
     const activated = this.#commit(activateRun(this.#options.store, runId));
     if (!activated) return;
     const controller = new AbortController();
+    // A sub-agent waiting for an approval returns to its parent (status `waiting`).
     const forward = () => controller.abort(parentSignal.reason ?? "cancelled");
     if (parentSignal.aborted) forward();
     parentSignal.addEventListener("abort", forward, { once: true });
@@ -149,6 +196,7 @@ export class Scheduler {
       parentSignal.removeEventListener("abort", forward);
       this.#active.delete(runId);
       this.#busyThreads.delete(threadId);
+      this.#afterExecution(runId, threadId, controller.signal);
       this.#pump();
     }
   }
@@ -160,7 +208,41 @@ export class Scheduler {
    * @returns true while busy
    */
   isThreadBusy(threadId: string): boolean {
-    return this.#busyThreads.has(threadId) || this.#queue.some((q) => q.threadId === threadId);
+    return this.#busyThreads.has(threadId) || this.#waiting.has(threadId) ||
+      this.#queue.some((q) => q.threadId === threadId);
+  }
+
+  /**
+   * After a Run's loop returned: a Run left waiting keeps its thread taken — unless it was
+   * cancelled or shut down meanwhile (its loop could not settle it any more), then it is
+   * settled here.
+   */
+  #afterExecution(runId: string, threadId: string, signal: AbortSignal): void {
+    let status: string;
+    try {
+      status = this.#options.store.read((db) => readRunScope(db, runId)).status;
+    } catch {
+      return; // the store closed under a shutdown
+    }
+    if (status !== "waiting") return;
+    if (signal.aborted) {
+      const reason = signal.reason === "runtime_shutdown" ? "runtime_shutdown" : "cancelled";
+      // A shutdown leaves a waiting Run waiting: the answer may come after the restart.
+      if (reason === "cancelled") {
+        this.#commit(settleRun(this.#options.store, runId, "cancelled", "cancelled"));
+        return;
+      }
+    }
+    this.#waiting.set(threadId, runId);
+  }
+
+  #forgetWaiting(runId: string): boolean {
+    for (const [threadId, waiting] of this.#waiting) {
+      if (waiting !== runId) continue;
+      this.#waiting.delete(threadId);
+      return true;
+    }
+    return false;
   }
 
   #commit<T>(committed: Committed<T>): T {
@@ -171,16 +253,22 @@ export class Scheduler {
     // Inline runs borrow their caller's slot, so they do not count against the pool.
     const pooled = () => [...this.#active.values()].filter((run) => !run.inline).length;
     while (this.#accepting && pooled() < this.#options.workers) {
-      const index = this.#queue.findIndex((q) => !this.#busyThreads.has(q.threadId));
+      const index = this.#queue.findIndex((q) =>
+        !this.#busyThreads.has(q.threadId) &&
+        (!this.#waiting.has(q.threadId) || this.#waiting.get(q.threadId) === q.runId)
+      );
       if (index < 0) return;
       const [next] = this.#queue.splice(index, 1);
       if (next) this.#start(next);
     }
   }
 
-  #start({ runId, threadId }: Queued): void {
-    const activated = this.#commit(activateRun(this.#options.store, runId));
-    if (!activated) return; // settled while queued (e.g. cancelled elsewhere)
+  #start({ runId, threadId, resume }: Queued): void {
+    const ready = resume
+      // Answered: the store turned it running again; anything else (cancelled meanwhile) ends it.
+      ? this.#options.store.read((db) => readRunScope(db, runId)).status === "running"
+      : this.#commit(activateRun(this.#options.store, runId));
+    if (!ready) return; // settled while queued (e.g. cancelled elsewhere)
     const controller = new AbortController();
     this.#busyThreads.add(threadId);
     const done = this.#options.execute(runId, controller.signal)
@@ -188,6 +276,7 @@ export class Scheduler {
       .finally(() => {
         this.#active.delete(runId);
         this.#busyThreads.delete(threadId);
+        this.#afterExecution(runId, threadId, controller.signal);
         this.#pump();
       });
     this.#active.set(runId, { threadId, controller, done });

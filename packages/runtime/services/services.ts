@@ -38,6 +38,7 @@ import {
 } from "./settings_handlers.ts";
 import { createProcessHandlers, type ProcessHandlers } from "./process_handlers.ts";
 import { createPermissionHandlers, type PermissionHandlers } from "./permission_handlers.ts";
+import { type ApprovalHandlers, createApprovalHandlers } from "./approval_handlers.ts";
 import {
   createMemoryHandlers,
   type MemoryHandlers,
@@ -101,6 +102,7 @@ export type Handlers =
   & SettingsHandlers
   & PermissionHandlers
   & ProcessHandlers
+  & ApprovalHandlers
   & MemoryHandlers;
 
 type HandledMethods = Pick<
@@ -218,7 +220,10 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     "run.cancel": (params) => {
       const scope = store.read((db) => readRunScope(db, params.runId));
       const status = scope.status;
-      if (status === "queued" || status === "running") deps.scheduler.cancel(params.runId);
+      // A waiting Run is cancelled too: its approval is cancelled with it.
+      if (status === "queued" || status === "running" || status === "waiting") {
+        deps.scheduler.cancel(params.runId);
+      }
       return Promise.resolve({ result: { accepted: true, runId: params.runId, status } });
     },
     "run.steer": async (params) => {
@@ -257,6 +262,12 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       protectedFiles: deps.protectedFiles ?? [],
     }),
     ...createProcessHandlers({ store, manager: deps.processManager }),
+    ...createApprovalHandlers({
+      store,
+      scheduler: deps.scheduler,
+      configPath: deps.configPath,
+      protectedValues: deps.protectedValues,
+    }),
     ...createMemoryHandlers({
       store: deps.memoryStore,
       resolveItem: (itemId) => store.read((db) => readItemSource(db, itemId)),

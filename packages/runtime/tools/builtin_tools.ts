@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { RunReasonCode } from "@daedalus/protocol";
+import type { ApprovalReasonCode, RunReasonCode } from "@daedalus/protocol";
 import {
   admitCall,
   executeTool,
@@ -34,6 +34,8 @@ export interface ToolCall {
   itemId: string;
   /** Cancellation of the Run. */
   signal: AbortSignal;
+  /** Set when the user allowed this call after the gate asked (a resumed Run). */
+  approved?: ApprovalReasonCode;
 }
 
 /** A call's outcome: the result, its facts, and whether the Run must fail after it. */
@@ -74,9 +76,12 @@ export async function runTool(
   return withLoopFailure({ result, facts });
 }
 
-/** A loop pause stops the Run: until approvals exist the Run fails with `loop_detected`. */
+/**
+ * A loop pause the user cannot be asked about stops the Run (`loop_detected`); with a gate
+ * that asks, the pause is an approval instead (`awaitsApproval`) and the Run waits.
+ */
 function withLoopFailure(outcome: ToolOutcome): ToolOutcome {
-  return outcome.result.errorCode === LOOP_DETECTED
+  return outcome.result.errorCode === LOOP_DETECTED && !outcome.result.awaitsApproval
     ? { ...outcome, runFailure: "loop_detected" }
     : outcome;
 }
@@ -105,7 +110,10 @@ async function sandboxed(
     };
   }
   const started = performance.now();
-  const admission = await admitCall(tool, parsed.data, run);
+  const admission = await admitCall(tool, parsed.data, {
+    ...run,
+    ...(call.approved ? { approved: call.approved } : {}),
+  });
   if (!admission.admitted) {
     const durationMs = Math.round(performance.now() - started);
     const result = { ...admission.result, details: { ...admission.result.details, durationMs } };

@@ -16,12 +16,14 @@ import {
   type PermissionsConfig,
   readPermissions,
   readRunItems,
+  readThreadRules,
   type StateStore,
 } from "@daedalus/storage";
 import {
   type CircuitBreakers,
   createRunGate,
   createRunMemo,
+  type LoopDetector,
   type ProcessManager,
   type RunToolContext,
 } from "@daedalus/tools";
@@ -53,6 +55,11 @@ export interface RunToolContextDeps {
   subagentMaxDepth: number;
   /** The runtime's tool breakers, keyed by tool id (shared by every Run). */
   breakers?: CircuitBreakers;
+  /**
+   * A Run's loop detector, kept while the Run lives in this process (a Run that waited for
+   * an approval goes on counting); absent: each context gets a new one.
+   */
+  loopDetector?: (runId: string) => LoopDetector;
 }
 
 /**
@@ -122,10 +129,14 @@ export function createRunToolContext(
     protectedFiles: deps.protectedFiles,
     protectedValues: deps.protectedValues,
     runMemo: createRunMemo(),
-    // The Run's preset is its frozen mode; config.yaml's rules are checked after it (its
-    // `preset` is the default of new threads, not used until threads carry their own).
+    // The Run's preset is its frozen mode; config.yaml's rules are checked after it, then
+    // the thread's (allow_thread answers). A verdict that asks becomes an approval: the
+    // runtime can ask the user.
     gate: createRunGate({
       executionPolicy: run.config.executionPolicy,
+      askUser: true,
+      ...(deps.loopDetector ? { loops: deps.loopDetector(run.runId) } : {}),
+      threadRules: deps.store.read((db) => readThreadRules(db, run.threadId)),
       ...("problem" in permissions ? { configProblem: permissions.problem } : {
         configRules: permissions.settings.rules ?? [],
         highRiskCommands: permissions.settings.highRiskCommands ?? "ask",

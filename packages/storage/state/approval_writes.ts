@@ -12,6 +12,7 @@ import {
   type ApprovalDecision,
   type ApprovalReasonCode,
   newId,
+  type PermissionRule,
   type ToolId,
   type ToolRisk,
 } from "@daedalus/protocol";
@@ -39,6 +40,11 @@ export interface ApprovalRequest {
   risk: ToolRisk;
   /** Why the gate asks. */
   reasonCode: ApprovalReasonCode;
+  /**
+   * The rule an allow_thread / allow_always answer would add; absent or null: the call
+   * cannot be named by a rule, and only allow_once and deny are offered.
+   */
+  rule?: PermissionRule | null;
 }
 
 /** The user's answer. */
@@ -93,7 +99,11 @@ export function requestApproval(store: StateStore, request: ApprovalRequest): Co
       target: request.target,
       risk: request.risk,
       reasonCode: request.reasonCode,
-      decisions: [...APPROVAL_DECISIONS_BY_REASON[request.reasonCode]],
+      rule: request.rule ?? null,
+      decisions: APPROVAL_DECISIONS_BY_REASON[request.reasonCode].filter((decision) =>
+        (request.rule ?? null) !== null ||
+        (decision !== "allow_thread" && decision !== "allow_always")
+      ),
       status: "pending",
       decision: null,
       message: null,

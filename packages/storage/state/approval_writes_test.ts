@@ -240,8 +240,18 @@ Deno.test("an approval accepts only the decisions it offers: a high-risk command
   }
   assert.equal(runStatus(fixture, runId), "waiting", "a refused answer changes nothing");
   const other = await waitingCandidate(fixture);
-  const asked = requestApproval(fixture.store, { ...other.request, reasonCode: "permission_ask" })
-    .result;
+  const unnamed = requestApproval(fixture.store, {
+    ...(await waitingCandidate(fixture)).request,
+    reasonCode: "permission_ask",
+  }).result;
+  assert.deepEqual(unnamed.decisions, ["allow_once", "deny"], "no rule, no rule-making answers");
+  const rule = { tool: "process_start", pattern: "rm", decision: "allow" } as const;
+  const asked = requestApproval(fixture.store, {
+    ...other.request,
+    reasonCode: "permission_ask",
+    rule,
+  }).result;
+  assert.deepEqual(asked.rule, rule);
   assert.deepEqual(asked.decisions, ["allow_once", "allow_thread", "allow_always", "deny"]);
   const answered = resolveApproval(fixture.store, {
     approvalId: asked.approvalId,

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { docs } from "../docs.ts";
+import { PermissionRule } from "./permission_rule.ts";
 import { ApprovalId, ItemId, RunId, ThreadId, Timestamp } from "../ids.ts";
 import {
   ApprovalDecision,
@@ -33,7 +34,15 @@ export const APPROVAL_FIELDS = {
   target: z.string().nullable(),
   risk: ToolRisk,
   reasonCode: ApprovalReasonCode,
-  /** The answers this approval accepts (`APPROVAL_DECISIONS_BY_REASON` of its reason). */
+  /**
+   * The rule an `allow_thread` or `allow_always` answer adds (allow this tool on this exact
+   * path or command prefix), or null when the call cannot be named by a rule.
+   */
+  rule: PermissionRule.nullable(),
+  /**
+   * The answers this approval accepts: `APPROVAL_DECISIONS_BY_REASON` of its reason, without
+   * the rule-making ones when `rule` is null.
+   */
   decisions: z.array(ApprovalDecision).min(1),
   status: ApprovalStatus,
   /** Null while pending and when cancelled. */
@@ -46,7 +55,7 @@ export const APPROVAL_FIELDS = {
 
 type ApprovalShape = Pick<
   z.infer<z.ZodObject<typeof APPROVAL_FIELDS>>,
-  "status" | "decision" | "decisions" | "resolvedAt"
+  "status" | "decision" | "decisions" | "resolvedAt" | "rule"
 >;
 
 /**
@@ -81,6 +90,14 @@ export function checkApproval(approval: ApprovalShape, ctx: z.RefinementCtx): vo
         : approval.status === "denied"
         ? 'decision must be "deny" when status is denied'
         : `decision must be null when status is ${approval.status}`,
+    });
+  }
+  const makesRule = approval.decisions.some((d) => d === "allow_thread" || d === "allow_always");
+  if (makesRule && approval.rule === null) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["decisions"],
+      message: "allow_thread and allow_always need the rule they would add",
     });
   }
   if (decided !== null && !approval.decisions.includes(decided)) {

@@ -124,7 +124,9 @@ export function createSessionOperations(
     liveQueuedRuns: () => {
       for (const child of queued) {
         const { status } = store.read((db) => readRunScope(db, child));
-        if (status !== "queued" && status !== "running") queued.delete(child);
+        if (status !== "queued" && status !== "running" && status !== "waiting") {
+          queued.delete(child);
+        }
       }
       return queued.size;
     },

@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { type Approval, APPROVAL_LIST_MAX_COUNT, type ApprovalStatus } from "@daedalus/protocol";
+import {
+  type Approval,
+  APPROVAL_LIST_MAX_COUNT,
+  type ApprovalStatus,
+  type PermissionRule,
+} from "@daedalus/protocol";
 import type { StateDatabase } from "../database.ts";
 import { statement } from "../../_statements.ts";
 
@@ -61,4 +66,45 @@ export function readPendingApproval(db: StateDatabase, runId: string): Approval 
     "SELECT record_json FROM approvals WHERE run_id = ? AND status = 'pending'",
   ).get(runId);
   return row ? JSON.parse(String(row.record_json)) as Approval : null;
+}
+
+/**
+ * The newest approval of one tool call: how a resumed Run learns that the call it runs next
+ * was allowed (and for which reason).
+ *
+ * @param db the state database
+ * @param runId the run
+ * @param toolCallItemId the call's item
+ * @returns the approval, or null when the call never asked
+ */
+export function readCallApproval(
+  db: StateDatabase,
+  runId: string,
+  toolCallItemId: string,
+): Approval | null {
+  const row = statement(
+    db.connection,
+    `SELECT record_json FROM approvals WHERE run_id = ? AND tool_call_item_id = ?
+     ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  ).get(runId, toolCallItemId);
+  return row ? JSON.parse(String(row.record_json)) as Approval : null;
+}
+
+/**
+ * A thread's rules: the rule of each approval answered `allow_thread` in it, oldest first
+ * (later answers win, as later rules do).
+ *
+ * @param db the state database
+ * @param threadId the thread
+ * @returns the rules
+ */
+export function readThreadRules(db: StateDatabase, threadId: string): PermissionRule[] {
+  return statement(
+    db.connection,
+    `SELECT record_json FROM approvals WHERE thread_id = ? AND status = 'allowed'
+     ORDER BY created_at, rowid`,
+  ).all(threadId)
+    .map((row) => JSON.parse(String(row.record_json)) as Approval)
+    .filter((approval) => approval.decision === "allow_thread" && approval.rule !== null)
+    .map((approval) => approval.rule!);
 }

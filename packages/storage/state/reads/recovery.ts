@@ -82,3 +82,26 @@ function recoverableStatus(status: string): RecoverableRun["status"] {
   if (found === undefined) throw new TypeError(`Unexpected run status ${status}`);
   return found;
 }
+
+/** A Run waiting for the user's approval. */
+export interface WaitingRun {
+  /** The run. */
+  runId: string;
+  /** Its thread. */
+  threadId: string;
+}
+
+/**
+ * Lists the Runs waiting for an approval, oldest first: after a restart they are still
+ * waiting (not interrupted), and their threads stay taken until they are answered.
+ *
+ * @param db the state database
+ * @returns the waiting runs
+ */
+export function listWaitingRuns(db: StateDatabase): WaitingRun[] {
+  return statement(
+    db.connection,
+    `SELECT r.id, t.thread_id FROM runs AS r JOIN turns AS t ON t.id = r.turn_id
+     WHERE r.status = 'waiting' ORDER BY r.created_at ASC, r.id ASC`,
+  ).all().map((row) => ({ runId: textColumn(row, "id"), threadId: textColumn(row, "thread_id") }));
+}
