@@ -46,7 +46,7 @@ export const approvalsEn = {
   "approval.resolved.cancelled": "Cancelled: the run ended before an answer",
   "progress.waiting": "Waiting for your approval",
   "sidebar.waiting": "Waiting for your approval",
-  "sidebar.waitingBadge": "approve?",
+  "sidebar.waitingBadge": "approval",
   "status.waiting": "waiting",
   "settings.section.permissions": "Permissions",
   "permissions.intro":

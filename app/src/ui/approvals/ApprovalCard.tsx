@@ -94,6 +94,9 @@ function PendingCard(props: CardProps & { titleId: string }) {
     void respond(approval.approvalId, decision, decision === "deny" ? message : undefined);
   };
   const keysId = `approval-keys-${approval.approvalId}`;
+  const preview = approvalPreview(approval.tool, props.args);
+  // A command preview already shows the command line the target would repeat.
+  const previewShowsTarget = preview.kind === "command" && preview.command === approval.target;
   const onCardKey = (event: KeyboardEvent) => {
     const inMessage = event.target === messageRef.current;
     if (event.key === "Escape") {
@@ -126,7 +129,7 @@ function PendingCard(props: CardProps & { titleId: string }) {
       </header>
       <p class="approval-summary">{approval.summary}</p>
       <dl class="tool-facts">
-        {approval.target !== null && (
+        {approval.target !== null && !previewShowsTarget && (
           <div>
             <dt>{t("approval.target")}</dt>
             <dd>
@@ -146,7 +149,7 @@ function PendingCard(props: CardProps & { titleId: string }) {
           </dd>
         </div>
       </dl>
-      <Preview preview={approvalPreview(approval.tool, props.args)} />
+      <Preview preview={preview} />
       {canDeny && (
         <label class="approval-message">
           <span>{t("approval.message")}</span>
