@@ -70,6 +70,7 @@ Deno.test({
       assert.match(card, /runs a command/, "the card shows the risk");
       assert.match(card, /Your permission settings ask/, "the card says why it asks");
       assert.match(card, /Keys: Enter on the card allows once/, "the keys are documented");
+      assert.match(card, /allow from now on: process_start echo hi/, "the rule is named");
       const buttons = await page.$$eval(
         `${PENDING} .approval-actions button`,
         (nodes) => nodes.map((node) => node.textContent),
@@ -152,6 +153,20 @@ Deno.test({
       await waitNoPendingCard(page);
       await assert.rejects(Deno.stat(`${outside}/notes.md`), Deno.errors.NotFound, "denied");
       await Deno.remove(outside, { recursive: true });
+
+      // A high-risk command is judged call by call: only Allow once and Deny are offered.
+      await askToRun(client, thread.id, "sudo ls /root");
+      await page.waitForSelector(PENDING, wait);
+      assert.deepEqual(
+        await page.$$eval(
+          `${PENDING} .approval-actions button`,
+          (nodes) => nodes.map((node) => node.textContent),
+        ),
+        ["Allow once", "Deny"],
+      );
+      assert.match(await page.textContent(PENDING) ?? "", /high-risk list/);
+      await page.click(`${PENDING} button[data-decision=deny]`);
+      await waitNoPendingCard(page);
 
       // Always allow: a rule in config.yaml, and the next Run runs the command unasked.
       await askToRun(client, thread.id, "echo three");

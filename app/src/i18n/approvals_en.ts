@@ -34,6 +34,7 @@ export const approvalsEn = {
   "approval.decision.allow_thread": "Allow for this thread",
   "approval.decision.allow_always": "Always allow",
   "approval.decision.deny": "Deny",
+  "approval.rule": "“Allow for this thread” and “Always allow” allow from now on:",
   "approval.message": "Message to the agent (optional, sent with Deny)",
   "approval.keys":
     "Keys: Enter on the card allows once · Esc moves to the message · Enter in the message denies · Shift+Enter adds a line",

@@ -34,6 +34,7 @@ export const approvalsZhCN: Record<keyof typeof approvalsEn, string> = {
   "approval.decision.allow_thread": "在此会话中允许",
   "approval.decision.allow_always": "始终允许",
   "approval.decision.deny": "拒绝",
+  "approval.rule": "“在此会话中允许”和“始终允许”此后将允许：",
   "approval.message": "给智能体的留言（可选，随“拒绝”发送）",
   "approval.keys":
     "快捷键：在卡片上按 Enter 允许一次 · Esc 移到留言框 · 在留言框中按 Enter 拒绝 · Shift+Enter 换行",

@@ -24,6 +24,7 @@ function approval(over: Partial<Approval> = {}): Approval {
     risk: "process",
     reasonCode: "permission_ask",
     decisions: ["allow_once", "allow_thread", "allow_always", "deny"],
+    rule: { tool: "process_start", pattern: "echo hi", decision: "allow" },
     status: "pending",
     decision: null,
     message: null,

@@ -11,7 +11,6 @@ import {
 import { type ApprovalPreview, approvalPreview } from "../../state/approval_preview.ts";
 import { NumberedLines } from "../files/NumberedLines.tsx";
 import { FailureLine } from "../settings/FailureLine.tsx";
-import "./approvals.css";
 
 /** The protocol's `APPROVAL_MESSAGE_MAX_CHARS`: a longer message would be refused. */
 const MESSAGE_MAX_CHARS = 4000;
@@ -178,6 +177,15 @@ function PendingCard(props: CardProps & { titleId: string }) {
           </button>
         ))}
       </div>
+      {approval.rule && decisions.some((d) => d === "allow_thread" || d === "allow_always") && (
+        <p class="muted approval-rule">
+          {t("approval.rule")}{" "}
+          <code>
+            {approval.rule.tool}
+            {approval.rule.pattern === undefined ? "" : ` ${approval.rule.pattern}`}
+          </code>
+        </p>
+      )}
       <p id={keysId} class="muted approval-keys">{t("approval.keys")}</p>
       {sending && <p role="status" class="muted">{t("approval.sending")}</p>}
       {answer?.failure && <FailureLine failure={answer.failure} />}
