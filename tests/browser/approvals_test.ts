@@ -188,3 +188,51 @@ Deno.test({
     console.log(`screenshots: ${dir}`);
   },
 });
+
+/** Records notifications and makes the window look unfocused (a background window). */
+const RECORD_NOTIFICATIONS = `
+  globalThis.__notes = [];
+  const Real = globalThis.Notification;
+  if (Real) {
+    globalThis.Notification = class extends Real {
+      constructor(title, options) {
+        super(title, options);
+        globalThis.__notes.push({ title, body: options?.body, tag: options?.tag });
+      }
+    };
+  }
+  document.hasFocus = () => false;
+`;
+
+Deno.test({
+  name: "browser: an approval in a background window offers notifications, then notifies",
+  ignore: !hasChromium,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page, context } = run;
+      await context.addInitScript(RECORD_NOTIFICATIONS);
+      const client = createHttpClient({ url: run.server.url, token: run.token });
+      await logIn(run);
+      const { thread } = await client.call("thread.create", { title: "First ask" });
+      await askToRun(client, thread.id, "echo first");
+      // The first approval brings the offer; nothing asked the browser on its own.
+      await page.waitForSelector(".banner-notify >> text=waits for your approval", wait);
+      assert.equal(await page.evaluate<string>("Notification.permission"), "default");
+      assert.deepEqual(await page.evaluate("globalThis.__notes"), []);
+      await context.grantPermissions(["notifications"], { origin: run.server.url });
+      await page.click(".banner-notify button:text('Enable notifications')");
+      await page.waitForSelector(".banner-notify", { ...wait, state: "detached" });
+
+      const { thread: second } = await client.call("thread.create", { title: "Second ask" });
+      await askToRun(client, second.id, "echo second");
+      await page.waitForFunction("globalThis.__notes.length > 0", undefined, wait);
+      const notes = await page.evaluate<{ title: string; body: string; tag: string }[]>(
+        "globalThis.__notes",
+      );
+      assert.equal(notes.length, 1, `one notification per approval: ${JSON.stringify(notes)}`);
+      assert.equal(notes[0]?.title, "Daedalus is waiting for your approval");
+      assert.equal(notes[0]?.body, "process_start: echo second");
+      assert.match(notes[0]?.tag ?? "", /^approval_/);
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});
