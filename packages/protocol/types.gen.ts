@@ -19,7 +19,7 @@ export type Approval = {
   runId: RunId;
   threadId: ThreadId;
   toolCallItemId: ItemId;
-  tool: ToolId;
+  tool: Identifier;
   summary: string;
   target: string | null;
   risk: ToolRisk;
@@ -1653,7 +1653,7 @@ export type EventPayloadMap = {
     approvalId: ApprovalId;
     threadId: ThreadId;
     toolCallItemId: ItemId;
-    tool: ToolId;
+    tool: Identifier;
     summary: string;
     target: string | null;
     risk: ToolRisk;
@@ -1674,7 +1674,7 @@ export type EventPayloadMap = {
     approvalId: ApprovalId;
     threadId: ThreadId;
     toolCallItemId: ItemId;
-    tool: ToolId;
+    tool: Identifier;
     summary: string;
     target: string | null;
     risk: ToolRisk;

@@ -22,7 +22,7 @@ import {
   settleToolCall,
   type StateStore,
 } from "@daedalus/storage";
-import type { ApprovalReasonCode, Item, RunReasonCode, ToolId } from "@daedalus/protocol";
+import type { ApprovalReasonCode, Item, RunReasonCode } from "@daedalus/protocol";
 import type { ApprovalAsk, RunToolContext, ToolDefinition } from "@daedalus/tools";
 import type { ToolCallRequest } from "./agent_loop.ts";
 import { redactValue } from "../security/redact_value.ts";
@@ -200,7 +200,7 @@ export async function runToolCalls(
       commit(requestApproval(deps.store, {
         runId: run.runId,
         toolCallItemId: first.item.id,
-        toolId: first.call.name as ToolId,
+        toolId: first.call.name,
         summary: first.ask.summary,
         target: first.ask.target,
         risk: first.tool.risk,

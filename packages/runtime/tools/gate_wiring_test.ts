@@ -11,7 +11,7 @@ import { openRuntimeCore } from "../runtime_core.ts";
 import { readRunPermissions } from "./run_tool_context.ts";
 import { createScriptedProvider, type ScriptedResponse } from "../providers/scripted.ts";
 import { dispatchOn } from "../_test_dispatch.ts";
-import { runSettled } from "../_test_wait.ts";
+import { runSettled, waitUntil } from "../_test_wait.ts";
 
 type Script = (request: unknown) => ScriptedResponse;
 
@@ -41,14 +41,22 @@ async function world(
   core.hub.subscribe((e) => events.push(e));
   const call = dispatchOn(core);
   const { thread } = await call("thread.create", { title: "gate" });
-  const turn = async (executionPolicy = "full_access") => {
-    const { runId } = await call("turn.start", {
+  const submit = async (executionPolicy = "full_access") =>
+    (await call("turn.start", {
       threadId: thread.id,
       content: "go",
       providerId: "scripted",
       modelId: "scripted-model",
       executionPolicy,
-    });
+    })).runId as string;
+  /** The approval a Run asks for (it waits); the caller answers or cancels it. */
+  const approval = (runId: string) =>
+    waitUntil(
+      `an approval of ${runId}`,
+      () => events.find((e) => e.type === "approval.requested" && e.runId === runId),
+    );
+  const turn = async (executionPolicy = "full_access") => {
+    const runId = await submit(executionPolicy);
     await runSettled(events, runId);
     const settled = events.find((e) => e.type === "run.settled" && e.runId === runId)!;
     const turns = (await call("turn.list", { threadId: thread.id })).turns;
@@ -66,6 +74,10 @@ async function world(
   return {
     home,
     turn,
+    submit,
+    approval,
+    call,
+    events,
     modelCalls: () => modelCalls,
     async [Symbol.asyncDispose]() {
       await core.close();
@@ -87,18 +99,31 @@ function probe(run: (n: number) => Promise<{ content: string }>) {
   return { tool: tool as ToolDefinition<unknown>, runs: () => runs };
 }
 
-Deno.test("a model that asks for the same call forever is stopped: the Run fails loop_detected", async () => {
+Deno.test("a model that asks for the same call forever is stopped: the Run waits for the user (loop_detected)", async () => {
   const { tool, runs } = probe(() => Promise.resolve({ content: "the same answer" }));
   await using w = await world(() => ({ toolCalls: [{ name: "probe", arguments: { n: 1 } }] }), [
     tool,
   ]);
-  const outcome = await w.turn();
-  assert.equal(outcome.status, "failed");
-  assert.equal(outcome.reasonCode, "loop_detected");
-  assert.deepEqual(outcome.codes, ["ok", "ok", "ok", "repeated_call", "loop_detected"]);
-  assert.match(outcome.contents[3] ?? "", /probe/, "the refusal says what was repeated");
+  const runId = await w.submit();
+  const asked = await w.approval(runId);
+  assert.equal((asked.payload as { reasonCode: string }).reasonCode, "loop_detected");
   assert.equal(runs(), 3, "refused calls did not run");
   assert.equal(w.modelCalls(), 5, "the Run stopped at the pause, without another model call");
+  await w.call("run.cancel", { runId });
+  const settled = await runSettled(w.events, runId);
+  assert.equal(settled.payload.status, "cancelled");
+  const turns = (await w.call("turn.list", { threadId: asked.threadId })).turns;
+  const items = turns.at(-1).runs[0].items as Array<
+    { kind: string; content: string; data: { errorCode?: string } }
+  >;
+  const results = items.filter((i) => i.kind === "tool_result");
+  assert.deepEqual(results.map((r) => r.data.errorCode ?? "ok"), [
+    "ok",
+    "ok",
+    "ok",
+    "repeated_call",
+  ], "the waiting call was cancelled with its Run, without a result");
+  assert.match(results[3]?.content ?? "", /probe/, "the refusal says what was repeated");
 });
 
 Deno.test("config.yaml's permissions are read when a Run starts: a deny rule names itself", async () => {
@@ -118,8 +143,12 @@ Deno.test("config.yaml's permissions are read when a Run starts: a deny rule nam
   await writePermissions(`${w.home}/config.yaml`, {
     rules: [{ tool: "thread_list", decision: "ask" }],
   });
-  const asked = await w.turn();
-  assert.deepEqual(asked.codes, ["approval_required"], asked.contents.join("\n"));
+  const runId = await w.submit();
+  const asked = await w.approval(runId);
+  const payload = asked.payload as { reasonCode: string; summary: string };
+  assert.equal(payload.reasonCode, "permission_ask", JSON.stringify(payload));
+  await w.call("run.cancel", { runId });
+  await runSettled(w.events, runId);
 });
 
 Deno.test("a narrowed mode's file call meets the config rules before its sandbox Worker", async () => {

@@ -30,8 +30,8 @@ export interface ApprovalRequest {
   runId: string;
   /** Its running `tool_call` Item. */
   toolCallItemId: string;
-  /** The tool. */
-  toolId: ToolId;
+  /** The tool (a built-in id, or another tool's name). */
+  toolId: string;
   /** One line for the person who answers. */
   summary: string;
   /** The path or command line the call acts on, if any. */

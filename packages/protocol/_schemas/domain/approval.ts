@@ -6,14 +6,8 @@
 import { z } from "zod";
 import { docs } from "../docs.ts";
 import { PermissionRule } from "./permission_rule.ts";
-import { ApprovalId, ItemId, RunId, ThreadId, Timestamp } from "../ids.ts";
-import {
-  ApprovalDecision,
-  ApprovalReasonCode,
-  ApprovalStatus,
-  ToolId,
-  ToolRisk,
-} from "../enums.ts";
+import { ApprovalId, Identifier, ItemId, RunId, ThreadId, Timestamp } from "../ids.ts";
+import { ApprovalDecision, ApprovalReasonCode, ApprovalStatus, ToolRisk } from "../enums.ts";
 import { APPROVAL_MESSAGE_MAX_CHARS, APPROVAL_SUMMARY_MAX_CHARS } from "../../limits.ts";
 
 export const ApprovalMessage = z.string().min(1).max(APPROVAL_MESSAGE_MAX_CHARS).register(docs, {
@@ -27,8 +21,11 @@ export const APPROVAL_FIELDS = {
   threadId: ThreadId,
   /** The tool call item that waits for the answer. */
   toolCallItemId: ItemId,
-  /** The tool the call would run. */
-  tool: ToolId,
+  /**
+   * The tool the call would run: a built-in tool id (`TOOL_IDS`), or the name of a tool the
+   * runtime was given (later: an MCP tool).
+   */
+  tool: Identifier,
   summary: z.string().min(1).max(APPROVAL_SUMMARY_MAX_CHARS),
   /** The path or command line the call acts on, when it has one. */
   target: z.string().nullable(),
