@@ -64,6 +64,13 @@ Deno.test({
       await page.click(threadButton("Needs approval"));
       await page.waitForSelector(PENDING, wait);
       await page.waitForSelector(".run-progress .progress-waiting", wait);
+      // The feed is no live region: the hidden status says the Run waits.
+      await page.waitForFunction(
+        `[...document.querySelectorAll('.visually-hidden[role=status]')]` +
+          `.some((node) => node.textContent === "Waiting for your approval")`,
+        undefined,
+        wait,
+      );
       const card = await page.textContent(PENDING) ?? "";
       assert.match(card, /process_start/);
       assert.match(card, /echo hi/, "the card shows the command");
