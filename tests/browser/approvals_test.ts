@@ -92,6 +92,12 @@ Deno.test({
       await page.locator(PENDING).screenshot({ path: shot });
       await page.screenshot({ path: `${dir}/approval-feed.png` });
       assert.ok((await Deno.stat(shot)).size > 1000, `${shot} is empty`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.locator(PENDING).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${dir}/approval-feed-390x844.png` });
+      const box = await page.locator(PENDING).boundingBox();
+      assert.ok(box !== null && box.x >= 0 && box.x + box.width <= 390, "the card overflows");
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       // Allow once: the command runs and the model answers with its result.
       await page.click(`${PENDING} button[data-decision=allow_once]`);
