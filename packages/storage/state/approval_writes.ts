@@ -13,7 +13,6 @@ import {
   type ApprovalReasonCode,
   newId,
   type PermissionRule,
-  type ToolId,
   type ToolRisk,
 } from "@daedalus/protocol";
 import type { Committed, StateStore, WriteContext } from "./store.ts";
