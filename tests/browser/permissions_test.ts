@@ -110,6 +110,11 @@ Deno.test({
         wait,
       );
       assert.equal((await client.call("permission.read", {})).rules.length, 1, "nothing removed");
+      // The refusal is beside the list, in sight of the Remove button that caused it.
+      const box = await page.locator(alert).boundingBox();
+      const height = page.viewportSize()?.height ?? 0;
+      assert.ok(box && box.y >= 0 && box.y + box.height <= height, "the refusal is out of sight");
+      await page.screenshot({ path: `${dir}/settings-permissions-refused.png` });
 
       await addRule(page, "read", "src/**/*.ts", "ask");
       await waitForCount(page, `${SECTION} .permission-rules tbody tr`, 2);

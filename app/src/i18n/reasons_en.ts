@@ -77,7 +77,7 @@ export const reasonsEn = {
   "reason.error.approval_already_resolved": "This request was already answered or cancelled.",
   "reason.error.approval_decision_invalid": "This request does not accept that answer.",
   "reason.error.permission_rule_changed":
-    "The rules changed since this list was shown. Reload the list and try again.",
+    "The rules changed since this list was shown; nothing was removed. The list now shows what is stored.",
   "reason.error.run_mismatch": "The run does not belong to this thread.",
   "reason.error.idempotency_conflict": "A retried request did not match the original one.",
   "reason.error.invalid_cursor": "The page position is no longer valid. Reload the list.",

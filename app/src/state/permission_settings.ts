@@ -23,11 +23,16 @@ export interface PermissionSettingsView {
   saving: boolean;
   /** The last failure, cleared by the next success. */
   error: CallFailure | null;
+  /** What failed, so the section shows the failure beside it. */
+  errorAt: PermissionPart | null;
 }
+
+/** The parts of the section a failure is shown beside. */
+export type PermissionPart = "load" | "defaults" | "rules";
 
 /** The state before the first load. */
 export function emptyPermissionSettings(): PermissionSettingsView {
-  return { status: "idle", settings: null, saving: false, error: null };
+  return { status: "idle", settings: null, saving: false, error: null, errorAt: null };
 }
 
 /** The section's live state. */
@@ -55,6 +60,7 @@ export async function loadPermissionSettings(call: RpcCall = liveCall): Promise<
       ...permissionSettings.value,
       status: "failed",
       error: callFailure(error),
+      errorAt: "load",
     };
   }
 }
@@ -64,7 +70,10 @@ export async function loadPermissionSettings(call: RpcCall = liveCall): Promise<
  *
  * @returns whether the runtime accepted it
  */
-async function change(send: () => Promise<PermissionsView>): Promise<boolean> {
+async function change(
+  part: PermissionPart,
+  send: () => Promise<PermissionsView>,
+): Promise<boolean> {
   if (permissionSettings.value.saving) return false;
   permissionSettings.value = { ...permissionSettings.value, saving: true };
   try {
@@ -74,10 +83,15 @@ async function change(send: () => Promise<PermissionsView>): Promise<boolean> {
       settings,
       status: "ready",
       error: null,
+      errorAt: null,
     };
     return true;
   } catch (error) {
-    permissionSettings.value = { ...permissionSettings.value, error: callFailure(error) };
+    permissionSettings.value = {
+      ...permissionSettings.value,
+      error: callFailure(error),
+      errorAt: part,
+    };
     return false;
   } finally {
     permissionSettings.value = { ...permissionSettings.value, saving: false };
@@ -95,7 +109,7 @@ export function updatePermissionSettings(
   changes: Partial<Pick<PermissionsView, "preset" | "highRiskCommands">>,
   call: RpcCall = liveCall,
 ): Promise<boolean> {
-  return change(() => call("permission.update", changes));
+  return change("defaults", () => call("permission.update", changes));
 }
 
 /**
@@ -128,7 +142,7 @@ export function addPermissionRule(
   call: RpcCall = liveCall,
 ): Promise<boolean> {
   const clientRequestId = crypto.randomUUID();
-  return change(() => call("permission.addRule", { rule, clientRequestId }));
+  return change("rules", () => call("permission.addRule", { rule, clientRequestId }));
 }
 
 /**
@@ -145,12 +159,15 @@ export async function removePermissionRule(
   call: RpcCall = liveCall,
 ): Promise<boolean> {
   const { index, ...shown } = rule;
-  const removed = await change(() => call("permission.removeRule", { index, rule: shown }));
+  const removed = await change(
+    "rules",
+    () => call("permission.removeRule", { index, rule: shown }),
+  );
   if (!removed && permissionSettings.value.error?.code === "permission_rule_changed") {
     const error = permissionSettings.value.error;
     await loadPermissionSettings(call);
     // The reload succeeded, but the user must still learn why nothing was removed.
-    permissionSettings.value = { ...permissionSettings.value, error };
+    permissionSettings.value = { ...permissionSettings.value, error, errorAt: "rules" };
   }
   return removed;
 }

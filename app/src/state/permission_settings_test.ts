@@ -35,6 +35,7 @@ Deno.test("permissions: load fills the view; a failed read keeps the last answer
   );
   assert.equal(permissionSettings.value.status, "failed");
   assert.equal(permissionSettings.value.error?.code, "config_invalid");
+  assert.equal(permissionSettings.value.errorAt, "load");
   assert.equal(permissionSettings.value.settings?.preset, "read_only");
 });
 
@@ -64,6 +65,7 @@ Deno.test("permissions: a refused rule keeps the list and shows the reason", asy
     false,
   );
   assert.equal(permissionSettings.value.error?.code, "invalid_params");
+  assert.equal(permissionSettings.value.errorAt, "rules", "shown beside the rules");
   assert.match(permissionSettings.value.error?.message ?? "", /rule\.pattern/);
   assert.deepEqual(permissionSettings.value.settings?.rules, []);
 });
@@ -74,6 +76,7 @@ Deno.test("permissions: an added rule lands the runtime's list and clears the er
     status: "ready",
     settings: view(),
     error: { code: "invalid_params", message: "earlier" },
+    errorAt: "rules",
   };
   const fake = fakeCall({ "permission.addRule": () => view({ rules: [{ index: 0, ...GIT }] }) });
   assert.equal(await addPermissionRule(GIT, fake.call), true);
@@ -81,6 +84,7 @@ Deno.test("permissions: an added rule lands the runtime's list and clears the er
   assert.equal(typeof fake.calls[0]?.params.clientRequestId, "string");
   assert.equal(permissionSettings.value.settings?.rules.length, 1);
   assert.equal(permissionSettings.value.error, null);
+  assert.equal(permissionSettings.value.errorAt, null);
 });
 
 Deno.test("permissions: remove names the rule; a stale list is reloaded and the reason kept", async () => {
@@ -100,6 +104,7 @@ Deno.test("permissions: remove names the rule; a stale list is reloaded and the 
   assert.deepEqual(fake.calls[0]?.params, { index: 0, rule: GIT });
   assert.deepEqual(permissionSettings.value.settings, stored, "the stored list is shown");
   assert.equal(permissionSettings.value.error?.code, "permission_rule_changed");
+  assert.equal(permissionSettings.value.errorAt, "rules");
 });
 
 Deno.test("permissions: a change while another is saving is ignored", async () => {
@@ -123,4 +128,16 @@ Deno.test("ruleFromForm: a blank pattern means any target", () => {
     ruleFromForm({ tool: "process_start", pattern: " git status ", decision: "allow" }),
     GIT,
   );
+});
+
+Deno.test("permissions: a refused preset change is shown beside the defaults", async () => {
+  permissionSettings.value = { ...emptyPermissionSettings(), status: "ready", settings: view() };
+  const fake = fakeCall({
+    "permission.update": () => {
+      throw rpcFailure("config_invalid", "config.yaml is broken");
+    },
+  });
+  assert.equal(await updatePermissionSettings({ preset: "read_only" }, fake.call), false);
+  assert.equal(permissionSettings.value.errorAt, "defaults");
+  assert.equal(permissionSettings.value.settings?.preset, "ask", "the stored preset stays shown");
 });

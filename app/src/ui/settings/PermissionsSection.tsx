@@ -4,6 +4,7 @@ import { type MessageKey, t } from "../../i18n/i18n.ts";
 import {
   addPermissionRule,
   loadPermissionSettings,
+  type PermissionPart,
   permissionSettings,
   type PermissionSettingsView,
   removePermissionRule,
@@ -52,18 +53,24 @@ export function PermissionsSection() {
  */
 export function PermissionsPanel({ view }: { view: PermissionSettingsView }) {
   const { settings } = view;
+  // A failure is shown beside what failed: a refused Remove at the bottom of a long list
+  // must not report at the top, out of sight.
+  const failureAt = (part: PermissionPart) =>
+    view.error && view.errorAt === part && <FailureLine failure={view.error} />;
   return (
     <div class="permissions-section" aria-busy={view.status === "loading" || view.saving}>
       <h3>{t("settings.section.permissions")}</h3>
       <p class="muted">{t("permissions.intro")}</p>
-      {view.error && <FailureLine failure={view.error} />}
+      {failureAt("load")}
       {settings === null
         ? view.status !== "failed" && <p class="muted">{t("permissions.loading")}</p>
         : (
           <>
+            {failureAt("defaults")}
             <PresetChoice settings={settings} saving={view.saving} />
             <HighRiskChoice settings={settings} saving={view.saving} />
             <RuleList settings={settings} saving={view.saving} />
+            {failureAt("rules")}
             <AddRuleForm saving={view.saving} />
           </>
         )}
