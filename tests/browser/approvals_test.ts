@@ -2,12 +2,13 @@
  * Browser test of approvals against a real `daedalus serve` (shipped flags, the scripted
  * model, headless Chromium): a `process_start` under the `ask` preset waits for the user.
  * The sidebar badges the waiting thread (also after a reload) and the run's progress says
- * so; the card in the
- * feed shows the command, the risk and why it asks, with one button per accepted answer.
- * Allow once runs the command; Deny with a message (by keyboard: Esc to the message,
- * Enter) gives the model a tool error with the message; Always allow writes a rule to
- * config.yaml that the next Run obeys without asking. Screenshots of the card are saved.
- * Skipped without Chromium.
+ * so; the card in the feed shows the command, the risk and why it asks, with one button
+ * per accepted answer. Allow once runs the command; Deny with a message (by keyboard: Esc
+ * to the message, Enter) gives the model a tool error with the message; a write outside
+ * the workspace is previewed; a high-risk command offers only Allow once and Deny; Stop
+ * while waiting cancels the Run; Always allow writes a rule to config.yaml that the next
+ * Run obeys without asking. In a background window an approval notifies. Screenshots of
+ * the card are saved. Skipped without Chromium.
  */
 import assert from "node:assert/strict";
 import { createHttpClient } from "@daedalus/client";
@@ -179,6 +180,17 @@ Deno.test({
       );
       assert.match(await page.textContent(PENDING) ?? "", /high-risk list/);
       await page.click(`${PENDING} button[data-decision=deny]`);
+      await waitNoPendingCard(page);
+
+      // Stop while waiting cancels the Run; the card says the question went unanswered.
+      await askToRun(client, thread.id, "echo stopped");
+      await page.waitForSelector(PENDING, wait);
+      await page.click("form.composer button:text-is('Stop')");
+      await page.waitForSelector(".approval-card.status-cancelled", wait);
+      assert.match(
+        await page.textContent(".approval-card.status-cancelled .approval-outcome") ?? "",
+        /^Cancelled/,
+      );
       await waitNoPendingCard(page);
 
       // Always allow: a rule in config.yaml, and the next Run runs the command unasked.
