@@ -15,12 +15,22 @@ Deno.test("the checked-in manifest is what the schemas generate", async () => {
 
 Deno.test("the manifest lists every method, event, tool and code", () => {
   const manifest = buildProtocolManifest();
-  assert.equal(Object.keys(manifest.methods).length, 37);
-  assert.equal(Object.keys(manifest.events).length, 17);
-  for (const name of ["approval.respond", "approval.list"]) {
+  assert.equal(Object.keys(manifest.methods).length, 42);
+  assert.equal(Object.keys(manifest.events).length, 18);
+  const names = [
+    "approval.respond",
+    "approval.list",
+    "permission.read",
+    "permission.update",
+    "permission.addRule",
+    "permission.removeRule",
+    "breaker.list",
+    "model.set_fallback",
+  ];
+  for (const name of names) {
     assert.ok(name in manifest.methods, `the manifest lacks ${name}`);
   }
-  for (const type of ["approval.requested", "approval.resolved"]) {
+  for (const type of ["approval.requested", "approval.resolved", "run.model_fallback"]) {
     assert.ok(type in manifest.events, `the manifest lacks ${type}`);
   }
   assert.equal(manifest.tools.length, 21);

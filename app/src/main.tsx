@@ -12,6 +12,7 @@ import { NoSession } from "./ui/NoSession.tsx";
 import { establishSession } from "./session.ts";
 import { start } from "./state/store.ts";
 import { startNotifications } from "./state/notifications.ts";
+import { startApprovals } from "./state/approval_store.ts";
 import { locale, t } from "./i18n/i18n.ts";
 import { registerServiceWorker } from "./pwa_update.ts";
 import { applyAppearance } from "./state/appearance.ts";
@@ -33,6 +34,7 @@ if (status === "missing" || status === "rejected") {
   render(<NoSession rejected={status === "rejected"} />, root);
 } else {
   start(location.origin);
+  startApprovals();
   startNotifications();
   render(<App />, root);
 }

@@ -135,6 +135,7 @@ export const REQUEST_REASON_CODES = [
   "model_fallback_invalid",
   "protected_value",
   "permission_denied",
+  "permission_rule_changed",
   // approvals
   "approval_not_found",
   "approval_already_resolved",

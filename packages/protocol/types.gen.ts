@@ -220,6 +220,7 @@ export type ErrorReasonCode =
   | "model_fallback_invalid"
   | "protected_value"
   | "permission_denied"
+  | "permission_rule_changed"
   | "approval_not_found"
   | "approval_already_resolved"
   | "approval_decision_invalid"
@@ -645,6 +646,22 @@ export type Identifier = string;
 export const Identifier: Schema<Identifier> = schemas.Identifier;
 
 /**
+ * A stored permission rule with its position in the list (0 is checked first, so a higher index
+ * wins over a lower one).
+ */
+export type IndexedPermissionRule = {
+  index: number;
+  tool: PermissionRuleTool;
+  pattern?: string;
+  decision: PermissionDecision;
+};
+/**
+ * A stored permission rule with its position in the list (0 is checked first, so a higher index
+ * wins over a lower one).
+ */
+export const IndexedPermissionRule: Schema<IndexedPermissionRule> = schemas.IndexedPermissionRule;
+
+/**
  * One Item: a message, a tool call or a tool result. `data` carries what varies by kind
  * (attachments, tool id and arguments, tool result details, steer marker).
  */
@@ -972,6 +989,22 @@ export type PermissionSettings = {
  * `ask`).
  */
 export const PermissionSettings: Schema<PermissionSettings> = schemas.PermissionSettings;
+
+/**
+ * config.yaml's permissions with defaults filled in: the preset new turns start from (default
+ * `ask`), what high-risk commands get (default `ask`) and the rules, in order.
+ */
+export type PermissionsView = {
+  preset: PermissionPreset;
+  highRiskCommands: HighRiskCommands;
+  rules: IndexedPermissionRule[];
+  [key: string]: unknown;
+};
+/**
+ * config.yaml's permissions with defaults filled in: the preset new turns start from (default
+ * `ask`), what high-risk commands get (default `ask`) and the rules, in order.
+ */
+export const PermissionsView: Schema<PermissionsView> = schemas.PermissionsView;
 
 /** A process error code, one of `PROCESS_ERROR_CODES`. */
 export type ProcessErrorCode =
@@ -1916,6 +1949,19 @@ export type MethodParamsMap = {
     status?: ApprovalStatus;
   };
   "breaker.list": Record<string, never>;
+  "permission.read": Record<string, never>;
+  "permission.update": {
+    preset?: PermissionPreset;
+    highRiskCommands?: HighRiskCommands;
+  };
+  "permission.addRule": {
+    rule: PermissionRule;
+    clientRequestId?: Identifier;
+  };
+  "permission.removeRule": {
+    index: number;
+    rule: PermissionRule;
+  };
   "runtime.shutdown": Record<string, never>;
 };
 
@@ -2103,6 +2149,10 @@ export type MethodResultMap = {
     breakers: BreakerSnapshot[];
     [key: string]: unknown;
   };
+  "permission.read": PermissionsView;
+  "permission.update": PermissionsView;
+  "permission.addRule": PermissionsView;
+  "permission.removeRule": PermissionsView;
   "runtime.shutdown": {
     accepted: boolean;
     [key: string]: unknown;

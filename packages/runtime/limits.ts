@@ -34,3 +34,9 @@ export const SUBAGENT_MAX_DEPTH_MAX = 8;
 export const AUXILIARY_ABORT_WAIT_MS = 2_000;
 /** Most times an auxiliary call gives way to a user Run and is retried before it gives up. */
 export const AUXILIARY_PREEMPTIONS_MAX = 5;
+
+/**
+ * How many `permission.addRule` clientRequestIds the runtime remembers (an answer lost on
+ * the way is retried within seconds; a few hundred covers any burst of clicks).
+ */
+export const PERMISSION_ADD_REQUESTS_REMEMBERED_COUNT = 256;

@@ -1,3 +1,4 @@
+import { approvalsEn } from "./approvals_en.ts";
 import { attachmentsEn } from "./attachments_en.ts";
 import { feedEn } from "./feed_en.ts";
 import { reasonsEn } from "./reasons_en.ts";
@@ -149,6 +150,7 @@ export const en = {
   ...memoryEn,
   ...profileEn,
   ...feedEn,
+  ...approvalsEn,
 } as const;
 
 /** A key of the string table. */

@@ -16,6 +16,10 @@ export const noticesEn = {
   "update.later": "Later",
   "notify.ask":
     "Get a notification when a background command finishes while this window is in the background?",
+  "notify.askApproval":
+    "Get a notification when the agent waits for your approval while this window is in the background?",
+  "notify.approval": "Daedalus is waiting for your approval",
+  "notify.approvalBody": "{tool}: {target}",
   "notify.enable": "Enable notifications",
   "notify.notNow": "Not now",
   "notify.finished": "Background command finished",

@@ -77,8 +77,9 @@ export const reasonsEn = {
   "reason.error.run_not_active": "This run has already finished.",
   "reason.error.approval_not_found": "This approval request no longer exists.",
   "reason.error.approval_already_resolved": "This request was already answered or cancelled.",
-  "reason.error.approval_decision_invalid":
-    "This request cannot be answered that way: a dangerous command is allowed once or denied.",
+  "reason.error.approval_decision_invalid": "This request does not accept that answer.",
+  "reason.error.permission_rule_changed":
+    "The rules changed since this list was shown; nothing was removed. The list now shows what is stored.",
   "reason.error.run_mismatch": "The run does not belong to this thread.",
   "reason.error.idempotency_conflict": "A retried request did not match the original one.",
   "reason.error.invalid_cursor": "The page position is no longer valid. Reload the list.",

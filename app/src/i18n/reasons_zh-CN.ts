@@ -59,7 +59,9 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.error.run_not_active": "此运行已经结束。",
   "reason.error.approval_not_found": "此审批请求已不存在。",
   "reason.error.approval_already_resolved": "此请求已被回答或取消。",
-  "reason.error.approval_decision_invalid": "此请求不能这样回答：危险命令只能允许一次或拒绝。",
+  "reason.error.approval_decision_invalid": "此请求不接受该回答。",
+  "reason.error.permission_rule_changed":
+    "显示此列表后规则已更改，未删除任何规则。列表现已显示已存储的规则。",
   "reason.error.run_mismatch": "该运行不属于此会话。",
   "reason.error.idempotency_conflict": "重试的请求与原请求不一致。",
   "reason.error.invalid_cursor": "分页位置已失效。请重新加载列表。",

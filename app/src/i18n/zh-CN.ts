@@ -1,3 +1,4 @@
+import { approvalsZhCN } from "./approvals_zh-CN.ts";
 import { feedZhCN } from "./feed_zh-CN.ts";
 import type { MessageKey } from "./en.ts";
 import { attachmentsZhCN } from "./attachments_zh-CN.ts";
@@ -148,4 +149,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...memoryZhCN,
   ...profileZhCN,
   ...feedZhCN,
+  ...approvalsZhCN,
 };

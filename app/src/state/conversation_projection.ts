@@ -289,17 +289,18 @@ export function queuedRun(id: string, turnId: string): RunView {
 }
 
 /**
- * Whether a Run in this status still runs (queued or running).
+ * Whether a Run in this status has not settled (queued, running, or waiting for the
+ * user's approval, which Stop cancels too).
  *
  * @param status the Run's status
  * @returns true while it can still produce events
  */
 export function isActiveStatus(status: RunStatus): boolean {
-  return status === "queued" || status === "running";
+  return status === "queued" || status === "running" || status === "waiting";
 }
 
 /**
- * The Run that Stop would cancel: the last queued or running Run of the conversation.
+ * The Run that Stop would cancel: the last unsettled Run of the conversation.
  *
  * @param state the conversation
  * @returns its id, or null when nothing is active

@@ -220,6 +220,41 @@ Deno.test("threads: running indicator follows run state and settle", () => {
   assert.deepEqual(state.running, {});
 });
 
+Deno.test("threads: a waiting Run badges its thread until it runs again or settles", () => {
+  let state = applyThreadList(emptyThreads(), { threads: [thread(T1)], snapshotSeq: 1 });
+  state = applyThreadEvents(state, [stateChanged(2, "running", "queued")]);
+  assert.deepEqual(state.waiting, {}, "a running Run does not wait");
+  state = applyThreadEvents(state, [stateChanged(3, "waiting", "running")]);
+  assert.deepEqual(state.waiting, { [T1]: true }, "waiting must badge the thread");
+  assert.deepEqual(state.running, { [T1]: true }, "a waiting Run is still unsettled");
+  state = applyThreadEvents(state, [stateChanged(4, "running", "waiting")]);
+  assert.deepEqual(state.waiting, {}, "an answered approval clears the badge");
+  state = applyThreadEvents(state, [stateChanged(5, "waiting", "running")]);
+  state = applyThreadEvents(state, [settled(6, "cancelled", "cancelled")]);
+  assert.deepEqual(state.waiting, {}, "a Run cancelled while waiting clears the badge");
+  assert.deepEqual(state.running, {});
+});
+
+Deno.test("threads: an event that changes no flag keeps the same state object", () => {
+  let state = applyThreadList(emptyThreads(), { threads: [thread(T1)], snapshotSeq: 1 });
+  state = applyThreadEvents(state, [stateChanged(2, "waiting", "running")]);
+  const { running, waiting } = state;
+  state = applyThreadEvents(state, [stateChanged(3, "waiting", "waiting")]);
+  assert.equal(state.running, running);
+  assert.equal(state.waiting, waiting);
+});
+
+Deno.test("conversation: a waiting Run is what Stop cancels", () => {
+  let state = applyTurnList(emptyConversation(T1), { turns: [], snapshotSeq: 1 });
+  state = applyConversationEvents(state, [
+    stateChanged(2, "queued", null),
+    stateChanged(3, "running", "queued"),
+    stateChanged(4, "waiting", "running"),
+  ]);
+  assert.equal(state.turns[0]?.runs[0]?.status, "waiting");
+  assert.equal(activeRunId(state), "run_1", "Stop must be able to cancel a waiting Run");
+});
+
 Deno.test("conversation: live stream of a run builds turn, run and items", () => {
   let state = applyTurnList(emptyConversation(T1), { turns: [], snapshotSeq: 1 });
   const user = item("item_u", 0, { role: "user", status: "completed", content: "Hi" });

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ConversationState, RunView } from "./projection.ts";
+import { type ConversationState, isActiveStatus, type RunView } from "./projection.ts";
 
 /** The latest Run of a conversation, or null. */
 export function latestRun(state: ConversationState | null): RunView | null {
@@ -15,12 +15,25 @@ export function latestRun(state: ConversationState | null): RunView | null {
 }
 
 /**
- * Whether a Run just completed: it was seen queued or running and is completed now.
+ * Whether a Run just completed: it was seen unsettled (queued, running or waiting) and is
+ * completed now.
  *
  * @param before the same Run's status when last seen, or null when not seen
  * @param now the Run now
  * @returns true exactly once per Run, at the end of its live answer
  */
 export function justCompleted(before: RunView["status"] | null, now: RunView): boolean {
-  return (before === "queued" || before === "running") && now.status === "completed";
+  return before !== null && isActiveStatus(before) && now.status === "completed";
+}
+
+/**
+ * Whether a Run just started waiting for the user's approval (said once per wait: the
+ * card itself is in the feed, which is not a live region).
+ *
+ * @param before the same Run's status when last seen, or null when not seen
+ * @param now the Run now
+ * @returns true when it waits now and did not at the last look
+ */
+export function justStartedWaiting(before: RunView["status"] | null, now: RunView): boolean {
+  return now.status === "waiting" && before !== "waiting";
 }

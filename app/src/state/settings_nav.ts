@@ -14,6 +14,7 @@ export type SettingsSection =
   | "memory"
   | "profile"
   | "appearance"
+  | "permissions"
   | "general";
 
 /** The open section; null while Settings is closed. */

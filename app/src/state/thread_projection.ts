@@ -1,6 +1,7 @@
 /**
  * The sidebar's threads as a pure projection: `thread.list` pages merged with `thread.*`
- * events, and the running indicator from `run.state_changed` / `run.settled`.
+ * events, and the running and waiting indicators from `run.state_changed` /
+ * `run.settled`.
  *
  * @module
  */
@@ -12,13 +13,15 @@ import { isActiveStatus } from "./conversation_projection.ts";
 export interface ThreadsState extends SeqGate {
   /** Every known thread, archived ones included. */
   byId: Readonly<Record<string, Thread>>;
-  /** Threads with a queued or running Run. */
+  /** Threads with an unsettled Run (queued, running or waiting). */
   running: Readonly<Record<string, true>>;
+  /** Threads with a Run waiting for the user's approval. */
+  waiting: Readonly<Record<string, true>>;
 }
 
 /** The threads state before `thread.list` answered. */
 export function emptyThreads(): ThreadsState {
-  return { snapshotSeq: null, appliedSeq: 0, pending: [], byId: {}, running: {} };
+  return { snapshotSeq: null, appliedSeq: 0, pending: [], byId: {}, running: {}, waiting: {} };
 }
 
 /**
@@ -67,22 +70,34 @@ function applyThreadEvent(state: ThreadsState, event: JournalEvent): ThreadsStat
     }
     case "run.state_changed": {
       const threadId = event.threadId ?? event.payload.run.threadId;
-      const active = isActiveStatus(event.payload.status);
-      if (active === (threadId in state.running)) return state;
-      const running = { ...state.running };
-      if (active) running[threadId] = true;
-      else delete running[threadId];
-      return { ...state, running };
+      const running = flagged(state.running, threadId, isActiveStatus(event.payload.status));
+      const waiting = flagged(state.waiting, threadId, event.payload.status === "waiting");
+      if (running === state.running && waiting === state.waiting) return state;
+      return { ...state, running, waiting };
     }
     case "run.settled": {
-      if (!event.threadId || !(event.threadId in state.running)) return state;
-      const running = { ...state.running };
-      delete running[event.threadId];
-      return { ...state, running };
+      if (!event.threadId) return state;
+      const running = flagged(state.running, event.threadId, false);
+      const waiting = flagged(state.waiting, event.threadId, false);
+      if (running === state.running && waiting === state.waiting) return state;
+      return { ...state, running, waiting };
     }
     default:
       return state;
   }
+}
+
+/** The set with `threadId` in or out; the same object when that changes nothing. */
+function flagged(
+  set: Readonly<Record<string, true>>,
+  threadId: string,
+  on: boolean,
+): Readonly<Record<string, true>> {
+  if (on === (threadId in set)) return set;
+  const next = { ...set };
+  if (on) next[threadId] = true;
+  else delete next[threadId];
+  return next;
 }
 
 /**

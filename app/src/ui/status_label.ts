@@ -1,6 +1,14 @@
 import { type MessageKey, t } from "../i18n/i18n.ts";
 
-const STATUSES = new Set(["streaming", "running", "completed", "failed", "cancelled", "queued"]);
+const STATUSES = new Set([
+  "streaming",
+  "running",
+  "completed",
+  "failed",
+  "cancelled",
+  "queued",
+  "waiting",
+]);
 
 /**
  * The localized label of an item or run status; an unknown status is shown as is.

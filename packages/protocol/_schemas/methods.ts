@@ -13,6 +13,7 @@ import { workspaceMethods } from "./methods/workspace.ts";
 import { settingsMethods } from "./methods/settings.ts";
 import { approvalMethods } from "./methods/approval.ts";
 import { breakerMethods } from "./methods/breaker.ts";
+import { permissionMethods } from "./methods/permission.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
@@ -25,6 +26,7 @@ export const METHODS = {
   ...settingsMethods,
   ...approvalMethods,
   ...breakerMethods,
+  ...permissionMethods,
   ...runtimeMethods,
 } as const;
 

@@ -89,6 +89,7 @@ export {
   PermissionRuleTool,
   PermissionSettings,
 } from "./domain/permission_rule.ts";
+export { IndexedPermissionRule, PermissionsView } from "./domain/permissions_view.ts";
 export {
   ContentHash,
   RunConfig,

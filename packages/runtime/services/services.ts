@@ -38,6 +38,7 @@ import {
   type SettingsHandlers,
 } from "./settings_handlers.ts";
 import { createProcessHandlers, type ProcessHandlers } from "./process_handlers.ts";
+import { createPermissionHandlers, type PermissionHandlers } from "./permission_handlers.ts";
 import { type ApprovalHandlers, createApprovalHandlers } from "./approval_handlers.ts";
 import {
   createMemoryHandlers,
@@ -104,6 +105,7 @@ export type Handlers =
   & FileHandlers
   & SkillHandlers
   & SettingsHandlers
+  & PermissionHandlers
   & ProcessHandlers
   & ApprovalHandlers
   & MemoryHandlers
@@ -288,6 +290,10 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     ...createSettingsHandlers({
       configPath: deps.configPath,
       forcedOff: deps.auxiliaryForcedOff,
+      protectedValues: deps.protectedValues,
+    }),
+    ...createPermissionHandlers({
+      configPath: deps.configPath,
       protectedValues: deps.protectedValues,
     }),
     "runtime.shutdown": () =>

@@ -16,6 +16,8 @@ import {
 import { turnStep } from "./turn_keys.ts";
 import { FeedRowView } from "./FeedRowView.tsx";
 import "./feed.css";
+// The approval cards live in feed rows; their styles come with the feed.
+import "../approvals/approvals.css";
 
 /**
  * Px of rows rendered beyond each edge of the viewport. The frame-time benchmark

@@ -3,6 +3,8 @@ import { memo } from "preact/compat";
 import { t } from "../../i18n/i18n.ts";
 import { Markdown } from "../markdown/Markdown.tsx";
 import { ToolCard } from "../tools/ToolCard.tsx";
+import { ApprovalSlot } from "../approvals/ApprovalCard.tsx";
+import { isActiveStatus } from "../../state/projection.ts";
 import { RunOutcome } from "../run/RunOutcome.tsx";
 import { RunProgress } from "../run/RunProgress.tsx";
 import { MessageAttachments } from "../attachments/MessageAttachments.tsx";
@@ -21,7 +23,15 @@ function sendAgainWithComposerEffort(turnId: string): Promise<boolean> {
 
 function ItemView(props: { item: Item }) {
   const { item } = props;
-  if (item.kind === "tool_call" || item.kind === "tool_result") return <ToolCard item={item} />;
+  if (item.kind === "tool_call") {
+    return (
+      <>
+        <ToolCard item={item} />
+        <ApprovalSlot item={item} />
+      </>
+    );
+  }
+  if (item.kind === "tool_result") return <ToolCard item={item} />;
   // The local profile's name, when the user gave one, marks their own messages.
   const who = item.role === "user"
     ? onboardingRecord.value.userName ?? t("item.user")
@@ -61,8 +71,7 @@ interface RowProps {
  */
 function FeedRowViewInner(props: RowProps) {
   const { row } = props;
-  const active = row.kind === "run-end" &&
-    (row.run.status === "queued" || row.run.status === "running");
+  const active = row.kind === "run-end" && isActiveStatus(row.run.status);
   return (
     <div
       role="article"

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Item } from "@daedalus/client";
-import type { RunView, TurnView } from "../../state/projection.ts";
+import { isActiveStatus, type RunView, type TurnView } from "../../state/projection.ts";
 
 /** One row of the feed. */
 export type FeedRow =
@@ -62,7 +62,7 @@ function rowsOfRun(run: RunView): FeedRow[] {
   const cached = runRows.get(run);
   if (cached) return cached;
   const rows = run.items.map(itemRow);
-  const active = run.status === "queued" || run.status === "running";
+  const active = isActiveStatus(run.status);
   if (active || run.status === "failed" || run.status === "cancelled") {
     rows.push({
       kind: "run-end",

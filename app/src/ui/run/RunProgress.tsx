@@ -14,8 +14,8 @@ function useNow(): number {
 }
 
 /**
- * The progress line of the active Run: model calls, elapsed time (updated each second),
- * compactions and steers.
+ * The progress line of the active Run: "Waiting for your approval" while it waits, model
+ * calls, elapsed time (updated each second), compactions and steers.
  */
 export function RunProgress(props: { run: RunView }) {
   const now = useNow();
@@ -26,6 +26,9 @@ export function RunProgress(props: { run: RunView }) {
         ? <span>{t("progress.queued")}</span>
         : (
           <>
+            {props.run.status === "waiting" && (
+              <span class="progress-waiting">{t("progress.waiting")}</span>
+            )}
             <span>{t("progress.modelCalls", { count: p.modelCalls })}</span>
             <span>{t("progress.elapsed", { time: formatElapsed(p.elapsedMs ?? 0) })}</span>
             {p.compactions > 0 && <span>{t("progress.compactions", { count: p.compactions })}

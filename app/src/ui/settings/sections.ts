@@ -13,6 +13,7 @@ import { AppearanceSection } from "./AppearanceSection.tsx";
 import { SkillsSection } from "./SkillsSection.tsx";
 import { MemorySection } from "./MemorySection.tsx";
 import { ProfileSection } from "./ProfileSection.tsx";
+import { PermissionsSection } from "./PermissionsSection.tsx";
 
 /** One section: its id, its navigation label and what it shows. */
 export interface SectionEntry {
@@ -28,5 +29,10 @@ export const SECTIONS: readonly SectionEntry[] = [
   { id: "memory", labelKey: "settings.section.memory", component: MemorySection },
   { id: "profile", labelKey: "settings.section.profile", component: ProfileSection },
   { id: "appearance", labelKey: "settings.section.appearance", component: AppearanceSection },
+  {
+    id: "permissions",
+    labelKey: "settings.section.permissions",
+    component: PermissionsSection,
+  },
   { id: "general", labelKey: "settings.section.general", component: GeneralSection },
 ];

@@ -10,11 +10,14 @@ import {
   threads,
 } from "../../state/store.ts";
 import { groupThreads } from "../../state/thread_groups.ts";
+import { awaitingThreads } from "../../state/approval_store.ts";
 import { t } from "../../i18n/i18n.ts";
 import { moveFocusInList } from "../list_keys.ts";
 
 function ThreadButton(props: { thread: Thread; openId: string | null }) {
   const { thread, openId } = props;
+  // The Run's status says it waits; a pending approval says so too after a reload.
+  const waiting = thread.id in threads.value.waiting || awaitingThreads.value.has(thread.id);
   return (
     <li>
       <button
@@ -24,11 +27,21 @@ function ThreadButton(props: { thread: Thread; openId: string | null }) {
         onClick={() => void openThread(thread.id)}
       >
         <span class="title">{thread.title ?? t("thread.untitled")}</span>
-        {thread.id in threads.value.running && (
-          <span class="running" title={t("sidebar.running")} aria-label={t("sidebar.running")}>
-            ●
-          </span>
-        )}
+        {waiting
+          ? (
+            <span
+              class="waiting-badge"
+              title={t("sidebar.waiting")}
+              aria-label={t("sidebar.waiting")}
+            >
+              {t("sidebar.waitingBadge")}
+            </span>
+          )
+          : thread.id in threads.value.running && (
+            <span class="running" title={t("sidebar.running")} aria-label={t("sidebar.running")}>
+              ●
+            </span>
+          )}
       </button>
     </li>
   );

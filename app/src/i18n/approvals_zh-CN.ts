@@ -1,0 +1,91 @@
+/**
+ * 审批相关的简体中文文案：对话中的审批卡片、等待标记与进度、设置 › 权限。
+ *
+ * @module
+ */
+import type { approvalsEn } from "./approvals_en.ts";
+
+export const approvalsZhCN: Record<keyof typeof approvalsEn, string> = {
+  "approval.card": "{tool} 需要批准",
+  "approval.title": "正在等待你的批准",
+  "approval.titleResolved": "审批",
+  "approval.target": "目标",
+  "approval.risk": "风险",
+  "approval.why": "为何询问",
+  "approval.risk.read": "读取文件",
+  "approval.risk.write": "修改文件",
+  "approval.risk.process": "运行命令",
+  "approval.risk.session": "操作其他会话",
+  "approval.risk.memory": "修改长期记忆",
+  "approval.reason.permission_ask": "你的权限设置要求此类调用在运行前先询问你。",
+  "approval.reason.high_risk_command":
+    "此命令属于高风险命令（可能删除数据、更改系统或运行来自网络的代码），因此每次都会询问。",
+  "approval.reason.loop_detected": "模型反复进行相同的调用并得到相同的结果，可能陷入了循环。",
+  "approval.command": "命令",
+  "approval.cwd": "所在目录",
+  "approval.background": "在后台运行",
+  "approval.diff.write": "文件的新内容",
+  "approval.diff.edit": "被替换的文本（−）及替换内容（+）",
+  "approval.diff.edit_all": "每一处被替换的文本（−）及替换内容（+）",
+  "approval.diff.table": "拟议的更改",
+  "approval.diff.more": "还有 {count} 行未显示",
+  "approval.diff.empty": "文件将为空。",
+  "approval.decision.allow_once": "允许一次",
+  "approval.decision.allow_thread": "在此会话中允许",
+  "approval.decision.allow_always": "始终允许",
+  "approval.decision.deny": "拒绝",
+  "approval.rule": "“在此会话中允许”和“始终允许”此后将允许：",
+  "approval.message": "给智能体的留言（可选，随“拒绝”发送）",
+  "approval.keys":
+    "快捷键：在卡片上按 Enter 允许一次 · Esc 移到留言框 · 在留言框中按 Enter 拒绝 · Shift+Enter 换行",
+  "approval.sending": "正在发送你的回答…",
+  "approval.resolved.allow_once": "已允许一次",
+  "approval.resolved.allow_thread": "已在此会话中允许",
+  "approval.resolved.allow_always": "已始终允许（已添加规则）",
+  "approval.resolved.deny": "已拒绝",
+  "approval.resolved.denyMessage": "已拒绝：“{message}”",
+  "approval.resolved.cancelled": "已取消：运行在回答前已结束",
+  "progress.waiting": "正在等待你的批准",
+  "sidebar.waiting": "正在等待你的批准",
+  "sidebar.waitingBadge": "待批准",
+  "status.waiting": "等待中",
+  "settings.section.permissions": "权限",
+  "permissions.intro":
+    "智能体无需询问即可执行的操作。更改将用于下一次运行；正在进行的运行沿用其开始时的规则。",
+  "permissions.loading": "正在加载权限…",
+  "permissions.preset": "新运行的默认设置",
+  "permissions.preset.read_only": "只读",
+  "permissions.preset.read_only.hint":
+    "可读取工作区内的文件；写入、命令以及对其他会话的更改都会被拒绝。",
+  "permissions.preset.ask": "询问",
+  "permissions.preset.ask.hint": "可在工作区内读写；命令以及工作区之外的任何操作都会先询问你。",
+  "permissions.preset.workspace_write": "工作区可写",
+  "permissions.preset.workspace_write.hint":
+    "在工作区内读写无需询问；命令以及工作区之外的任何操作都会被拒绝。",
+  "permissions.preset.full_access": "完全访问",
+  "permissions.preset.full_access.hint":
+    "工作区内外的所有操作都无需询问；除非在下方另行设置，高风险命令仍会询问。",
+  "permissions.highRisk": "高风险命令",
+  "permissions.highRisk.hint":
+    "递归删除 / 或主目录、mkfs、dd 写入设备、curl | sh、git push --force、sudo 等。",
+  "permissions.highRisk.ask": "始终询问",
+  "permissions.highRisk.allow": "由规则决定",
+  "permissions.rules": "规则",
+  "permissions.rules.hint": "在预设之后按顺序检查；最后一条匹配调用的规则生效。",
+  "permissions.rules.empty": "没有规则：仅由预设决定。",
+  "permissions.rules.table": "权限规则",
+  "permissions.rule.tool": "工具",
+  "permissions.rule.pattern": "模式",
+  "permissions.rule.decision": "决定",
+  "permissions.rule.anyTarget": "（任意）",
+  "permissions.rule.remove": "删除",
+  "permissions.rule.removeLabel": "删除规则 {index}：{tool} {pattern} → {decision}",
+  "permissions.decision.allow": "允许",
+  "permissions.decision.ask": "询问",
+  "permissions.decision.deny": "拒绝",
+  "permissions.add": "添加规则",
+  "permissions.add.submit": "添加规则",
+  "permissions.add.patternHint":
+    "文件工具用路径通配符（src/**/*.ts），命令用命令前缀（git status）；留空表示任意。",
+  "permissions.saving": "正在保存…",
+};
