@@ -14,8 +14,8 @@ import {
   readPermissions,
   resolveApproval,
   type StateStore,
-  writePermissions,
 } from "@daedalus/storage";
+import { appendPermissionRule } from "./permission_handlers.ts";
 import type { Scheduler } from "../scheduler/scheduler.ts";
 import type { Handled } from "./services.ts";
 
@@ -97,5 +97,6 @@ async function appendConfigRule(configPath: string, rule: PermissionRule): Promi
     other.tool === rule.tool && other.pattern === rule.pattern && other.decision === rule.decision;
   // Already there and last: nothing to add. Elsewhere, a later rule might override it.
   if (rules.length > 0 && same(rules[rules.length - 1]!)) return;
-  await writePermissions(configPath, { ...permissions, rules: [...rules, rule] });
+  // One serialized update of the file (a permission.addRule meanwhile is not lost).
+  await appendPermissionRule(configPath, rule);
 }
