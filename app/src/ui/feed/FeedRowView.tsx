@@ -3,7 +3,7 @@ import { memo } from "preact/compat";
 import { t } from "../../i18n/i18n.ts";
 import { Markdown } from "../markdown/Markdown.tsx";
 import { ToolCard } from "../tools/ToolCard.tsx";
-import { ApprovalSlot } from "../approvals/ApprovalCard.tsx";
+import { ApprovalSlot, BudgetApprovalSlot } from "../approvals/ApprovalCard.tsx";
 import { isActiveStatus } from "../../state/projection.ts";
 import { RunOutcome } from "../run/RunOutcome.tsx";
 import { RunProgress } from "../run/RunProgress.tsx";
@@ -82,10 +82,13 @@ function FeedRowViewInner(props: RowProps) {
       aria-setsize={props.size}
       tabIndex={-1}
     >
-      {row.kind === "item"
-        ? <ItemView item={row.item} />
-        : active
-        ? <RunProgress run={row.run} />
+      {row.kind === "item" ? <ItemView item={row.item} /> : active
+        ? (
+          <>
+            <RunProgress run={row.run} />
+            <BudgetApprovalSlot runId={row.run.id} />
+          </>
+        )
         : (
           <RunOutcome
             run={row.run}
