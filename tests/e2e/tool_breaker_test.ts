@@ -5,7 +5,7 @@
  * opens its breaker at the issue's threshold (4 calls, all failed: ≥ 50 % of at least 4);
  * while open, even a call that would succeed fails fast with `circuit_open`, the model is
  * told which tool is paused and the tool does not run; `breaker.list` shows it open; after
- * the open period one successful probe closes it.
+ * the open period it is half-open and one successful probe closes it.
  *
  * @module
  */
@@ -87,6 +87,7 @@ Deno.test("spawned: a tool that always fails opens its breaker, fails fast while
   assert.equal((await breaker())?.state, "open", "a refused call is no probe");
 
   await delay(Math.max(0, Date.parse(open.retryAt) - Date.now()) + 100);
+  assert.equal((await breaker())?.state, "half_open", "the wait is over: the next call probes");
   const probe = await callFlaky(false, OPENING_FAILURES + 2);
   assert.deepEqual([probe.status, probe.code], ["completed", "ok"], probe.content);
   assert.match(probe.content, /flaky: ok \(attempt 6\)/, "the probe ran the tool");
