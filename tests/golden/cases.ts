@@ -110,8 +110,8 @@ function fixGreeting(request: ProviderRequest): ScriptedResponse {
 
 /**
  * Run a command (which asks under the default `ask` preset) and wait for it (it sleeps
- * first, so its start and its exit are recorded on either side of the start's result); an answer once
- * the command ran, or once it was denied (the tool result then carries no process id).
+ * first, so its start and its exit are recorded on either side of the start's result);
+ * then an answer, also when it was denied (the tool result then carries no process id).
  */
 function checkBuild(request: ProviderRequest): ScriptedResponse {
   const results = request.messages.filter((m) => m.role === "tool").map((m) =>
