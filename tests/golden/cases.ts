@@ -40,6 +40,11 @@ export function goldenScript(request: ProviderRequest): ScriptedResponse {
     };
   }
   if (lastUser.startsWith("Check the build")) return checkBuild(request);
+  if (lastUser.startsWith("Keep going")) {
+    return sawTool ? { text: ["Done."] } : {
+      toolCalls: [{ name: "echo", arguments: { text: "step" } }],
+    };
+  }
   if (lastUser.startsWith("Fail over")) {
     return request.modelId === MODEL.modelId
       ? { error: { category: "server", message: "overloaded" } }
@@ -374,6 +379,32 @@ export const LIVE_CASES: LiveCase[] = [
         approvalId: `approval_${"0".repeat(32)}`,
         decision: "allow_once",
       });
+    },
+  },
+  {
+    name: "approval.budget",
+    description: "a Run that reaches its budget (one model call) waits with a budget_reached " +
+      "approval scoped to the Run; denying it settles the Run failed budget_exceeded",
+    run: async (s) => {
+      await initialize(s);
+      const thread = await createThread(s, "Budget", "golden-budget-thread");
+      const started = await s.request("turn.start", {
+        threadId: thread.id,
+        content: "Keep going",
+        ...MODEL,
+        ...FULL_ACCESS,
+        budget: { modelCalls: 1 },
+        clientRequestId: "golden-budget-turn",
+      });
+      const runId = started.result?.runId;
+      const asked = await s.event("approval.requested", (e) => e.runId === runId);
+      const { approvalId } = (asked.params as { payload: { approvalId: string } }).payload;
+      await s.request("approval.respond", {
+        approvalId,
+        decision: "deny",
+        clientRequestId: "golden-budget-deny",
+      });
+      await s.event("run.settled", (e) => e.runId === runId);
     },
   },
   {
