@@ -132,7 +132,8 @@ Deno.test({
       assert.deepEqual(stored, { preset: "workspace_write", highRiskCommands: "allow", rules: [] });
       assert.equal(await page.$(`${SECTION} .section-failure`), null, "a success clears the error");
       assert.deepEqual(run.pageErrors, []);
-    });
+      // The runtime's own default (ask), not the browser tests' full_access.
+    }, undefined, { preset: null });
     console.log(`screenshots: ${dir}`);
   },
 });
