@@ -652,13 +652,13 @@ export type GoldenTrace = {
 export const GoldenTrace: Schema<GoldenTrace> = schemas.GoldenTrace;
 
 /**
- * What a high-risk command (`process_start`) gets: `ask` needs the user's approval (until approvals
- * exist: refused with `high_risk_command`); `allow` runs it as the permission rules decide.
+ * What a high-risk command (`process_start`) gets: `ask` needs the user's approval every time
+ * (`high_risk_command`); `allow` runs it as the permission rules decide.
  */
 export type HighRiskCommands = "ask" | "allow";
 /**
- * What a high-risk command (`process_start`) gets: `ask` needs the user's approval (until approvals
- * exist: refused with `high_risk_command`); `allow` runs it as the permission rules decide.
+ * What a high-risk command (`process_start`) gets: `ask` needs the user's approval every time
+ * (`high_risk_command`); `allow` runs it as the permission rules decide.
  */
 export const HighRiskCommands: Schema<HighRiskCommands> = schemas.HighRiskCommands;
 
