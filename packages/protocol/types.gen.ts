@@ -1368,6 +1368,7 @@ export type RunSummary = {
   failureClass: RunFailureClass | null;
   errorMessage?: string | null;
   fallbackModel?: ModelRef | null;
+  budget?: RunBudget;
   modelCalls: number;
   compactions: number;
   createdAt: Timestamp;
@@ -1402,6 +1403,7 @@ export type RunWithItems = {
   failureClass: RunFailureClass | null;
   errorMessage?: string | null;
   fallbackModel?: ModelRef | null;
+  budget?: RunBudget;
   modelCalls: number;
   compactions: number;
   createdAt: Timestamp;

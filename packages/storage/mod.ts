@@ -27,7 +27,9 @@ export * from "./config_fallbacks.ts";
 export { DaedalusConfigSchema, ModelConfigSchema, ProviderConfigSchema } from "./config_public.ts";
 export type {
   AuxiliaryConfig,
+  BudgetsConfig,
   ModelConfigInput,
+  ModelPriceConfig,
   PermissionsConfig,
   ProviderConfigInput,
   SkillsConfig,

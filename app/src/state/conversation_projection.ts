@@ -8,6 +8,7 @@ import type {
   Item,
   JournalEvent,
   ResultOf,
+  RunBudget,
   RunFailureClass,
   RunReasonCode,
   RunStatus,
@@ -31,6 +32,8 @@ export interface RunView {
   modelCalls: number;
   /** Context compactions so far (`context.compacted`). */
   compactions: number;
+  /** The Run's budget (limits it pauses at); absent when it has none. */
+  budget?: RunBudget;
   /** When the Run started, or null while queued. */
   startedAt: string | null;
   /** When the Run settled, or null while active. */
@@ -78,6 +81,7 @@ function turnView(turn: Turn): TurnView {
       modelId: run.modelId,
       modelCalls: run.modelCalls,
       compactions: run.compactions,
+      ...(run.budget ? { budget: run.budget } : {}),
       startedAt: run.startedAt,
       settledAt: run.settledAt,
       items: [...run.items].sort((a, b) => a.ordinal - b.ordinal),
@@ -156,6 +160,7 @@ function applyConversationEvent(
         modelId: run.modelId,
         modelCalls: Math.max(view.modelCalls, run.modelCalls),
         compactions: Math.max(view.compactions, run.compactions),
+        ...(run.budget ? { budget: run.budget } : {}),
         startedAt: run.startedAt ?? view.startedAt,
         settledAt: run.settledAt ?? view.settledAt,
       }));

@@ -395,3 +395,12 @@ Deno.test("conversation: tool calls keep kind and data", () => {
   assert.equal(only?.status, "completed");
   assert.equal(only?.data.toolId, "read");
 });
+
+Deno.test("conversation: a Run's budget reaches its view from run.state_changed", () => {
+  let state = applyTurnList(emptyConversation(T1), { turns: [], snapshotSeq: 1 });
+  const queued = stateChanged(2, "queued", null);
+  const payload = queued.payload as { run: Record<string, unknown> };
+  payload.run = { ...payload.run, budget: { modelCalls: 5, tokens: 100_000 } };
+  state = applyConversationEvents(state, [queued, stateChanged(3, "running", "queued")]);
+  assert.deepEqual(state.turns[0]?.runs[0]?.budget, { modelCalls: 5, tokens: 100_000 });
+});

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { budgetOf } from "./run_row.ts";
 import type { DatabaseSync, SQLOutputValue } from "node:sqlite";
 import { statement } from "../_statements.ts";
 import {
@@ -123,6 +124,7 @@ export function runFromRow(row: Row, scope: RunScope, items: Item[]): RunWithIte
       failureClass: runFailureClass(reasonCode),
       ...errorMessageOf(row),
       ...fallbackModelOf(row),
+      ...budgetOf(row.budget_json),
       modelCalls: integerColumn(row, "model_call_count"),
       // The first revision is the run's initial context; each later one is a compaction.
       compactions: Math.max(0, integerColumn(row, "context_revision_count") - 1),

@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  type RunBudget,
   type RunConfig,
   RunConfigRecord,
   runFailureClass,
@@ -28,7 +29,9 @@ export function readRunSummary(db: StateDatabase, runId: string): RunSummary {
     db.connection,
     `SELECT r.*, t.thread_id, t.branch_id,
        (SELECT count(*) FROM model_calls c WHERE c.run_id = r.id) AS model_calls,
-       (SELECT count(*) FROM context_revisions v WHERE v.run_id = r.id) AS revisions
+       (SELECT count(*) FROM context_revisions v WHERE v.run_id = r.id) AS revisions,
+       (SELECT json_extract(g.config_json, '$.budget') FROM run_configs g WHERE g.run_id = r.id)
+         AS budget_json
      FROM runs r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?`,
   ).get(runId);
   if (!row) throw new StoreError("run_not_found", `Run ${runId} does not exist`);
@@ -55,6 +58,7 @@ export function readRunSummary(db: StateDatabase, runId: string): RunSummary {
         fallbackModel: { providerId: row.fallback_provider_id, modelId: row.fallback_model_id },
       }
       : {}),
+    ...budgetOf(row.budget_json),
     modelCalls: Number(row.model_calls),
     compactions: Math.max(0, Number(row.revisions) - 1),
     createdAt: String(row.created_at),
@@ -104,4 +108,23 @@ export function readRunSubmissionSeq(db: StateDatabase, runId: string): number |
     "SELECT min(seq) AS seq FROM events WHERE run_id = ?",
   ).get(runId);
   return row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
+}
+
+/**
+ * A Run's budget from its stored config (`json_extract` of `$.budget`), present only when it
+ * has one; a value that is not an object is left out rather than guessed.
+ *
+ * @param value the column
+ * @returns `{budget}` or nothing
+ */
+export function budgetOf(value: unknown): { budget?: RunBudget } {
+  if (typeof value !== "string") return {};
+  try {
+    const budget = JSON.parse(value);
+    return typeof budget === "object" && budget !== null && !Array.isArray(budget)
+      ? { budget: budget as RunBudget }
+      : {};
+  } catch {
+    return {};
+  }
 }

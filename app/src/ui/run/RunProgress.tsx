@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import type { RunBudget } from "@daedalus/client";
 import type { RunView } from "../../state/projection.ts";
 import { formatElapsed, runProgress } from "../../state/run_progress.ts";
 import { t } from "../../i18n/i18n.ts";
@@ -34,8 +35,30 @@ export function RunProgress(props: { run: RunView }) {
             {p.compactions > 0 && <span>{t("progress.compactions", { count: p.compactions })}
             </span>}
             {p.steers > 0 && <span>{t("progress.steers", { count: p.steers })}</span>}
+            {props.run.budget && <BudgetLine budget={props.run.budget} modelCalls={p.modelCalls} />}
           </>
         )}
     </div>
   );
+}
+
+/** The Run's limits, as far as the feed knows its spending (model calls counted live). */
+function BudgetLine(props: { budget: RunBudget; modelCalls: number }) {
+  const { budget } = props;
+  const parts: string[] = [];
+  if (budget.modelCalls !== undefined) {
+    parts.push(
+      t("progress.budget.modelCalls", { used: props.modelCalls, limit: budget.modelCalls }),
+    );
+  }
+  if (budget.tokens !== undefined) {
+    parts.push(t("progress.budget.tokens", { limit: budget.tokens.toLocaleString() }));
+  }
+  if (budget.costUsd !== undefined) {
+    parts.push(t("progress.budget.cost", { limit: budget.costUsd.toFixed(2) }));
+  }
+  if (budget.wallTimeSeconds !== undefined) {
+    parts.push(t("progress.budget.time", { limit: formatElapsed(budget.wallTimeSeconds * 1000) }));
+  }
+  return <span class="progress-budget">{t("progress.budget", { limits: parts.join(" · ") })}</span>;
 }

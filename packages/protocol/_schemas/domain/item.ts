@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { RunBudget } from "./budget.ts";
 import { z } from "zod";
 import { docs } from "../docs.ts";
 import { BranchId, Identifier, ItemId, RunId, ThreadId, Timestamp, TurnId } from "../ids.ts";
@@ -97,6 +98,8 @@ export const RunSummary = z.looseObject({
    * failed (`run.model_fallback`); absent or null while it stayed on its own model.
    */
   fallbackModel: ModelRef.nullable().optional(),
+  /** The Run's budget as frozen at submission; absent when it has none. */
+  budget: RunBudget.optional(),
   /** Model calls made so far. */
   modelCalls: z.int().min(0),
   /** Context compactions so far. */

@@ -160,7 +160,9 @@ function selectRunsOfTurns(
             r.fallback_provider_id, r.fallback_model_id,
             (SELECT count(*) FROM model_calls AS c WHERE c.run_id = r.id) AS model_call_count,
             (SELECT count(*) FROM context_revisions AS v WHERE v.run_id = r.id)
-              AS context_revision_count
+              AS context_revision_count,
+            (SELECT json_extract(g.config_json, '$.budget') FROM run_configs AS g
+              WHERE g.run_id = r.id) AS budget_json
      FROM runs AS r
      WHERE r.turn_id IN (SELECT value FROM json_each(?))
      ORDER BY r.turn_id, r.created_at ASC, r.id ASC`,
