@@ -222,13 +222,17 @@ export class ProcessLog {
   }
 
   /**
-   * Persists `meta` (with the layout) atomically.
+   * Persists `meta` (with the layout) atomically; after {@linkcode ProcessLog.close} only
+   * `meta` changes (nothing is written).
    *
    * @param patch fields to merge into `meta` first
    */
   saveMeta(patch: Record<string, unknown> = {}): Promise<void> {
     return this.#serial(async () => {
       Object.assign(this.meta, patch);
+      // Closed: the runtime is stopping and the next one's recovery records what happened
+      // since; writing now could land in a home that is being removed.
+      if (this.#closed) return;
       await this.#writeMeta();
     });
   }
