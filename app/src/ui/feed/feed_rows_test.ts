@@ -81,3 +81,25 @@ Deno.test("feed rows: navigator entries label each turn with its user message", 
   assert.equal(sameEntries(entries, turnEntries(turns)), true);
   assert.equal(sameEntries(entries, entries.slice(1)), false);
 });
+
+Deno.test("feed rows: a Run that moved to its fallback gets its line after its items", () => {
+  const moved = {
+    ...run("t1", "running", [item("a", "t1", "user", "hi"), item("b", "t1", "assistant", "yo")]),
+    fallback: {
+      from: { providerId: "p", modelId: "one" },
+      to: { providerId: "p", modelId: "two" },
+      reasonCode: "provider_server" as const,
+    },
+  };
+  const rows = feedRows([turn("t1", 1, [moved])]);
+  assert.deepEqual(rows.map((row) => `${row.kind}:${row.key}`), [
+    "item:a",
+    "item:b",
+    "run-fallback:run-fallback:run_t1",
+    "run-end:run-end:run_t1",
+  ]);
+  const stayed = feedRows([
+    turn("t1", 1, [run("t1", "completed", [item("a", "t1", "user", "hi")])]),
+  ]);
+  assert.equal(stayed.some((row) => row.kind === "run-fallback"), false, "no move, no line");
+});
