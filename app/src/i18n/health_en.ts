@@ -25,6 +25,8 @@ export const healthEn = {
   "health.state.open": "Switched off",
   "health.state.half_open": "Testing again",
   "health.failures": "{failures} of the last {calls} calls failed",
+  "health.noFailures": "No failures",
+  "health.lastFailed": "The last call failed",
   "health.consecutive": "{count} in a row",
   "health.retryIn": "Tries again in {time}",
   "health.retryNext": "The next call tests whether it works again",

@@ -27,6 +27,8 @@ export const healthZhCN: Record<keyof typeof healthEn, string> = {
   "health.state.open": "已关闭",
   "health.state.half_open": "正在重新测试",
   "health.failures": "最近 {calls} 次调用中有 {failures} 次失败",
+  "health.noFailures": "没有失败",
+  "health.lastFailed": "上一次调用失败",
   "health.consecutive": "连续 {count} 次",
   "health.retryIn": "{time}后再试",
   "health.retryNext": "下一次调用会测试它是否恢复",

@@ -27,6 +27,11 @@ export interface RunFallback {
    * run record names the fallback, not the reason).
    */
   reasonCode: RunReasonCode | null;
+  /**
+   * When the move happened (the event's timestamp), so the feed shows the line where it
+   * happened; null when only `turn.list` told of it.
+   */
+  at?: string | null;
 }
 
 /** One Run as the conversation shows it. */
@@ -94,6 +99,7 @@ function recordedFallback(
     from: { providerId: run.providerId, modelId: run.modelId },
     to: { providerId: to.providerId, modelId: to.modelId },
     reasonCode: sameMove ? known.reasonCode : null,
+    at: sameMove ? known.at ?? null : null,
   };
 }
 
@@ -217,6 +223,7 @@ function applyConversationEvent(
           from: { providerId: moved.fromProviderId, modelId: moved.fromModelId },
           to: { providerId: moved.toProviderId, modelId: moved.toModelId },
           reasonCode: moved.reasonCode,
+          at: event.timestamp,
         },
       }));
     }

@@ -87,6 +87,7 @@ Deno.test("run fallback: the live event names both models and the reason", () =>
     from: { providerId: "primary", modelId: "p1" },
     to: BACKUP,
     reasonCode: "provider_server",
+    at: TS,
   });
   assert.equal(runOf(state)?.modelId, "p1", "the Run's own model stays its model");
 });
@@ -97,6 +98,7 @@ Deno.test("run fallback: a later state change keeps the event's reason", () => {
     stateChanged(12, run({ status: "completed", fallbackModel: BACKUP })),
   ]);
   assert.equal(runOf(state)?.fallback?.reasonCode, "provider_server");
+  assert.equal(runOf(state)?.fallback?.at, TS, "and when it moved");
   assert.deepEqual(runOf(state)?.fallback?.to, BACKUP);
 });
 
@@ -106,6 +108,7 @@ Deno.test("run fallback: a reloaded run record names the models without a reason
     from: { providerId: "primary", modelId: "p1" },
     to: BACKUP,
     reasonCode: null,
+    at: null,
   });
 });
 

@@ -1,14 +1,19 @@
 /**
  * The conversation as the flat list of rows the virtualized feed windows over: every
- * item of every Run, after its items the line saying it moved to its fallback model (when
- * it did), and after a Run its progress line (while active) or its outcome (failed or
- * cancelled). Rows of unchanged items and Runs keep their identity between
+ * item of every Run, among them the line saying it moved to its fallback model (when it
+ * did, where it did), and after a Run its progress line (while active) or its outcome
+ * (failed or cancelled). Rows of unchanged items and Runs keep their identity between
  * states, so a streaming delta re-renders only the rows it touches.
  *
  * @module
  */
 import type { Item } from "@daedalus/client";
-import { isActiveStatus, type RunView, type TurnView } from "../../state/projection.ts";
+import {
+  isActiveStatus,
+  type RunFallback,
+  type RunView,
+  type TurnView,
+} from "../../state/projection.ts";
 
 /** One row of the feed. */
 export type FeedRow =
@@ -67,12 +72,26 @@ function itemRow(item: Item): FeedRow {
   return row;
 }
 
+/**
+ * Where a Run's fallback line goes among its items: before the first item made after the
+ * move (the fallback never follows streamed content of the same step), or, when only the
+ * run record told of it (no time), before the Run's first answer or tool item (a move
+ * mostly happens on the first call).
+ */
+function fallbackIndex(items: readonly Item[], fallback: RunFallback): number {
+  const at = fallback.at;
+  const index = at
+    ? items.findIndex((item) => item.role !== "user" && item.createdAt >= at)
+    : items.findIndex((item) => item.role !== "user");
+  return index === -1 ? items.length : index;
+}
+
 function rowsOfRun(run: RunView): FeedRow[] {
   const cached = runRows.get(run);
   if (cached) return cached;
   const rows = run.items.map(itemRow);
   if (run.fallback) {
-    rows.push({
+    rows.splice(fallbackIndex(run.items, run.fallback), 0, {
       kind: "run-fallback",
       key: `run-fallback:${run.id}`,
       turnId: run.turnId,

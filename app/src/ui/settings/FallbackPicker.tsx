@@ -28,6 +28,7 @@ export function FallbackPicker({ model }: { model: Model }) {
   const wanted = useSignal<string | null>(null);
   const failure = useSignal<CallFailure | null>(null);
   const id = `fallback-${model.providerId}-${model.id}`;
+  const shown = wanted.value ?? fallbackValue(model.fallback);
   const choose = async (value: string) => {
     wanted.value = value;
     failure.value = await setModelFallback(model, fallbackRef(value));
@@ -39,14 +40,18 @@ export function FallbackPicker({ model }: { model: Model }) {
       <select
         id={id}
         name="fallback"
-        value={wanted.value ?? fallbackValue(model.fallback)}
         disabled={wanted.value !== null}
         aria-label={t("settings.models.fallbackOf", { name: model.displayName })}
         aria-describedby={`${id}-hint`}
         onChange={(event) => void choose(event.currentTarget.value)}
       >
         {fallbackChoices(model, allModels.value).map((choice) => (
-          <option key={choice.value} value={choice.value}>{choiceLabel(choice)}</option>
+          // `selected` per option, not `value` on the select: when the asked-for option
+          // disappears (a refused choice, the list read again) the select's value is
+          // already "", so a `value` of "" would not be written and nothing would show.
+          <option key={choice.value} value={choice.value} selected={choice.value === shown}>
+            {choiceLabel(choice)}
+          </option>
         ))}
       </select>
       <small id={`${id}-hint`} class="visually-hidden">{t("settings.models.fallbackHint")}</small>

@@ -69,7 +69,7 @@ function BreakerLine({ row }: { row: BreakerRow }) {
         <span class={`breaker-state state-${row.phase}`}>{t(`health.state.${row.phase}`)}</span>
       </td>
       <td>
-        {t("health.failures", { failures: row.recentFailures, calls: row.recentCalls })}
+        {failureText(row)}
         {row.consecutiveFailures > 1 && (
           <span class="muted">
             {" · "}
@@ -80,6 +80,12 @@ function BreakerLine({ row }: { row: BreakerRow }) {
       <td class="breaker-retry">{retryText(row)}</td>
     </tr>
   );
+}
+
+function failureText(row: BreakerRow): string {
+  if (row.recentFailures === 0) return t("health.noFailures");
+  if (row.recentCalls === 1) return t("health.lastFailed");
+  return t("health.failures", { failures: row.recentFailures, calls: row.recentCalls });
 }
 
 function retryText(row: BreakerRow): string {

@@ -18,5 +18,8 @@ export function HealthSection() {
       if (movesBreakers(event)) void loadBreakers();
     });
   }, []);
-  return <HealthPanel view={breakerHealth.value} nowMs={useNow()} />;
+  // The tick only re-renders the countdowns; the time is read now, since a list that
+  // arrived between two ticks must count from the moment it is shown.
+  useNow();
+  return <HealthPanel view={breakerHealth.value} nowMs={Date.now()} />;
 }

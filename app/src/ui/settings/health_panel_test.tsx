@@ -51,7 +51,12 @@ Deno.test("health panel: an open provider breaker is worded with failures and it
       /Provider scriptedSwitched off4 of the last 4 calls failed · 4 in a rowTries again in 0:25/,
       "the open provider comes first, worded for a person",
     );
-    assert.match(shown, /Tool echoWorking0 of the last 3 calls failed—/);
+    assert.match(shown, /Tool echoWorkingNo failures—/);
+    const once = text(HealthPanel({
+      view: ready([{ ...ECHO, recentCalls: 1, recentFailures: 1, consecutiveFailures: 1 }]),
+      nowMs: NOW,
+    }));
+    assert.match(once, /Tool echoWorkingThe last call failed—/, "one call is not 'calls'");
     const later = text(HealthPanel({ view: ready([OPEN]), nowMs: NOW + 26_000 }));
     assert.match(
       later,
