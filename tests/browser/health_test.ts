@@ -111,6 +111,9 @@ Deno.test({
       );
       assert.equal(first[0], "provider:scripted", `the open breaker is listed first: ${first}`);
       await page.screenshot({ path: `${dir}/settings-health-open.png` });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: `${dir}/settings-health-open-390.png` });
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       // While open, the next Run fails fast; the section still shows it open.
       const fast = await runToEnd(client, thread.id, "plain question");
