@@ -4,7 +4,8 @@
  * - Settings › Health: no breaker at first (all healthy); a Run settling while the
  *   section is open lists the breakers it moved; four failed provider calls open the
  *   scripted provider's breaker, shown switched off with its failures and countdown,
- *   and the next Run fails fast with `provider_circuit_open`.
+ *   and the next Run fails fast with `provider_circuit_open`, whose outcome opens
+ *   Settings › Health.
  * - The fallback picker: a model's fallback is set in Settings › Providers and models
  *   and lands in config.yaml (`model.list`); a choice the runtime refuses
  *   (`model_fallback_invalid`) is explained beside the picker; a Run whose primary fails
@@ -122,6 +123,20 @@ Deno.test({
       const listed = await client.call("breaker.list", {});
       const wire = listed.breakers.find((b) => b.key === "provider:scripted");
       assert.equal(wire?.state, "open", "the section agrees with breaker.list");
+
+      // The failed Run's outcome points back here.
+      await page.keyboard.press("Escape");
+      await page.waitForSelector("dialog.settings[open]", { ...wait, state: "detached" });
+      await page.click(`nav.sidebar button.thread:has(.title:text-is("Breakers"))`);
+      await page.waitForSelector(".run-outcome button.open-health", wait);
+      await page.screenshot({ path: `${dir}/feed-circuit-open.png` });
+      await page.click(".run-outcome button.open-health");
+      await page.waitForSelector(`${row}[data-state=open]`, wait);
+      assert.equal(
+        await page.getAttribute("#settings-tab-health", "aria-selected"),
+        "true",
+        "Settings opened at Health",
+      );
     });
   },
 });

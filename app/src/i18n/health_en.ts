@@ -42,5 +42,6 @@ export const healthEn = {
   "fallback.label": "Fallback model",
   "fallback.from": "Started on",
   "fallback.to": "Continued on",
+  "outcome.openHealth": "See Settings › Health",
   "status.waitingApproval": "waiting for approval",
 } as const;

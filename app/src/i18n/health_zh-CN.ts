@@ -43,5 +43,6 @@ export const healthZhCN: Record<keyof typeof healthEn, string> = {
   "fallback.label": "备用模型",
   "fallback.from": "开始使用",
   "fallback.to": "继续使用",
+  "outcome.openHealth": "查看设置 › 运行状况",
   "status.waitingApproval": "等待批准",
 };
