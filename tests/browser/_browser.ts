@@ -307,18 +307,6 @@ async function retrying(attempt: (n: number) => Promise<void>): Promise<void> {
 }
 
 /**
- * Sets config.yaml's default preset to `full_access`, for tests of something other than
- * approvals: under the shipped default (ask) their commands and the fixture's `echo`
- * would wait for the user.
- *
- * @param run the browser run (call it before the thread is created)
- */
-export async function allowAllTools(run: BrowserRun): Promise<void> {
-  await createHttpClient({ url: run.server.url, token: run.token })
-    .call("permission.update", { preset: "full_access" });
-}
-
-/**
  * Opens a fresh login URL (a new one-time code each try, as `daedalus login` mints it)
  * and waits until the app is connected: the connection banner is gone (the app renders
  * none while connected) and the sidebar's thread list loaded.

@@ -5,7 +5,6 @@
  */
 import assert from "node:assert/strict";
 import {
-  allowAllTools,
   hasChromium,
   logIn,
   PAGE_WAIT_MS,
@@ -25,7 +24,6 @@ Deno.test({
   fn: () =>
     withBrowser(async (run) => {
       const { page } = run;
-      await allowAllTools(run);
       await logIn(run);
       // "slow tool": the first model call streams for ~2 s, then calls `echo`.
       await startMessage(page, "slow tool demo");

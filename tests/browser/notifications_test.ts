@@ -7,14 +7,7 @@
  * Skipped when Chromium is not installed.
  */
 import assert from "node:assert/strict";
-import {
-  allowAllTools,
-  hasChromium,
-  logIn,
-  PAGE_WAIT_MS,
-  sendMessage,
-  withBrowser,
-} from "./_browser.ts";
+import { hasChromium, logIn, PAGE_WAIT_MS, sendMessage, withBrowser } from "./_browser.ts";
 
 /** Records notifications and makes the window look unfocused (a background window). */
 const RECORD_NOTIFICATIONS = `
@@ -38,7 +31,6 @@ Deno.test({
     withBrowser(async (run) => {
       const { page, context } = run;
       await context.addInitScript(RECORD_NOTIFICATIONS);
-      await allowAllTools(run);
       await logIn(run);
       assert.equal(await page.evaluate<string>("Notification.permission"), "default");
       await sendMessage(page, "bg: sleep 2; echo done", "Started it.");
