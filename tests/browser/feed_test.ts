@@ -9,7 +9,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { writeLongThread } from "../fixtures/long_thread.ts";
-import { createHttpClient } from "@daedalus/client";
 import {
   hasChromium,
   logIn,
@@ -90,10 +89,6 @@ Deno.test({
     withBrowser(
       async (run) => {
         const { page } = run;
-        // This test is about the feed, not approvals: under the default preset (ask) the
-        // echo call would wait for the user.
-        await createHttpClient({ url: run.server.url, token: run.token })
-          .call("permission.update", { preset: "full_access" });
         await logIn(run);
         await page.click("nav.sidebar button.thread:has-text('Long thread')");
         await page.waitForSelector("[role=feed] > [role=article]", { timeout: PAGE_WAIT_MS });

@@ -3,7 +3,6 @@
  * output read on demand and Stop. Skipped without Chromium.
  */
 import assert from "node:assert/strict";
-import { createHttpClient } from "@daedalus/client";
 import { hasChromium, logIn, PAGE_WAIT_MS, sendMessage, withBrowser } from "./_browser.ts";
 
 Deno.test({
@@ -12,10 +11,6 @@ Deno.test({
   fn: () =>
     withBrowser(async (run) => {
       const { page } = run;
-      // This test is about the process card, not approvals: under the default preset
-      // (ask) the command would wait for the user.
-      await createHttpClient({ url: run.server.url, token: run.token })
-        .call("permission.update", { preset: "full_access" });
       await logIn(run);
       await sendMessage(page, "bg: echo marker-42; sleep 60", "Started it.");
       const controls = "section.tool-card .process-controls";
