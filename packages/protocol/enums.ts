@@ -67,12 +67,19 @@ export const PERMISSION_TOOL_GROUPS = [
   "group:memory",
 ] as const;
 
-/** Why a tool call waits for the user: a rule asks, a high-risk command, a repeating model. */
+/**
+ * Why a Run waits for the user: a rule asks about a call, a high-risk command, a repeating
+ * model, a budget reached.
+ */
 export const APPROVAL_REASON_CODES = [
   "permission_ask",
   "high_risk_command",
   "loop_detected",
+  "budget_reached",
 ] as const;
+
+/** What a Run budget limits. */
+export const BUDGET_KINDS = ["tokens", "costUsd", "modelCalls", "wallTimeSeconds"] as const;
 
 /**
  * The answers an approval offers for each reason it asks. A rule's `ask` can become a rule
@@ -88,4 +95,6 @@ export const APPROVAL_DECISIONS_BY_REASON: Readonly<
   permission_ask: ["allow_once", "allow_thread", "allow_always", "deny"],
   high_risk_command: ["allow_once", "deny"],
   loop_detected: ["allow_once", "deny"],
+  // Continue with the extension, or stop the Run (`budget_exceeded`).
+  budget_reached: ["allow_once", "deny"],
 };

@@ -38,6 +38,8 @@ const CLASS_OF: Readonly<Record<RunReasonCode, RunFailureClass | null>> = {
   provider_unknown: "retryable",
   // The user has to change something first: a setting, the model, the input or the ask.
   context_budget_exceeded: "needs_user",
+  // The user declined to raise a Run budget it had reached.
+  budget_exceeded: "needs_user",
   model_output_limit: "needs_user",
   model_input_unavailable: "needs_user",
   model_not_configured: "needs_user",

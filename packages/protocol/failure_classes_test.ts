@@ -33,6 +33,7 @@ const EXPECTED: Record<RunReasonCode, (typeof RUN_FAILURE_CLASSES)[number] | nul
   provider_unknown: "retryable",
   runtime_interrupted: "retryable",
   context_budget_exceeded: "needs_user",
+  budget_exceeded: "needs_user",
   model_output_limit: "needs_user",
   model_input_unavailable: "needs_user",
   model_not_configured: "needs_user",

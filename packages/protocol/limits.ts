@@ -62,3 +62,12 @@ export const APPROVAL_MESSAGE_MAX_CHARS = 4000;
 export const APPROVAL_SUMMARY_MAX_CHARS = 500;
 /** Most approvals one `approval.list` returns: pending ones are few; resolved ones are history. */
 export const APPROVAL_LIST_MAX_COUNT = 500;
+
+/** Largest token budget of a Run: beyond any model's reach in one Run, a typo guard. */
+export const BUDGET_TOKENS_MAX = 1_000_000_000_000;
+/** Largest cost budget of a Run (US dollars). */
+export const BUDGET_COST_USD_MAX = 1_000_000;
+/** Most model calls a budget may allow. */
+export const BUDGET_MODEL_CALLS_MAX = 1_000_000;
+/** Longest running time a budget may allow (seconds): 30 days. */
+export const BUDGET_WALL_TIME_SECONDS_MAX = 30 * 86_400;

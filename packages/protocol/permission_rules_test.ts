@@ -97,7 +97,7 @@ Deno.test("permissionPatternProblem refuses bad patterns with a reason", () => {
 
 Deno.test("PermissionRule names the field at fault", () => {
   const cases: [unknown, string, RegExp][] = [
-    [{ tool: "rm", decision: "deny" }, "tool", /built-in tool id/],
+    [{ tool: "rm", decision: "deny" }, "tool", /tool "rm" is not a built-in tool id/],
     [{ tool: "read", decision: "maybe" }, "decision", /allow, ask, deny/],
     [{ tool: "memory", pattern: "x", decision: "allow" }, "pattern", /takes no pattern/],
     [{ tool: "read", pattern: "[", decision: "allow" }, "pattern", /unclosed/],

@@ -48,6 +48,7 @@ export const RUN_REASON_CODES: readonly RunReasonCode[] = [
   // The policy gate saw the model repeat a call without progress (issue 14); until
   // approvals exist the Run stops instead of waiting for the user.
   "loop_detected",
+  "budget_exceeded",
   ...PROVIDER_FAILURE_CATEGORIES.map((category) => `provider_${category}` as const),
 ];
 

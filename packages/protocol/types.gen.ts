@@ -18,12 +18,13 @@ export type Approval = {
   approvalId: ApprovalId;
   runId: RunId;
   threadId: ThreadId;
-  toolCallItemId: ItemId;
-  tool: Identifier;
+  toolCallItemId: ItemId | null;
+  tool: Identifier | null;
   summary: string;
   target: string | null;
-  risk: ToolRisk;
+  risk: ToolRisk | null;
   reasonCode: ApprovalReasonCode;
+  budget: BudgetReached | null;
   rule: PermissionRule | null;
   decisions: ApprovalDecision[];
   status: ApprovalStatus;
@@ -64,7 +65,11 @@ export const ApprovalMessage: Schema<ApprovalMessage> = schemas.ApprovalMessage;
  * Why a call needs the user: a permission rule asks, the command is high-risk, or the model repeats
  * itself.
  */
-export type ApprovalReasonCode = "permission_ask" | "high_risk_command" | "loop_detected";
+export type ApprovalReasonCode =
+  | "permission_ask"
+  | "high_risk_command"
+  | "loop_detected"
+  | "budget_reached";
 /**
  * Why a call needs the user: a permission rule asks, the command is high-risk, or the model repeats
  * itself.
@@ -144,6 +149,27 @@ export type BreakerSnapshot = {
  * `provider:<providerId>`.
  */
 export const BreakerSnapshot: Schema<BreakerSnapshot> = schemas.BreakerSnapshot;
+
+/**
+ * What a budget limits: `tokens` (input + output of the Run's model calls), `costUsd` (from the
+ * model's configured price), `modelCalls`, `wallTimeSeconds` (time running, not waiting).
+ */
+export type BudgetKind = "tokens" | "costUsd" | "modelCalls" | "wallTimeSeconds";
+/**
+ * What a budget limits: `tokens` (input + output of the Run's model calls), `costUsd` (from the
+ * model's configured price), `modelCalls`, `wallTimeSeconds` (time running, not waiting).
+ */
+export const BudgetKind: Schema<BudgetKind> = schemas.BudgetKind;
+
+/** The budget a Run reached, on its approval. */
+export type BudgetReached = {
+  kind: BudgetKind;
+  limit: number;
+  used: number;
+  extension: number;
+};
+/** The budget a Run reached, on its approval. */
+export const BudgetReached: Schema<BudgetReached> = schemas.BudgetReached;
 
 /** A SHA-256 content address: `sha256:<64 hex digits>` of the content's JSON text. */
 export type ContentHash = string;
@@ -626,13 +652,13 @@ export type GoldenTrace = {
 export const GoldenTrace: Schema<GoldenTrace> = schemas.GoldenTrace;
 
 /**
- * What a high-risk command (`process_start`) gets: `ask` needs the user's approval (until approvals
- * exist: refused with `high_risk_command`); `allow` runs it as the permission rules decide.
+ * What a high-risk command (`process_start`) gets: `ask` needs the user's approval every time
+ * (`high_risk_command`); `allow` runs it as the permission rules decide.
  */
 export type HighRiskCommands = "ask" | "allow";
 /**
- * What a high-risk command (`process_start`) gets: `ask` needs the user's approval (until approvals
- * exist: refused with `high_risk_command`); `allow` runs it as the permission rules decide.
+ * What a high-risk command (`process_start`) gets: `ask` needs the user's approval every time
+ * (`high_risk_command`); `allow` runs it as the permission rules decide.
  */
 export const HighRiskCommands: Schema<HighRiskCommands> = schemas.HighRiskCommands;
 
@@ -863,6 +889,7 @@ export type Model = {
   reasoningEffort: ReasoningEffort | null;
   reasoningEfforts: ReasoningEffort[];
   fallback?: ModelRef | null;
+  price?: ModelPrice;
   [key: string]: unknown;
 };
 /** A model summary (`model.list`). */
@@ -886,6 +913,14 @@ export type ModelInput = {
 };
 /** A model entered by the user when configuring a provider. */
 export const ModelInput: Schema<ModelInput> = schemas.ModelInput;
+
+/** A model's price, for cost budgets. */
+export type ModelPrice = {
+  inputUsdPerMTok: number;
+  outputUsdPerMTok: number;
+};
+/** A model's price, for cost budgets. */
+export const ModelPrice: Schema<ModelPrice> = schemas.ModelPrice;
 
 /** A configured model named by its provider and id (a fallback, a Run's models). */
 export type ModelRef = {
@@ -1144,6 +1179,16 @@ export type RpcErrorObject = {
 /** A JSON-RPC error object. */
 export const RpcErrorObject: Schema<RpcErrorObject> = schemas.RpcErrorObject;
 
+/** A Run's limits, each optional; reaching one pauses the Run with an approval. */
+export type RunBudget = {
+  tokens?: number;
+  costUsd?: number;
+  modelCalls?: number;
+  wallTimeSeconds?: number;
+};
+/** A Run's limits, each optional; reaching one pauses the Run with an approval. */
+export const RunBudget: Schema<RunBudget> = schemas.RunBudget;
+
 /** A Run's frozen config resolved: the record with each part's content. */
 export type RunConfig = {
   providerId: ProviderId;
@@ -1154,6 +1199,8 @@ export type RunConfig = {
   reasoningEffort: ReasoningEffort | null;
   subagentDepth?: number;
   parentRunId?: RunId;
+  budget?: RunBudget;
+  price?: ModelPrice;
   parts: RunConfigPartRefs;
   tools: RunToolSchema[];
   identity: RunIdentity;
@@ -1215,6 +1262,8 @@ export type RunConfigRecord = {
   reasoningEffort: ReasoningEffort | null;
   subagentDepth?: number;
   parentRunId?: RunId;
+  budget?: RunBudget;
+  price?: ModelPrice;
   parts: RunConfigPartRefs;
 };
 /**
@@ -1269,6 +1318,7 @@ export type RunReasonCode =
   | "model_output_limit"
   | "tool_sandbox_unavailable"
   | "loop_detected"
+  | "budget_exceeded"
   | "provider_authentication"
   | "provider_rate_limit"
   | "provider_context_overflow"
@@ -1713,12 +1763,13 @@ export type EventPayloadMap = {
   "approval.requested": {
     approvalId: ApprovalId;
     threadId: ThreadId;
-    toolCallItemId: ItemId;
-    tool: Identifier;
+    toolCallItemId: ItemId | null;
+    tool: Identifier | null;
     summary: string;
     target: string | null;
-    risk: ToolRisk;
+    risk: ToolRisk | null;
     reasonCode: ApprovalReasonCode;
+    budget: BudgetReached | null;
     rule: PermissionRule | null;
     decisions: ApprovalDecision[];
     status: ApprovalStatus;
@@ -1734,12 +1785,13 @@ export type EventPayloadMap = {
   "approval.resolved": {
     approvalId: ApprovalId;
     threadId: ThreadId;
-    toolCallItemId: ItemId;
-    tool: Identifier;
+    toolCallItemId: ItemId | null;
+    tool: Identifier | null;
     summary: string;
     target: string | null;
-    risk: ToolRisk;
+    risk: ToolRisk | null;
     reasonCode: ApprovalReasonCode;
+    budget: BudgetReached | null;
     rule: PermissionRule | null;
     decisions: ApprovalDecision[];
     status: ApprovalStatus;
@@ -1800,6 +1852,7 @@ export type MethodParamsMap = {
     attachments?: AttachmentInputs;
     reasoningEffort?: ReasoningEffort | null;
     executionPolicy?: ExecutionPolicy;
+    budget?: RunBudget;
   };
   "turn.list": {
     threadId: ThreadId;

@@ -568,3 +568,30 @@ Deno.test("a writer killed at random moments leaves an old or a new complete con
     assert.deepEqual(await listDir(home), ["config.yaml"], "no temp file may remain");
   });
 });
+
+Deno.test("budgets and model prices are read and validated, naming the field at fault", () => {
+  const config = parseConfig(
+    "version: 1\nbudgets:\n  tokens: 200000\n  cost_usd: 2.5\n" +
+      "providers:\n  local:\n    type: openai_compatible\n    base_url: http://127.0.0.1:1/v1\n" +
+      "    models:\n      m:\n        price: {input_usd_per_mtok: 0.27, output_usd_per_mtok: 1.1}\n",
+    "config.yaml",
+  );
+  assert.deepEqual(config.budgets, { tokens: 200000, cost_usd: 2.5 });
+  assert.deepEqual(config.providers.local?.models.m?.price, {
+    input_usd_per_mtok: 0.27,
+    output_usd_per_mtok: 1.1,
+  });
+  const bad: Array<[string, RegExp]> = [
+    ["budgets:\n  tokens: 0\n", /budgets\.tokens/],
+    ["budgets:\n  model_calls: 1.5\n", /budgets\.model_calls/],
+    ["budgets:\n  minutes: 3\n", /minutes/],
+    ["budgets:\n  cost_usd: -1\n", /budgets\.cost_usd/],
+  ];
+  for (const [section, field] of bad) {
+    assert.throws(
+      () => parseConfig(`version: 1\n${section}`, "config.yaml"),
+      (error: Error) => error instanceof ConfigError && field.test(error.message),
+      section,
+    );
+  }
+});

@@ -6,6 +6,10 @@
  */
 import { z } from "zod";
 import {
+  BUDGET_COST_USD_MAX,
+  BUDGET_MODEL_CALLS_MAX,
+  BUDGET_TOKENS_MAX,
+  BUDGET_WALL_TIME_SECONDS_MAX,
   type HighRiskCommands,
   type PermissionPreset,
   type PermissionRule,
@@ -74,6 +78,12 @@ const ModelFallbackSchema = z.strictObject({
   model_id: ModelIdSchema,
 });
 
+/** A model's price in US dollars per million tokens (cost budgets count with it). */
+const ModelPriceSchema = z.strictObject({
+  input_usd_per_mtok: z.number().min(0).max(10_000),
+  output_usd_per_mtok: z.number().min(0).max(10_000),
+});
+
 /** One model of a provider, as stored under `providers.<id>.models.<model-id>`. */
 export const ModelConfigSchema = z.strictObject({
   display_name: DisplayNameSchema.optional(),
@@ -84,6 +94,7 @@ export const ModelConfigSchema = z.strictObject({
   reasoning_efforts: z.array(ReasoningEffortSchema).optional(),
   reasoning_effort: ReasoningEffortSchema.optional(),
   fallback: ModelFallbackSchema.optional(),
+  price: ModelPriceSchema.optional(),
 }).superRefine((model, ctx) => {
   const efforts = model.reasoning_efforts;
   if (efforts === undefined) return;
@@ -137,6 +148,17 @@ const AuxiliaryConfigSchema = z.strictObject({
 });
 
 /**
+ * The `budgets` section: the limits of every Run whose turn names none (each optional;
+ * `turn.start`'s `budget` replaces the whole section for its Run).
+ */
+const BudgetsConfigSchema = z.strictObject({
+  tokens: z.int().min(1).max(BUDGET_TOKENS_MAX).optional(),
+  cost_usd: z.number().positive().max(BUDGET_COST_USD_MAX).optional(),
+  model_calls: z.int().min(1).max(BUDGET_MODEL_CALLS_MAX).optional(),
+  wall_time_seconds: z.int().min(1).max(BUDGET_WALL_TIME_SECONDS_MAX).optional(),
+});
+
+/**
  * The `permissions` section: the default preset of threads and rules checked after it.
  * Validated by the protocol's `PermissionSettings` (the schema the RPC and the PWA use),
  * its issues re-addressed under `permissions` so an error names the rule's index and field
@@ -181,6 +203,7 @@ export const DaedalusConfigSchema = z.strictObject({
   skills: SkillsConfigSchema.default(() => ({ disabled: [] })),
   auxiliary: AuxiliaryConfigSchema.optional(),
   permissions: PermissionsConfigSchema.optional(),
+  budgets: BudgetsConfigSchema.optional(),
 }).superRefine((config, ctx) => {
   for (const issue of fallbackIssues(config)) {
     ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
@@ -206,6 +229,8 @@ export interface ModelConfig {
   reasoning_effort?: ReasoningEffort;
   /** The model a Run continues on when this one fails with a retryable reason. */
   fallback?: ModelFallbackConfig;
+  /** Its price, for cost budgets (absent: a Run's cost is not counted). */
+  price?: ModelPriceConfig;
 }
 
 /** A model entry as accepted for writing: defaults may be omitted. */
@@ -264,6 +289,26 @@ export interface PermissionsConfig {
   highRiskCommands?: HighRiskCommands;
 }
 
+/** A model's price in US dollars per million tokens. */
+export interface ModelPriceConfig {
+  /** Per million input tokens. */
+  input_usd_per_mtok: number;
+  /** Per million output tokens. */
+  output_usd_per_mtok: number;
+}
+
+/** The `budgets` section: every Run's limits unless its turn names its own. */
+export interface BudgetsConfig {
+  /** Tokens (input + output) a Run may use. */
+  tokens?: number;
+  /** US dollars a Run may cost (counted only for models with a `price`). */
+  cost_usd?: number;
+  /** Model calls a Run may make. */
+  model_calls?: number;
+  /** Seconds a Run may run (time waiting for the user does not count). */
+  wall_time_seconds?: number;
+}
+
 /** A validated config with defaults filled in. */
 export interface DaedalusConfig {
   /** The format version, {@linkcode CONFIG_VERSION}. */
@@ -276,6 +321,8 @@ export interface DaedalusConfig {
   auxiliary?: AuxiliaryConfig;
   /** The permissions section (absent: the `ask` preset, no rules). */
   permissions?: PermissionsConfig;
+  /** The budgets section (absent: no limits). */
+  budgets?: BudgetsConfig;
 }
 
 /** A config as accepted for writing: defaults may be omitted. */
@@ -290,6 +337,8 @@ export interface DaedalusConfigInput {
   auxiliary?: AuxiliaryConfig;
   /** The permissions section. */
   permissions?: PermissionsConfig;
+  /** The budgets section. */
+  budgets?: BudgetsConfig;
 }
 
 // Compile-time guards: each written-out type equals the schema's own.

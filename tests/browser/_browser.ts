@@ -13,6 +13,8 @@
  *
  * @module
  */
+import type { PermissionPreset } from "@daedalus/protocol";
+import { readPermissions, writePermissions } from "@daedalus/storage";
 import {
   type BrowserContext,
   chromium,
@@ -192,6 +194,12 @@ export interface BrowserRunOptions {
   env?: Record<string, string>;
   /** Runs on the fresh home before the server starts (seeding `state.db`). */
   beforeStart?: (home: TempHome) => Promise<void>;
+  /**
+   * The default preset written to config.yaml (default `full_access`: the PWA's turns name
+   * none, and tests of other features must not wait for approvals); null leaves the
+   * runtime's own default, `ask`.
+   */
+  preset?: PermissionPreset | null;
 }
 
 /** The app's localStorage key for the wizard's record (`app/src/state/onboarding.ts`). */
@@ -213,6 +221,11 @@ export async function withBrowser(
   await ensureAppBuilt();
   await using home = await makeTempHome();
   await options.beforeStart?.(home);
+  const preset = options.preset === undefined ? "full_access" : options.preset;
+  if (preset !== null) {
+    const permissions = await readPermissions(`${home.home}/config.yaml`);
+    await writePermissions(`${home.home}/config.yaml`, { ...permissions, preset });
+  }
   const servers = [await startFixture(home, env)];
   await using _servers = {
     [Symbol.asyncDispose]: async () => {

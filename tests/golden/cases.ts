@@ -39,11 +39,28 @@ export function goldenScript(request: ProviderRequest): ScriptedResponse {
       }],
     };
   }
+  if (lastUser.startsWith("Check the build")) return checkBuild(request);
+  if (lastUser.startsWith("Keep going")) {
+    return sawTool ? { text: ["Done."] } : {
+      toolCalls: [{ name: "echo", arguments: { text: "step" } }],
+    };
+  }
+  if (lastUser.startsWith("Fail over")) {
+    return request.modelId === MODEL.modelId
+      ? { error: { category: "server", message: "overloaded" } }
+      : { text: ["The fallback ", "answered."] };
+  }
   if (lastUser.startsWith("Write a long story")) {
     return { text: ["Once upon a time", " there was", " a very", " long story"], delayMs: 400 };
   }
   return { text: ["OK."] };
 }
+
+/**
+ * The mode of a turn whose tools should just run: since the default preset became `ask`,
+ * a command or a custom tool would wait for approval. Cases about permissions leave it out.
+ */
+export const FULL_ACCESS = { executionPolicy: "full_access" } as const;
 
 /** A model with a small window, so a few tool results force a compaction. */
 export const SMALL_MODEL = { providerId: "scripted", modelId: "scripted-small" };
@@ -96,6 +113,28 @@ function fixGreeting(request: ProviderRequest): ScriptedResponse {
   return { text: ["Fixed: hello world."] };
 }
 
+/**
+ * Run a command (which asks under the default `ask` preset) and wait for it (it sleeps
+ * first, so its start and its exit are recorded on either side of the start's result);
+ * then an answer, also when it was denied (the tool result then carries no process id).
+ */
+function checkBuild(request: ProviderRequest): ScriptedResponse {
+  const results = request.messages.filter((m) => m.role === "tool").map((m) =>
+    messageText(m.content)
+  );
+  if (results.length === 0) {
+    return {
+      toolCalls: [{ name: "process_start", arguments: { command: "sleep 0.3; echo build ok" } }],
+    };
+  }
+  const processId = /process_[0-9a-f]{32}/.exec(results[0]!)?.[0];
+  if (processId === undefined) return { text: ["Understood, ", "I will not run it."] };
+  if (results.length === 1) {
+    return { toolCalls: [{ name: "process_wait", arguments: { processId, timeoutMs: 10_000 } }] };
+  }
+  return { text: ["The build ", "is fine."] };
+}
+
 const initialize = (session: WireSession) =>
   session.request("initialize", {
     protocolVersion: PROTOCOL_VERSION,
@@ -106,6 +145,19 @@ async function createThread(session: WireSession, title: string, clientRequestId
   const created = await session.request("thread.create", { title, clientRequestId });
   await session.event("thread.created");
   return (created.result?.thread as { id: string; defaultBranchId: string });
+}
+
+/** Starts a turn under the default preset (`ask`) and waits for its approval request. */
+async function askingTurn(session: WireSession, threadId: string, content: string) {
+  const started = await session.request("turn.start", { threadId, content, ...MODEL });
+  const runId = started.result?.runId;
+  const asked = await session.event("approval.requested", (e) => e.runId === runId);
+  await session.event(
+    "run.state_changed",
+    (e) => e.runId === runId && (e.payload as { status?: string }).status === "waiting",
+  );
+  const payload = (asked.params as { payload: { approvalId: string } }).payload;
+  return { runId, approvalId: payload.approvalId };
 }
 
 /** Every case, in file order. */
@@ -176,6 +228,7 @@ export const LIVE_CASES: LiveCase[] = [
         threadId: thread.id,
         branchId: thread.defaultBranchId,
         content: "Summarize notes.md",
+        ...FULL_ACCESS,
         clientRequestId: "golden-completed-turn",
         ...MODEL,
       });
@@ -194,6 +247,7 @@ export const LIVE_CASES: LiveCase[] = [
       const started = await s.request("turn.start", {
         threadId: thread.id,
         content: "Investigate the six logs",
+        ...FULL_ACCESS,
         ...SMALL_MODEL,
       });
       const runId = started.result?.runId;
@@ -210,6 +264,7 @@ export const LIVE_CASES: LiveCase[] = [
       const started = await s.request("turn.start", {
         threadId: thread.id,
         content: "Fix the greeting in hello.txt",
+        ...FULL_ACCESS,
         ...MODEL,
       });
       const runId = started.result?.runId;
@@ -281,6 +336,122 @@ export const LIVE_CASES: LiveCase[] = [
       await s.event("item.delta", (e) => e.runId === runId);
       await s.request("run.cancel", { runId });
       await s.event("run.settled", (e) => e.runId === runId);
+    },
+  },
+  {
+    name: "approval.allow_once",
+    description: "under the default preset (ask) a command asks: approval.requested and the " +
+      "Run waiting; approval.list shows the approval, approval.respond allow_once resolves " +
+      "it (approval.resolved), the command runs and the Run completes",
+    run: async (s) => {
+      await initialize(s);
+      const thread = await createThread(s, "Build", "golden-approval-thread");
+      const { runId, approvalId } = await askingTurn(s, thread.id, "Check the build");
+      await s.request("approval.list", { threadId: thread.id, status: "pending" });
+      await s.request("approval.respond", {
+        approvalId,
+        decision: "allow_once",
+        clientRequestId: "golden-approval-allow",
+      });
+      await s.event("approval.resolved", (e) => e.runId === runId);
+      await s.event("run.settled", (e) => e.runId === runId);
+    },
+  },
+  {
+    name: "approval.deny",
+    description: "a denial with a message reaches the model as the tool's error and the Run " +
+      "goes on; answering again is approval_already_resolved, an unknown id " +
+      "approval_not_found",
+    run: async (s) => {
+      await initialize(s);
+      const thread = await createThread(s, "Build again", "golden-deny-thread");
+      const { runId, approvalId } = await askingTurn(s, thread.id, "Check the build again");
+      await s.request("approval.respond", {
+        approvalId,
+        decision: "deny",
+        message: "Not on this machine",
+        clientRequestId: "golden-approval-deny",
+      });
+      await s.event("approval.resolved", (e) => e.runId === runId);
+      await s.event("run.settled", (e) => e.runId === runId);
+      await s.request("approval.respond", { approvalId, decision: "allow_once" });
+      await s.request("approval.respond", {
+        approvalId: `approval_${"0".repeat(32)}`,
+        decision: "allow_once",
+      });
+    },
+  },
+  {
+    name: "approval.budget",
+    description: "a Run that reaches its budget (one model call) waits with a budget_reached " +
+      "approval scoped to the Run; denying it settles the Run failed budget_exceeded",
+    run: async (s) => {
+      await initialize(s);
+      const thread = await createThread(s, "Budget", "golden-budget-thread");
+      const started = await s.request("turn.start", {
+        threadId: thread.id,
+        content: "Keep going",
+        ...MODEL,
+        ...FULL_ACCESS,
+        budget: { modelCalls: 1 },
+        clientRequestId: "golden-budget-turn",
+      });
+      const runId = started.result?.runId;
+      const asked = await s.event("approval.requested", (e) => e.runId === runId);
+      const { approvalId } = (asked.params as { payload: { approvalId: string } }).payload;
+      await s.request("approval.respond", {
+        approvalId,
+        decision: "deny",
+        clientRequestId: "golden-budget-deny",
+      });
+      await s.event("run.settled", (e) => e.runId === runId);
+    },
+  },
+  {
+    name: "permission.rules",
+    description: "permission.read shows the default preset and rules; permission.addRule " +
+      "appends a rule (an unknown tool is refused naming it) and permission.removeRule " +
+      "removes it by index and content",
+    run: async (s) => {
+      await initialize(s);
+      await s.request("permission.read", {});
+      const rule = { tool: "process_start", pattern: "npm test", decision: "allow" };
+      const added = await s.request("permission.addRule", {
+        rule,
+        clientRequestId: "golden-permission-add",
+      });
+      await s.request("permission.addRule", {
+        rule: { tool: "no_such_tool", decision: "allow" },
+      }, { invalid: true });
+      const rules = (added.result as { rules: { index: number }[] }).rules;
+      await s.request("permission.removeRule", { index: rules.at(-1)!.index, rule });
+    },
+  },
+  {
+    name: "run.model_fallback",
+    description: "model.set_fallback names a fallback; a primary that fails with a retryable " +
+      "error before streaming moves the Run to it (run.model_fallback), which completes",
+    run: async (s) => {
+      await initialize(s);
+      await s.request("model.set_fallback", { ...MODEL, fallback: SMALL_MODEL });
+      const thread = await createThread(s, "Fallback", "golden-fallback-thread");
+      const started = await s.request("turn.start", {
+        threadId: thread.id,
+        content: "Fail over",
+        ...MODEL,
+      });
+      const runId = started.result?.runId;
+      await s.event("run.settled", (e) => e.runId === runId);
+      await s.request("model.set_fallback", { ...MODEL, fallback: null });
+    },
+  },
+  {
+    name: "breaker.list",
+    description: "breaker.list shows the circuit breakers that saw calls (tools by id, " +
+      "providers as provider:<id>): closed, with their recent failures",
+    run: async (s) => {
+      await initialize(s);
+      await s.request("breaker.list", {});
     },
   },
   {

@@ -4,6 +4,7 @@
  */
 import type { GoldenCase } from "@daedalus/protocol";
 import { createScriptedProvider, defineTool, startRuntime } from "@daedalus/runtime";
+import { writeConfig } from "@daedalus/storage";
 import { z } from "zod";
 import { goldenScript, LIVE_CASES, SMALL_WINDOW } from "./cases.ts";
 import { WireSession } from "./wire_session.ts";
@@ -24,6 +25,18 @@ const echo = defineTool({
  */
 export async function recordLiveCases(): Promise<GoldenCase[]> {
   const home = await Deno.makeTempDir({ prefix: "daedalus-golden-" });
+  // The scripted provider is listed in config.yaml (its calls still go to the script) so
+  // that `model.set_fallback` can name a fallback for its model.
+  await writeConfig(`${home}/config.yaml`, {
+    version: 1,
+    providers: {
+      scripted: {
+        type: "openai_compatible",
+        base_url: "http://127.0.0.1:9/v1",
+        models: { "scripted-model": {}, "scripted-small": {} },
+      },
+    },
+  });
   const runtime = await startRuntime({
     home,
     workspacesRoot: `${home}/workspaces`,

@@ -7,6 +7,10 @@
 export const approvalsEn = {
   "approval.card": "Approval needed for {tool}",
   "approval.title": "Waiting for your approval",
+  "approval.titleBudget": "Budget reached",
+  "approval.budget.continue": "Continue",
+  "approval.budget.stop": "Stop the run",
+  "approval.keysBudget": "Keys: Enter on the card continues",
   "approval.titleResolved": "Approval",
   "approval.target": "Target",
   "approval.risk": "Risk",
@@ -19,6 +23,8 @@ export const approvalsEn = {
   "approval.reason.permission_ask": "Your permission settings ask before a call like this runs.",
   "approval.reason.high_risk_command":
     "This command is on the high-risk list (it can delete data, change the system or run code from the internet), so it asks every time.",
+  "approval.reason.budget_reached":
+    "The run used up a budget you set (tokens, cost, model calls or running time); continuing adds as much again.",
   "approval.reason.loop_detected":
     "The model keeps making the same call with the same result; it may be stuck in a loop.",
   "approval.command": "Command",

@@ -8,6 +8,10 @@ import type { approvalsEn } from "./approvals_en.ts";
 export const approvalsZhCN: Record<keyof typeof approvalsEn, string> = {
   "approval.card": "{tool} 需要批准",
   "approval.title": "正在等待你的批准",
+  "approval.titleBudget": "已达到预算",
+  "approval.budget.continue": "继续",
+  "approval.budget.stop": "停止运行",
+  "approval.keysBudget": "按键：在卡片上按 Enter 继续",
   "approval.titleResolved": "审批",
   "approval.target": "目标",
   "approval.risk": "风险",
@@ -20,6 +24,8 @@ export const approvalsZhCN: Record<keyof typeof approvalsEn, string> = {
   "approval.reason.permission_ask": "你的权限设置要求此类调用在运行前先询问你。",
   "approval.reason.high_risk_command":
     "此命令属于高风险命令（可能删除数据、更改系统或运行来自网络的代码），因此每次都会询问。",
+  "approval.reason.budget_reached":
+    "运行已用完你设定的预算（令牌、费用、模型调用或运行时间）；继续将再增加同样的额度。",
   "approval.reason.loop_detected": "模型反复进行相同的调用并得到相同的结果，可能陷入了循环。",
   "approval.command": "命令",
   "approval.cwd": "所在目录",

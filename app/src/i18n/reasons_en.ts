@@ -34,6 +34,8 @@ export const reasonsEn = {
     "The answer reached the model's output limit and was cut off. Ask for a shorter answer or continue in a new message.",
   "reason.run.tool_sandbox_unavailable":
     "The permission sandbox that runs file tools in this mode could not start or stopped, so the run could not go on.",
+  "reason.run.budget_exceeded":
+    "The run reached a budget you set and you chose to stop it. Raise the budget in Settings or start again.",
   "reason.run.loop_detected":
     "The model kept repeating the same tool call without progress, so the run was stopped.",
   "reason.run.provider_authentication":

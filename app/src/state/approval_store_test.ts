@@ -24,6 +24,7 @@ function approval(over: Partial<Approval> = {}): Approval {
     target: "echo hi",
     risk: "process",
     reasonCode: "permission_ask",
+    budget: null,
     decisions: ["allow_once", "allow_thread", "allow_always", "deny"],
     rule: { tool: "process_start", pattern: "echo hi", decision: "allow" },
     status: "pending",

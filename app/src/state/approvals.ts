@@ -98,6 +98,23 @@ export function approvalOfItem(state: ApprovalsState, toolCallItemId: string): A
 }
 
 /**
+ * A Run's budget approval: the newest `budget_reached` one asked for the Run (it is the
+ * Run's, not a call's, so the feed shows it with the Run's progress).
+ *
+ * @param state the known approvals
+ * @param runId the run
+ * @returns the approval, or null when the Run never reached a budget
+ */
+export function budgetApprovalOfRun(state: ApprovalsState, runId: string): Approval | null {
+  let found: Approval | null = null;
+  for (const approval of Object.values(state.byId)) {
+    if (approval.runId !== runId || approval.reasonCode !== "budget_reached") continue;
+    if (!found || approval.createdAt > found.createdAt) found = approval;
+  }
+  return found;
+}
+
+/**
  * The threads with an approval still waiting for the user.
  *
  * @param state the known approvals

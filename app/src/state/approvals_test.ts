@@ -5,6 +5,7 @@ import {
   applyApprovalList,
   approvalOfEvent,
   approvalOfItem,
+  budgetApprovalOfRun,
   emptyApprovals,
   threadsAwaitingApproval,
 } from "./approvals.ts";
@@ -23,6 +24,7 @@ function approval(over: Partial<Approval> = {}): Approval {
     target: "echo hi",
     risk: "process",
     reasonCode: "permission_ask",
+    budget: null,
     decisions: ["allow_once", "allow_thread", "allow_always", "deny"],
     rule: { tool: "process_start", pattern: "echo hi", decision: "allow" },
     status: "pending",
@@ -146,4 +148,27 @@ Deno.test("approvals: the threads awaiting an answer are those with a pending ap
     }),
   ]);
   assert.deepEqual([...threadsAwaitingApproval(state)], ["thread_a"]);
+});
+
+Deno.test("a Run's budget approval is found by its Run, the newest first; a call's is not", () => {
+  const budget = {
+    approvalId: "approval_b1",
+    reasonCode: "budget_reached" as const,
+    toolCallItemId: null,
+    tool: null,
+    risk: null,
+    target: null,
+    rule: null,
+    decisions: ["allow_once" as const, "deny" as const],
+    budget: { kind: "modelCalls" as const, limit: 2, used: 2, extension: 2 },
+  };
+  let state = applyApprovalList(emptyApprovals(), [
+    approval(),
+    approval({ ...budget, status: "allowed", decision: "allow_once", resolvedAt: LATER }),
+    approval({ ...budget, approvalId: "approval_b2", createdAt: LATER }),
+  ]);
+  assert.equal(budgetApprovalOfRun(state, "run_1")?.approvalId, "approval_b2");
+  assert.equal(budgetApprovalOfRun(state, "run_2"), null);
+  state = applyApprovalList(emptyApprovals(), [approval()]);
+  assert.equal(budgetApprovalOfRun(state, "run_1"), null, "a call's approval is not a budget's");
 });

@@ -85,7 +85,7 @@ function notifyApproval(approval: Approval): void {
   if (notified.has(approval.approvalId)) return;
   notified.add(approval.approvalId);
   const notification = new Notification(t("notify.approval"), {
-    body: approval.target === null
+    body: approval.target === null || approval.tool === null
       ? approval.summary
       : t("notify.approvalBody", { tool: approval.tool, target: approval.target }),
     tag: approval.approvalId,

@@ -120,6 +120,7 @@ export {
 } from "./domain/file.ts";
 export { ProcessOutputPage, ProcessRecord } from "./domain/process.ts";
 export { Approval, ApprovalMessage } from "./domain/approval.ts";
+export { BudgetKind, BudgetReached, ModelPrice, RunBudget } from "./domain/budget.ts";
 export { BreakerSnapshot } from "./methods/breaker.ts";
 export { DailyUsageBucket, TokenUsage, UsageSummary } from "./domain/usage.ts";
 export { EventEnvelope, EventNotification } from "./events.ts";

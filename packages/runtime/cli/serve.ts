@@ -10,7 +10,7 @@ import { installLogRedaction } from "../security/log_redaction.ts";
 import { ProtectedValues } from "../security/protected_values.ts";
 import { readServeOptions } from "./serve_options.ts";
 import { LOGIN_CODE_TTL_MS } from "../server/limits.ts";
-import type { ToolDefinition } from "@daedalus/tools";
+import { createCircuitBreakers, type ToolDefinition } from "@daedalus/tools";
 import type { Provider } from "../providers/provider.ts";
 
 /** What a serve entry may add (the test fixture adds a scripted provider). */
@@ -64,6 +64,12 @@ export async function serve(
     // The environment can only force a call off; config.yaml's `auxiliary` switches it live.
     threadTitles: Deno.env.get("DAEDALUS_THREAD_TITLES") !== "0",
     memoryRefinement: Deno.env.get("DAEDALUS_MEMORY_REFINEMENT") !== "0",
+    // DAEDALUS_BREAKER_OPEN_MS shortens (or lengthens) every breaker's open period: an
+    // end-to-end test sees a probe close a breaker without waiting 30 s.
+    ...(options.breakerOpenMs === null ? {} : {
+      toolBreakers: createCircuitBreakers({ openMs: options.breakerOpenMs }),
+      providerBreakers: createCircuitBreakers({ openMs: options.breakerOpenMs }),
+    }),
     ...extras,
     staticRoot,
     protectedValues,

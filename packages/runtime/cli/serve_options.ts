@@ -23,6 +23,15 @@ const HTTP_TIMEOUT_MIN_MS = 100;
 /** Longest HTTP read timeout a variable may set. */
 const HTTP_TIMEOUT_MAX_MS = 3_600_000;
 
+/**
+ * Shortest wait of an open circuit breaker a variable may set: below it a failing tool or
+ * provider is probed again almost at once, and the breaker protects nothing.
+ */
+const BREAKER_OPEN_MIN_MS = 100;
+
+/** Longest wait of an open circuit breaker a variable may set: a day, the breakers' own cap. */
+const BREAKER_OPEN_MAX_MS = 86_400_000;
+
 /** Validated options of `daedalus serve`. */
 export interface ServeOptions {
   /** Address to bind; 127.0.0.1 unless `--host` says otherwise. */
@@ -43,6 +52,11 @@ export interface ServeOptions {
   httpHeaderReadTimeoutMs: number;
   /** Longest a request's body may take (`DAEDALUS_HTTP_BODY_TIMEOUT_MS`). */
   httpBodyReadTimeoutMs: number;
+  /**
+   * How long an open tool or provider circuit breaker waits before its probe
+   * (`DAEDALUS_BREAKER_OPEN_MS`), or null for the breakers' default (30 s).
+   */
+  breakerOpenMs: number | null;
 }
 
 /** A start-up option that cannot be used. */
@@ -65,7 +79,7 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
  * @param flags parsed `--name value` flags
  * @param env the environment (`DAEDALUS_HOME`, `DAEDALUS_HOST`, `DAEDALUS_PORT`,
  *   `DAEDALUS_AGENT_WORKERS`, `DAEDALUS_WORKSPACES_ROOT`, `DAEDALUS_HTTP_HEADER_TIMEOUT_MS`,
- *   `DAEDALUS_HTTP_BODY_TIMEOUT_MS`, `HOME`/`USERPROFILE`)
+ *   `DAEDALUS_HTTP_BODY_TIMEOUT_MS`, `DAEDALUS_BREAKER_OPEN_MS`, `HOME`/`USERPROFILE`)
  * @returns the options
  * @throws {OptionError} naming the bad value and the allowed range
  */
@@ -127,6 +141,16 @@ export function readServeOptions(
       HTTP_TIMEOUT_MIN_MS,
       HTTP_TIMEOUT_MAX_MS,
     ),
+    // Unset keeps the breakers' own default (packages/tools/limits.ts), not a copy of it.
+    breakerOpenMs: env.DAEDALUS_BREAKER_OPEN_MS
+      ? integerOption(
+        "DAEDALUS_BREAKER_OPEN_MS",
+        env.DAEDALUS_BREAKER_OPEN_MS,
+        BREAKER_OPEN_MIN_MS,
+        BREAKER_OPEN_MIN_MS,
+        BREAKER_OPEN_MAX_MS,
+      )
+      : null,
   };
 }
 

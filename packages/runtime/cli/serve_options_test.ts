@@ -16,6 +16,7 @@ Deno.test("defaults: loopback, port 7420, ~/.daedalus, 6 workers", () => {
     loopback: true,
     httpHeaderReadTimeoutMs: 10_000,
     httpBodyReadTimeoutMs: 60_000,
+    breakerOpenMs: null,
   });
 });
 
@@ -28,6 +29,7 @@ Deno.test("variables stand in for flags, and a flag wins over its variable", () 
     DAEDALUS_AGENT_WORKERS: "1",
     DAEDALUS_HTTP_HEADER_TIMEOUT_MS: "500",
     DAEDALUS_HTTP_BODY_TIMEOUT_MS: "700",
+    DAEDALUS_BREAKER_OPEN_MS: "1500",
   });
   assert.deepEqual([fromEnv.port, fromEnv.home, fromEnv.host, fromEnv.workers], [
     0,
@@ -36,6 +38,7 @@ Deno.test("variables stand in for flags, and a flag wins over its variable", () 
     1,
   ]);
   assert.deepEqual([fromEnv.httpHeaderReadTimeoutMs, fromEnv.httpBodyReadTimeoutMs], [500, 700]);
+  assert.equal(fromEnv.breakerOpenMs, 1500, "DAEDALUS_BREAKER_OPEN_MS");
   const flagged = readServeOptions(
     flags([["port", "9000"], ["home", "/tmp/x"], ["host", "0.0.0.0"]]),
     {
@@ -76,6 +79,13 @@ Deno.test("bad values stop start-up naming the value and the range", () => {
       /DAEDALUS_HTTP_HEADER_TIMEOUT_MS="50" is not an integer from 100 to 3600000/,
     ],
     [flags(), { DAEDALUS_HTTP_BODY_TIMEOUT_MS: "1e3" }, /DAEDALUS_HTTP_BODY_TIMEOUT_MS="1e3"/],
+    [
+      flags(),
+      { DAEDALUS_BREAKER_OPEN_MS: "99" },
+      /DAEDALUS_BREAKER_OPEN_MS="99" is not an integer from 100 to 86400000/,
+    ],
+    [flags(), { DAEDALUS_BREAKER_OPEN_MS: "86400001" }, /from 100 to 86400000/],
+    [flags(), { DAEDALUS_BREAKER_OPEN_MS: "30s" }, /DAEDALUS_BREAKER_OPEN_MS="30s"/],
   ];
   for (const [f, e, message] of cases) {
     assert.throws(() => readServeOptions(f, { ...env, ...e }), (error: unknown) => {

@@ -18,8 +18,10 @@ import {
   readRunItems,
   readRunProgress,
   readRunScope,
+  readRunSpend,
   readRunSummary,
   type RecalledMemory,
+  requestBudgetApproval,
   type SettlementRequest,
   settleRun,
   startStreamedItem,
@@ -40,6 +42,7 @@ import type { StreamMatcher } from "../security/stream_redactor.ts";
 import { RunContext } from "./run_context.ts";
 import { checkCompletion } from "./completion_check.ts";
 import { pendingToolCalls, runToolCalls, toolCallItems } from "./tool_calls.ts";
+import { budgetReached, budgetSummary } from "./budget_check.ts";
 import { loadInstructionFiles } from "../context/instructions.ts";
 import { skillCatalogPrompt } from "../skills/prompt.ts";
 import { type ModelChoice, openModelRoute } from "./model_fallback.ts";
@@ -164,6 +167,20 @@ export async function runAgentLoop(
     }
     for (let step = progress.lastStepOrdinal + 1;; step++) {
       if (signal.aborted) break;
+      // A budget reached pauses the Run for the user before the next model call.
+      const reached = budgetReached(
+        config,
+        deps.store.read((db) => readRunSpend(db, runId, new Date())),
+      );
+      if (reached !== null) {
+        commit(requestBudgetApproval(deps.store, {
+          runId,
+          summary: budgetSummary(reached),
+          budget: reached,
+        }));
+        if (keepsWaiting(signal)) return;
+        break;
+      }
       const prepared = await context.prepare(step, signal);
       if (!prepared.ok) {
         if (signal.aborted) break;

@@ -329,3 +329,60 @@ Deno.test("a turn that names no mode runs under config.yaml's default preset, el
     "full_access",
   );
 });
+
+Deno.test("a budget reached pauses the Run; allowing adds its extension, denying fails it budget_exceeded", async () => {
+  let n = 0;
+  await using w = await world(() => ({
+    toolCalls: [{ name: "thread_list", arguments: { limit: ++n } }],
+  }));
+  const thread = await w.newThread();
+  const { runId } = await w.call("turn.start", {
+    threadId: thread.id,
+    content: "go",
+    providerId: "scripted",
+    modelId: "scripted-model",
+    executionPolicy: "full_access",
+    budget: { modelCalls: 2 },
+  });
+  const first = await w.requested(runId);
+  const payload = first.payload as Record<string, unknown>;
+  assert.equal(payload.reasonCode, "budget_reached");
+  assert.deepEqual(payload.budget, { kind: "modelCalls", limit: 2, used: 2, extension: 2 });
+  assert.deepEqual([payload.toolCallItemId, payload.tool, payload.risk], [null, null, null]);
+  assert.equal(first.itemId, null, "a budget approval is the Run's, not a call's");
+  assert.match(String(payload.summary), /Continue with \+2 model calls/);
+  assert.equal(w.provider.requests.length, 2, "no model call past the budget");
+  await w.call("approval.respond", { approvalId: payload.approvalId, decision: "allow_once" });
+  const second = await waitUntil(
+    "the second budget approval",
+    () => w.events.filter((e) => e.type === "approval.requested" && e.runId === runId).at(1),
+    () => summarizeEvents(w.events),
+  );
+  assert.deepEqual((second.payload as { budget: unknown }).budget, {
+    kind: "modelCalls",
+    limit: 4,
+    used: 4,
+    extension: 2,
+  });
+  assert.equal(w.provider.requests.length, 4);
+  await w.call("approval.respond", {
+    approvalId: (second.payload as { approvalId: string }).approvalId,
+    decision: "deny",
+  });
+  const settled = await runSettled(w.events, runId);
+  assert.deepEqual(
+    [settled.payload.status, settled.payload.reasonCode, settled.payload.failureClass],
+    ["failed", "budget_exceeded", "needs_user"],
+  );
+});
+
+Deno.test("config.yaml's budgets apply to a turn that names none", async () => {
+  await using w = await world(() => ({ toolCalls: [{ name: "thread_list", arguments: {} }] }));
+  await Deno.writeTextFile(`${w.home}/config.yaml`, "version: 1\nbudgets:\n  model_calls: 1\n");
+  const thread = await w.newThread();
+  const runId = await w.start(thread.id, "full_access");
+  const asked = await w.requested(runId);
+  assert.deepEqual((asked.payload as { budget: { kind: string; limit: number } }).budget.limit, 1);
+  await w.call("run.cancel", { runId });
+  await runSettled(w.events, runId);
+});

@@ -122,7 +122,7 @@ export function pendingToolCalls(
   const approval = first ? store.read((db) => readCallApproval(db, runId, first.item.id)) : null;
   return {
     calls,
-    approved: approval?.status === "allowed"
+    approved: approval?.status === "allowed" && approval.toolCallItemId !== null
       ? { itemId: approval.toolCallItemId, reasonCode: approval.reasonCode }
       : null,
   };

@@ -91,6 +91,8 @@ export interface ResolvedModel {
   enabled: boolean;
   /** The model a Run continues on when this one fails retryably; absent when none. */
   fallback?: { providerId: string; modelId: string } | null;
+  /** Its price for cost budgets (US dollars per million tokens); absent when not configured. */
+  price?: { inputUsdPerMTok: number; outputUsdPerMTok: number };
 }
 
 /** A resolved provider/model pair. */
@@ -360,6 +362,14 @@ function resolvedModel(providerId: string, modelId: string, model: ModelConfig):
     // Present only when set, like in config.yaml (older clients' fixtures stay equal).
     ...(model.fallback
       ? { fallback: { providerId: model.fallback.provider_id, modelId: model.fallback.model_id } }
+      : {}),
+    ...(model.price
+      ? {
+        price: {
+          inputUsdPerMTok: model.price.input_usd_per_mtok,
+          outputUsdPerMTok: model.price.output_usd_per_mtok,
+        },
+      }
       : {}),
   };
 }

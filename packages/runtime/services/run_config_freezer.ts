@@ -6,7 +6,13 @@
  *
  * @module
  */
-import type { RunConfig, RunIdentity, RunSkill, RunToolSchema } from "@daedalus/protocol";
+import type {
+  RunBudget,
+  RunConfig,
+  RunIdentity,
+  RunSkill,
+  RunToolSchema,
+} from "@daedalus/protocol";
 import { contentHash, readConfig } from "@daedalus/storage";
 import type { ResolvedModel } from "../providers/registry.ts";
 import { freezeSkillDescriptors } from "../skills/catalog.ts";
@@ -31,8 +37,10 @@ export interface FreezeInput {
   model: ResolvedModel;
   /** The context window when the registry knows a better one than the model's. */
   contextWindow?: number;
-  /** The permission mode asked for; full access when absent. */
+  /** The permission mode asked for; `ask` when absent. */
   executionPolicy?: RunConfig["executionPolicy"];
+  /** The Run's limits (the turn's, else config.yaml's `budgets`); absent: none. */
+  budget?: RunBudget;
   /** undefined → the model's default; null → "auto" (send none). */
   reasoningEffort?: RunConfig["reasoningEffort"];
 }
@@ -76,6 +84,8 @@ export class RunConfigFreezer {
       contextWindow: input.contextWindow ?? input.model.contextWindow,
       supportsTools: input.model.supportsTools,
       executionPolicy: input.executionPolicy ?? "ask",
+      ...(input.budget && Object.keys(input.budget).length > 0 ? { budget: input.budget } : {}),
+      ...(input.model.price ? { price: input.model.price } : {}),
       reasoningEffort: input.reasoningEffort === undefined
         ? input.model.reasoningEffort
         : input.reasoningEffort,

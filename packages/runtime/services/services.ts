@@ -7,12 +7,19 @@
  *
  * @module
  */
-import type { ExecutionPolicy, JournalEvent, ResultOf, ValidParamsOf } from "@daedalus/protocol";
+import type {
+  ExecutionPolicy,
+  JournalEvent,
+  ResultOf,
+  RunBudget,
+  ValidParamsOf,
+} from "@daedalus/protocol";
 import {
   createThread,
   getThread,
   listThreads,
   listTurns,
+  readConfig,
   readEventsForThread,
   readItemSource,
   readPermissions,
@@ -203,6 +210,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         contextWindow: deps.contextWindow?.(params.providerId, params.modelId),
         executionPolicy,
         reasoningEffort: params.reasoningEffort,
+        budget: params.budget ?? await configuredBudget(deps.configPath),
       }, deps.tools);
       const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = startTurn(store, {
@@ -329,4 +337,26 @@ async function defaultPreset(configPath: string): Promise<ExecutionPolicy> {
   } catch {
     return DEFAULT_PERMISSION_PRESET;
   }
+}
+
+/**
+ * config.yaml's `budgets` as a Run's budget (absent: none). A config.yaml that cannot be
+ * read gives none: the providers of a broken file would not load either.
+ */
+async function configuredBudget(configPath: string): Promise<RunBudget | undefined> {
+  let budgets;
+  try {
+    budgets = (await readConfig(configPath)).budgets;
+  } catch {
+    return undefined;
+  }
+  if (budgets === undefined) return undefined;
+  return {
+    ...(budgets.tokens !== undefined ? { tokens: budgets.tokens } : {}),
+    ...(budgets.cost_usd !== undefined ? { costUsd: budgets.cost_usd } : {}),
+    ...(budgets.model_calls !== undefined ? { modelCalls: budgets.model_calls } : {}),
+    ...(budgets.wall_time_seconds !== undefined
+      ? { wallTimeSeconds: budgets.wall_time_seconds }
+      : {}),
+  };
 }

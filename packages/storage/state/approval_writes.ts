@@ -11,6 +11,7 @@ import {
   APPROVAL_DECISIONS_BY_REASON,
   type ApprovalDecision,
   type ApprovalReasonCode,
+  type BudgetReached,
   newId,
   type PermissionRule,
   type ToolRisk,
@@ -21,7 +22,7 @@ import { StoreError } from "./errors.ts";
 import { statement } from "../_statements.ts";
 import { readRunScope, type RunScope } from "./run_writes.ts";
 import { addItem, finishItem, readItem, scopeIds } from "./_item_writes.ts";
-import { changeState } from "./_settlement.ts";
+import { changeState, settleWithin } from "./_settlement.ts";
 
 /** What the runtime asks the user about: one running tool call of a running Run. */
 export interface ApprovalRequest {
@@ -98,11 +99,70 @@ export function requestApproval(store: StateStore, request: ApprovalRequest): Co
       target: request.target,
       risk: request.risk,
       reasonCode: request.reasonCode,
+      budget: null,
       rule: request.rule ?? null,
       decisions: APPROVAL_DECISIONS_BY_REASON[request.reasonCode].filter((decision) =>
         (request.rule ?? null) !== null ||
         (decision !== "allow_thread" && decision !== "allow_always")
       ),
+      status: "pending",
+      decision: null,
+      message: null,
+      createdAt: context.now,
+      resolvedAt: null,
+    };
+    appendApproval(context, scope, "approval.requested", approval);
+    changeState(context, scope, "running", "waiting", {});
+    return approval;
+  });
+}
+
+/** What a Run that reached its budget asks the user. */
+export interface BudgetApprovalRequest {
+  /** The Run that waits. */
+  runId: string;
+  /** One line for the person who answers ("Budget reached: …; continue with +N?"). */
+  summary: string;
+  /** The budget reached, and what allowing adds. */
+  budget: BudgetReached;
+}
+
+/**
+ * Records that a running Run reached a budget and turns it `waiting`, in one transaction
+ * (`approval.requested` scoped to the Run, then `run.state_changed` running → waiting).
+ * Allowing it raises that limit by `budget.extension`; denying it settles the Run
+ * `failed` with `budget_exceeded`.
+ *
+ * @param store the state store
+ * @param request the Run, the summary and the budget
+ * @returns the pending approval
+ * @throws {StoreError} `run_not_found`; `run_not_active` when the Run is not running
+ */
+export function requestBudgetApproval(
+  store: StateStore,
+  request: BudgetApprovalRequest,
+): Committed<Approval> {
+  return store.write((context) => {
+    const scope = readRunScope(context.db, request.runId);
+    if (scope.status !== "running") {
+      throw new StoreError(
+        "run_not_active",
+        `Run ${request.runId} is ${scope.status}; only a running Run can wait for approval`,
+      );
+    }
+    const approval: Approval = {
+      approvalId: newId("approval"),
+      runId: request.runId,
+      threadId: scope.threadId,
+      toolCallItemId: null,
+      tool: null,
+      summary: request.summary,
+      target: null,
+      risk: null,
+      reasonCode: "budget_reached",
+      budget: request.budget,
+      rule: null,
+      decisions: [...APPROVAL_DECISIONS_BY_REASON.budget_reached],
       status: "pending",
       decision: null,
       message: null,
@@ -159,7 +219,14 @@ export function resolveApproval(store: StateStore, answer: ApprovalAnswer): Comm
       resolvedAt: context.now,
     };
     appendApproval(context, scope, "approval.resolved", approval, answer.clientRequestId);
-    if (answer.decision === "deny") recordDenial(context, scope, approval);
+    if (answer.decision === "deny" && approval.toolCallItemId === null) {
+      // A budget the user will not raise ends the Run.
+      settleWithin(context, approval.runId, { status: "failed", reasonCode: "budget_exceeded" });
+      return approval;
+    }
+    if (answer.decision === "deny") {
+      recordDenial(context, scope, approval, approval.toolCallItemId!);
+    }
     changeState(context, scope, scope.status, "running", {});
     return approval;
   });
@@ -190,8 +257,13 @@ export function cancelPendingApprovals(context: WriteContext, scope: RunScope): 
 }
 
 /** The denied call fails and the model gets the user's words as the tool's error. */
-function recordDenial(context: WriteContext, scope: RunScope, approval: Approval): void {
-  const call = finishItem(context, approval.toolCallItemId, { status: "failed" });
+function recordDenial(
+  context: WriteContext,
+  scope: RunScope,
+  approval: Approval,
+  toolCallItemId: string,
+): void {
+  const call = finishItem(context, toolCallItemId, { status: "failed" });
   const content = approval.message === null
     ? `The user denied this ${approval.tool} call.`
     : `The user denied this ${approval.tool} call: ${approval.message}`;

@@ -5,8 +5,10 @@ import {
   APPROVAL_DENIED_ERROR_CODE,
   type ApprovalRequest,
   requestApproval,
+  requestBudgetApproval,
   resolveApproval,
 } from "./approval_writes.ts";
+import { readRunSpend } from "./reads/run_spend.ts";
 import { listApprovals, readApproval, readPendingApproval } from "./reads/approvals.ts";
 import { checkState } from "./maintenance.ts";
 import { hasActiveRun, setThreadArchived } from "./thread_writes.ts";
@@ -332,4 +334,56 @@ Deno.test("listApprovals filters by thread and status, newest first", async () =
   assert.deepEqual(ids({ threadId: a.threadId, status: "pending" }), []);
   assert.deepEqual(ids({ status: "denied" }), []);
   assertRebuildable(fixture);
+});
+
+Deno.test("a budget approval is the Run's: deny settles it failed budget_exceeded in the answer's transaction", async () => {
+  await using fixture = await openTestStore();
+  const { runId } = await waitingCandidate(fixture);
+  const budget = { kind: "modelCalls" as const, limit: 3, used: 3, extension: 3 };
+  const { result: approval, events } = requestBudgetApproval(fixture.store, {
+    runId,
+    summary: "Budget reached: 3 of 3 model calls. Continue with +3 model calls?",
+    budget,
+  });
+  assertValidEvents(events);
+  assert.equal(events[0]?.itemId, null, "scoped to the Run, not an item");
+  assert.deepEqual(
+    [approval.reasonCode, approval.toolCallItemId, approval.tool, approval.decisions],
+    ["budget_reached", null, null, ["allow_once", "deny"]],
+  );
+  assert.equal(runStatus(fixture, runId), "waiting");
+  const denied = resolveApproval(fixture.store, {
+    approvalId: approval.approvalId,
+    decision: "deny",
+  });
+  assertValidEvents(denied.events);
+  assert.deepEqual(eventTypes(denied.events).slice(0, 1), ["approval.resolved"]);
+  assert.ok(eventTypes(denied.events).includes("run.settled"));
+  const scope = readRunScope(fixture.store.db, runId);
+  assert.equal(scope.status, "failed");
+  assertRebuildable(fixture);
+});
+
+Deno.test("allowed budget approvals add their extension to the Run's spend; running time leaves out waiting", async () => {
+  await using fixture = await openTestStore();
+  const { runId } = await waitingCandidate(fixture);
+  const budget = { kind: "tokens" as const, limit: 10, used: 12, extension: 10 };
+  const asked = requestBudgetApproval(fixture.store, { runId, summary: "Budget reached", budget })
+    .result;
+  resolveApproval(fixture.store, { approvalId: asked.approvalId, decision: "allow_once" });
+  const spend = readRunSpend(fixture.store.db, runId, new Date(Date.now() + 3_600_000));
+  assert.equal(spend.extensions.tokens, 10);
+  assert.equal(spend.extensions.modelCalls, 0);
+  assert.ok(spend.runningSeconds >= 3_600, "running again since the answer: the hour counts");
+  const waitingRun = await waitingCandidate(fixture);
+  requestBudgetApproval(fixture.store, { runId: waitingRun.runId, summary: "Budget", budget });
+  const whileWaiting = readRunSpend(
+    fixture.store.db,
+    waitingRun.runId,
+    new Date(Date.now() + 3_600_000),
+  );
+  assert.ok(
+    whileWaiting.runningSeconds < 60,
+    `waiting does not count: ${whileWaiting.runningSeconds}`,
+  );
 });

@@ -65,7 +65,7 @@ export const STATE_SCHEMA_MIGRATIONS: readonly StateSchemaMigration[] = Object.f
     id TEXT PRIMARY KEY,
     run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     thread_id TEXT NOT NULL,
-    tool_call_item_id TEXT NOT NULL,
+    tool_call_item_id TEXT,
     status TEXT NOT NULL CHECK (status IN ('pending', 'allowed', 'denied', 'cancelled')),
     created_at TEXT NOT NULL,
     client_request_id TEXT,

@@ -101,6 +101,8 @@ export const NON_FAILURE_CODES: ReadonlySet<string> = new Set([
   "provider_context_overflow",
   "provider_invalid_request",
   "provider_cancelled",
+  // The breaker's own fast refusal: counting it would keep the breaker open by itself.
+  "provider_circuit_open",
 ]);
 
 /**

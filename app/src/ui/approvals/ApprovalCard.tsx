@@ -1,7 +1,7 @@
 import { useRef, useState } from "preact/hooks";
 import type { Approval, ApprovalDecision, Item } from "@daedalus/client";
 import { type MessageKey, t } from "../../i18n/i18n.ts";
-import { approvalOfItem } from "../../state/approvals.ts";
+import { approvalOfItem, budgetApprovalOfRun } from "../../state/approvals.ts";
 import {
   answers,
   type AnswerState,
@@ -40,6 +40,18 @@ export function ApprovalSlot(props: { item: Item }) {
   );
 }
 
+/**
+ * A Run's budget approval, shown with its progress while it waits (and its outcome after):
+ * nothing when the Run never reached a budget.
+ */
+export function BudgetApprovalSlot(props: { runId: string }) {
+  const approval = budgetApprovalOfRun(approvals.value, props.runId);
+  if (!approval) return null;
+  return (
+    <ApprovalCard approval={approval} args={null} answer={answers.value[approval.approvalId]} />
+  );
+}
+
 interface CardProps {
   approval: Approval;
   /** The waiting call's arguments (what the preview shows). */
@@ -69,7 +81,7 @@ export function ApprovalCard(props: CardProps) {
       >
         <header>
           <span id={titleId} class="approval-title">{t("approval.titleResolved")}</span>
-          <code>{approval.tool}</code>
+          {approval.tool !== null && <code>{approval.tool}</code>}
           <span class="approval-outcome" role="status">{outcomeText(approval)}</span>
         </header>
         <p class="approval-summary">{approval.summary}</p>
@@ -87,13 +99,17 @@ function PendingCard(props: CardProps & { titleId: string }) {
   const firstButton = useRef<HTMLButtonElement>(null);
   const decisions = DECISION_ORDER.filter((d) => approval.decisions.includes(d));
   const canDeny = decisions.includes("deny");
+  // A budget is the Run's: no call, no preview, and a denial ends the Run (no message).
+  const budget = approval.budget;
   const sending = answer?.sending ?? null;
   const send = (decision: ApprovalDecision) => {
     if (sending) return;
     void respond(approval.approvalId, decision, decision === "deny" ? message : undefined);
   };
   const keysId = `approval-keys-${approval.approvalId}`;
-  const preview = approvalPreview(approval.tool, props.args);
+  const preview = approval.tool === null
+    ? { kind: "none" as const }
+    : approvalPreview(approval.tool, props.args);
   // A command preview already shows the command line the target would repeat.
   const previewShowsTarget = preview.kind === "command" && preview.command === approval.target;
   const onCardKey = (event: KeyboardEvent) => {
@@ -105,7 +121,7 @@ function PendingCard(props: CardProps & { titleId: string }) {
       return;
     }
     if (event.key !== "Enter" || event.isComposing) return;
-    if (inMessage && !event.shiftKey && canDeny) {
+    if (inMessage && !event.shiftKey && canDeny && !budget) {
       event.preventDefault();
       send("deny");
     } else if (event.target === event.currentTarget && decisions.includes("allow_once")) {
@@ -115,7 +131,7 @@ function PendingCard(props: CardProps & { titleId: string }) {
   };
   return (
     <section
-      class={`approval-card pending risk-${approval.risk}`}
+      class={`approval-card pending ${budget ? "budget" : `risk-${approval.risk}`}`}
       aria-labelledby={titleId}
       aria-describedby={keysId}
       aria-busy={sending !== null}
@@ -123,8 +139,10 @@ function PendingCard(props: CardProps & { titleId: string }) {
       onKeyDown={onCardKey}
     >
       <header>
-        <span id={titleId} class="approval-title">{t("approval.title")}</span>
-        <code>{approval.tool}</code>
+        <span id={titleId} class="approval-title">
+          {t(budget ? "approval.titleBudget" : "approval.title")}
+        </span>
+        {approval.tool !== null && <code>{approval.tool}</code>}
       </header>
       <p class="approval-summary">{approval.summary}</p>
       <dl class="tool-facts">
@@ -136,10 +154,12 @@ function PendingCard(props: CardProps & { titleId: string }) {
             </dd>
           </div>
         )}
-        <div>
-          <dt>{t("approval.risk")}</dt>
-          <dd>{t(`approval.risk.${approval.risk}` as MessageKey)}</dd>
-        </div>
+        {approval.risk !== null && (
+          <div>
+            <dt>{t("approval.risk")}</dt>
+            <dd>{t(`approval.risk.${approval.risk}` as MessageKey)}</dd>
+          </div>
+        )}
         <div>
           <dt>{t("approval.why")}</dt>
           <dd>
@@ -149,7 +169,7 @@ function PendingCard(props: CardProps & { titleId: string }) {
         </div>
       </dl>
       <Preview preview={preview} />
-      {canDeny && (
+      {canDeny && !budget && (
         <label class="approval-message">
           <span>{t("approval.message")}</span>
           <textarea
@@ -173,7 +193,9 @@ function PendingCard(props: CardProps & { titleId: string }) {
             aria-disabled={sending !== null}
             onClick={() => send(decision)}
           >
-            {t(`approval.decision.${decision}` as MessageKey)}
+            {budget
+              ? t(decision === "deny" ? "approval.budget.stop" : "approval.budget.continue")
+              : t(`approval.decision.${decision}` as MessageKey)}
           </button>
         ))}
       </div>
@@ -186,7 +208,9 @@ function PendingCard(props: CardProps & { titleId: string }) {
           </code>
         </p>
       )}
-      <p id={keysId} class="muted approval-keys">{t("approval.keys")}</p>
+      <p id={keysId} class="muted approval-keys">
+        {t(budget ? "approval.keysBudget" : "approval.keys")}
+      </p>
       {sending && <p role="status" class="muted">{t("approval.sending")}</p>}
       {answer?.failure && <FailureLine failure={answer.failure} />}
     </section>

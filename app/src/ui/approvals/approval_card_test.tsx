@@ -23,6 +23,7 @@ function approval(over: Partial<Approval> = {}): Approval {
     target: "echo hi",
     risk: "process",
     reasonCode: "permission_ask",
+    budget: null,
     decisions: ["allow_once", "allow_thread", "allow_always", "deny"],
     rule: { tool: "process_start", pattern: "echo hi", decision: "allow" },
     status: "pending",
@@ -39,6 +40,7 @@ const REASONS: Record<ApprovalReasonCode, true> = {
   permission_ask: true,
   high_risk_command: true,
   loop_detected: true,
+  budget_reached: true,
 };
 const RISKS: Record<ToolRisk, true> = {
   read: true,

@@ -3,7 +3,7 @@ import { memo } from "preact/compat";
 import { t } from "../../i18n/i18n.ts";
 import { Markdown } from "../markdown/Markdown.tsx";
 import { ToolCard } from "../tools/ToolCard.tsx";
-import { ApprovalSlot } from "../approvals/ApprovalCard.tsx";
+import { ApprovalSlot, BudgetApprovalSlot } from "../approvals/ApprovalCard.tsx";
 import { isActiveStatus } from "../../state/projection.ts";
 import { RunOutcome } from "../run/RunOutcome.tsx";
 import { RunProgress } from "../run/RunProgress.tsx";
@@ -88,7 +88,12 @@ function FeedRowViewInner(props: RowProps) {
         : row.kind === "run-fallback"
         ? <RunFallbackLine run={row.run} />
         : active
-        ? <RunProgress run={row.run} />
+        ? (
+          <>
+            <RunProgress run={row.run} />
+            <BudgetApprovalSlot runId={row.run.id} />
+          </>
+        )
         : (
           <RunOutcome
             run={row.run}

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { docs } from "../docs.ts";
 import { PermissionRule } from "./permission_rule.ts";
+import { BudgetReached } from "./budget.ts";
 import { ApprovalId, Identifier, ItemId, RunId, ThreadId, Timestamp } from "../ids.ts";
 import { ApprovalDecision, ApprovalReasonCode, ApprovalStatus, ToolRisk } from "../enums.ts";
 import { APPROVAL_MESSAGE_MAX_CHARS, APPROVAL_SUMMARY_MAX_CHARS } from "../../limits.ts";
@@ -19,18 +20,21 @@ export const APPROVAL_FIELDS = {
   approvalId: ApprovalId,
   runId: RunId,
   threadId: ThreadId,
-  /** The tool call item that waits for the answer. */
-  toolCallItemId: ItemId,
+  /** The tool call item that waits for the answer; null for a budget (no call waits). */
+  toolCallItemId: ItemId.nullable(),
   /**
    * The tool the call would run: a built-in tool id (`TOOL_IDS`), or the name of a tool the
-   * runtime was given (later: an MCP tool).
+   * runtime was given (later: an MCP tool); null for a budget.
    */
-  tool: Identifier,
+  tool: Identifier.nullable(),
   summary: z.string().min(1).max(APPROVAL_SUMMARY_MAX_CHARS),
   /** The path or command line the call acts on, when it has one. */
   target: z.string().nullable(),
-  risk: ToolRisk,
+  /** The tool's risk class; null for a budget. */
+  risk: ToolRisk.nullable(),
   reasonCode: ApprovalReasonCode,
+  /** The budget reached (`budget_reached` only, else null): allow_once adds its extension. */
+  budget: BudgetReached.nullable(),
   /**
    * The rule an `allow_thread` or `allow_always` answer adds (allow this tool on this exact
    * path or command prefix), or null when the call cannot be named by a rule.
@@ -52,7 +56,16 @@ export const APPROVAL_FIELDS = {
 
 type ApprovalShape = Pick<
   z.infer<z.ZodObject<typeof APPROVAL_FIELDS>>,
-  "status" | "decision" | "decisions" | "resolvedAt" | "rule"
+  | "status"
+  | "decision"
+  | "decisions"
+  | "resolvedAt"
+  | "rule"
+  | "reasonCode"
+  | "budget"
+  | "toolCallItemId"
+  | "tool"
+  | "risk"
 >;
 
 /**
@@ -87,6 +100,23 @@ export function checkApproval(approval: ApprovalShape, ctx: z.RefinementCtx): vo
         : approval.status === "denied"
         ? 'decision must be "deny" when status is denied'
         : `decision must be null when status is ${approval.status}`,
+    });
+  }
+  // A budget approval is about the Run, not a call; every other one is about one call.
+  const aboutBudget = approval.reasonCode === "budget_reached";
+  const callFields = [approval.toolCallItemId, approval.tool, approval.risk];
+  if (aboutBudget !== (approval.budget !== null)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["budget"],
+      message: "budget is set exactly when reasonCode is budget_reached",
+    });
+  }
+  if (callFields.some((field) => (field === null) !== aboutBudget)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["toolCallItemId"],
+      message: "toolCallItemId, tool and risk are null exactly for a budget approval",
     });
   }
   const makesRule = approval.decisions.some((d) => d === "allow_thread" || d === "allow_always");

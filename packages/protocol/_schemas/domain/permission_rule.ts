@@ -30,8 +30,10 @@ export const PermissionPreset = z.enum(PERMISSION_PRESETS, {
 const RULE_TOOLS = ["*", ...PERMISSION_TOOL_GROUPS, ...TOOL_IDS] as const;
 
 export const PermissionRuleTool = z.enum(RULE_TOOLS, {
-  error: "tool must be a built-in tool id, a group (group:read, group:write, group:process, " +
-    "group:session, group:memory) or *",
+  // Names the value at fault: a rule with a typo is found by what it says.
+  error: (issue) =>
+    `tool ${JSON.stringify(String(issue.input).slice(0, 64))} is not a built-in tool id, a ` +
+    "group (group:read, group:write, group:process, group:session, group:memory) or *",
 }).register(docs, {
   description: "What a permission rule is for: one built-in tool id, a group (the tools' risk " +
     "class: `group:read`, `group:write`, `group:process`, `group:session`, `group:memory`) " +
@@ -60,8 +62,7 @@ export const PermissionRules = z.array(PermissionRule).max(PERMISSION_RULES_MAX_
 
 export const HighRiskCommands = z.enum(["ask", "allow"]).register(docs, {
   description: "What a high-risk command (`process_start`) gets: `ask` needs the user's " +
-    "approval (until approvals exist: refused with `high_risk_command`); `allow` runs it " +
-    "as the permission rules decide.",
+    "approval every time (`high_risk_command`); `allow` runs it as the permission rules decide.",
 });
 
 export const PermissionSettings = z.strictObject({

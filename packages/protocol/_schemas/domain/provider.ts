@@ -8,6 +8,7 @@ import { z } from "zod";
 import { docs } from "../docs.ts";
 import { Identifier } from "../ids.ts";
 import { ReasoningEffort } from "../enums.ts";
+import { ModelPrice } from "./budget.ts";
 
 export const ProviderId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, {
   error: "a provider id is 1–64 of a-z, 0-9, '-' and '_'",
@@ -52,6 +53,8 @@ export const Model = z.looseObject({
    * retries, or its provider's breaker is open; absent (or null) when it names none.
    */
   fallback: ModelRef.nullable().optional(),
+  /** Its price (config.yaml's `price`), for cost budgets; absent when not configured. */
+  price: ModelPrice.optional(),
 }).register(docs, { description: "A model summary (`model.list`)." });
 
 export const ModelInput = z.strictObject({

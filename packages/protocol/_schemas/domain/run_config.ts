@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { docs } from "../docs.ts";
+import { ModelPrice, RunBudget } from "./budget.ts";
 import { RunId } from "../ids.ts";
 import { ExecutionPolicy, ReasoningEffort } from "../enums.ts";
 import { ProviderId } from "./provider.ts";
@@ -73,6 +74,10 @@ const recordShape = {
   subagentDepth: z.int().min(1).optional(),
   /** The Run that delegated this one (sub-agent Runs only). */
   parentRunId: RunId.optional(),
+  /** The Run's budget as submitted (the turn's, else config.yaml's); absent: no limits. */
+  budget: RunBudget.optional(),
+  /** The model's price at submission, for a cost budget; absent when not configured. */
+  price: ModelPrice.optional(),
   parts: RunConfigPartRefs,
 };
 

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { method } from "./_define.ts";
+import { RunBudget } from "../domain/budget.ts";
 import { BranchId, Cursor, Identifier, RunId, ThreadId, TurnId } from "../ids.ts";
 import { ExecutionPolicy, ReasoningEffort, RunStatus } from "../enums.ts";
 import { MESSAGE_CONTENT_MAX_CHARS, PAGE_MAX_LIMIT, REPLAY_MAX_LIMIT } from "../../limits.ts";
@@ -28,6 +29,8 @@ export const turnMethods = {
       attachments: AttachmentInputs.optional(),
       reasoningEffort: ReasoningEffort.nullable().optional(),
       executionPolicy: ExecutionPolicy.optional(),
+      /** This Run's limits, replacing config.yaml's `budgets` (each omitted one: none). */
+      budget: RunBudget.optional(),
     }),
     result: z.looseObject({
       threadId: ThreadId,
