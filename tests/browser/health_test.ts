@@ -5,7 +5,8 @@
  *   section is open lists the breakers it moved; four failed provider calls open the
  *   scripted provider's breaker, shown switched off with its failures and countdown,
  *   and the next Run fails fast with `provider_circuit_open`, whose outcome opens
- *   Settings › Health.
+ *   Settings › Health. A tool's breaker (the fixture's `flaky` tool, a 5 s open period)
+ *   reads open with its countdown, then "testing again", then closed after a good probe.
  * - The fallback picker: a model's fallback is set in Settings › Providers and models
  *   and lands in config.yaml (`model.list`); a choice the runtime refuses
  *   (`model_fallback_invalid`) is explained beside the picker; a Run whose primary fails
@@ -138,6 +139,54 @@ Deno.test({
         "Settings opened at Health",
       );
     });
+  },
+});
+
+/** The open period of the tool-breaker test's breakers: long enough to read, short to wait. */
+const SHORT_OPEN_MS = 5000;
+
+Deno.test({
+  name: "browser: Settings › Health shows a tool breaker open, testing again, then closed",
+  ignore: !hasChromium,
+  fn: async () => {
+    const dir = await screenshotDir();
+    await withBrowser(
+      async (run) => {
+        const { page } = run;
+        const client = createHttpClient({ url: run.server.url, token: run.token });
+        await logIn(run);
+        await openSettingsAt(page, "health");
+        await page.waitForSelector(`${HEALTH} .health-none`, wait);
+        const { thread } = await client.call("thread.create", { title: "Flaky" });
+        const flaky = (fail: boolean, attempt: number) =>
+          runToEnd(client, thread.id, `call: flaky ${JSON.stringify({ fail, attempt })}`);
+        // Four failed calls of four open the tool's breaker.
+        for (let attempt = 1; attempt <= 4; attempt++) await flaky(true, attempt);
+        const row = `${HEALTH} tr[data-breaker="flaky"]`;
+        await page.waitForSelector(`${row}[data-state=open]`, wait);
+        const open = await page.textContent(row) ?? "";
+        assert.match(open, /Tool\s*flaky/, open);
+        assert.match(open, /4 of the last 4 calls failed · 4 in a row/, open);
+        assert.match(open, /Tries again in 0:0[1-5]/, `a 5 s wait counts down: ${open}`);
+        // Once its wait is over the section says the next call is the probe, unasked.
+        await page.waitForSelector(`${row}[data-state=half_open]`, wait);
+        assert.match(
+          await page.textContent(row) ?? "",
+          /Testing again.*The next call tests whether it works again/,
+        );
+        await page.screenshot({ path: `${dir}/settings-health-half-open.png` });
+        // A successful probe closes it; the settled Run makes the section read it again.
+        await flaky(false, 5);
+        await page.waitForSelector(`${row}[data-state=closed]`, wait);
+        await waitForTextContaining(page, `${HEALTH} .health-summary`, "All tools and providers");
+        const wire = (await client.call("breaker.list", {})).breakers.find((b) =>
+          b.key === "flaky"
+        );
+        assert.equal(wire?.state, "closed", "the section agrees with breaker.list");
+      },
+      undefined,
+      { env: { FIXTURE_FLAKY_TOOL: "1", DAEDALUS_BREAKER_OPEN_MS: String(SHORT_OPEN_MS) } },
+    );
   },
 });
 
