@@ -1,8 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
 
 /**
- * The current time, re-read every second while the component is mounted (a progress
- * line's elapsed time, a breaker's countdown).
+ * The current time, re-read every second while the component is mounted (a breaker's
+ * countdown; `RunProgress` has its own copy for now).
  *
  * @returns epoch milliseconds
  */
