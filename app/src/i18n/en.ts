@@ -1,3 +1,4 @@
+import { healthEn } from "./health_en.ts";
 import { approvalsEn } from "./approvals_en.ts";
 import { attachmentsEn } from "./attachments_en.ts";
 import { feedEn } from "./feed_en.ts";
@@ -156,6 +157,7 @@ export const en = {
   ...profileEn,
   ...feedEn,
   ...approvalsEn,
+  ...healthEn,
 } as const;
 
 /** A key of the string table. */

@@ -1,3 +1,4 @@
+import { healthZhCN } from "./health_zh-CN.ts";
 import { approvalsZhCN } from "./approvals_zh-CN.ts";
 import { feedZhCN } from "./feed_zh-CN.ts";
 import type { MessageKey } from "./en.ts";
@@ -155,4 +156,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...profileZhCN,
   ...feedZhCN,
   ...approvalsZhCN,
+  ...healthZhCN,
 };

@@ -7,6 +7,7 @@
 import type {
   Item,
   JournalEvent,
+  ModelRef,
   ResultOf,
   RunBudget,
   RunFailureClass,
@@ -15,6 +16,24 @@ import type {
   Turn,
 } from "@daedalus/client";
 import { admit, land, type SeqGate } from "./seq_gate.ts";
+
+/** A Run that moved to its model's fallback (`run.model_fallback`). */
+export interface RunFallback {
+  /** The Run's own model, which failed. */
+  from: ModelRef;
+  /** The fallback it continued on. */
+  to: ModelRef;
+  /**
+   * Why the first model's call failed; null when only `turn.list` told of the move (the
+   * run record names the fallback, not the reason).
+   */
+  reasonCode: RunReasonCode | null;
+  /**
+   * When the move happened (the event's timestamp), so the feed shows the line where it
+   * happened; null when only `turn.list` told of it.
+   */
+  at?: string | null;
+}
 
 /** One Run as the conversation shows it. */
 export interface RunView {
@@ -28,6 +47,8 @@ export interface RunView {
   errorMessage?: string | null;
   providerId: string | null;
   modelId: string | null;
+  /** The fallback the Run continued on; absent or null while it stayed on its model. */
+  fallback?: RunFallback | null;
   /** Model calls prepared so far (`model.input_prepared`). */
   modelCalls: number;
   /** Context compactions so far (`context.compacted`). */
@@ -65,6 +86,26 @@ export function emptyConversation(threadId: string): ConversationState {
   return { threadId, snapshotSeq: null, appliedSeq: 0, pending: [], turns: [] };
 }
 
+/**
+ * The fallback a run record names, keeping the reason an earlier `run.model_fallback`
+ * gave (the record carries none).
+ */
+function recordedFallback(
+  run: { providerId: string; modelId: string; fallbackModel?: ModelRef | null },
+  known: RunFallback | null | undefined,
+): RunFallback | null {
+  if (!run.fallbackModel) return known ?? null;
+  const to = run.fallbackModel;
+  const sameMove = known && known.to.providerId === to.providerId &&
+    known.to.modelId === to.modelId;
+  return {
+    from: { providerId: run.providerId, modelId: run.modelId },
+    to: { providerId: to.providerId, modelId: to.modelId },
+    reasonCode: sameMove ? known.reasonCode : null,
+    at: sameMove ? known.at ?? null : null,
+  };
+}
+
 function turnView(turn: Turn): TurnView {
   return {
     id: turn.id,
@@ -79,6 +120,7 @@ function turnView(turn: Turn): TurnView {
       errorMessage: run.errorMessage ?? null,
       providerId: run.providerId,
       modelId: run.modelId,
+      fallback: recordedFallback(run, null),
       modelCalls: run.modelCalls,
       compactions: run.compactions,
       ...(run.budget ? { budget: run.budget } : {}),
@@ -158,6 +200,7 @@ function applyConversationEvent(
         errorMessage: run.errorMessage ?? view.errorMessage ?? null,
         providerId: run.providerId,
         modelId: run.modelId,
+        fallback: recordedFallback(run, view.fallback),
         modelCalls: Math.max(view.modelCalls, run.modelCalls),
         compactions: Math.max(view.compactions, run.compactions),
         ...(run.budget ? { budget: run.budget } : {}),
@@ -174,6 +217,19 @@ function applyConversationEvent(
         failureClass: event.payload.failureClass ?? null,
         errorMessage: event.payload.errorMessage ?? view.errorMessage ?? null,
         settledAt: view.settledAt ?? event.timestamp,
+      }));
+    }
+    case "run.model_fallback": {
+      if (!event.turnId || !event.runId) return state;
+      const moved = event.payload;
+      return updateRun(state, event.turnId, event.runId, undefined, (view) => ({
+        ...view,
+        fallback: {
+          from: { providerId: moved.fromProviderId, modelId: moved.fromModelId },
+          to: { providerId: moved.toProviderId, modelId: moved.toModelId },
+          reasonCode: moved.reasonCode,
+          at: event.timestamp,
+        },
       }));
     }
     case "model.input_prepared": {

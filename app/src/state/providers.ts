@@ -10,8 +10,9 @@
  * @module
  */
 import { signal } from "@preact/signals";
-import type { DiscoveredModel, Model, ParamsOf, Provider } from "@daedalus/client";
+import type { DiscoveredModel, Model, ModelRef, ParamsOf, Provider } from "@daedalus/client";
 import { refreshModels, report, rpc } from "./store.ts";
+import { type CallFailure, callFailure } from "./call_failure.ts";
 
 /** The providers, built-in first as the runtime lists them; null until loaded. */
 export const providers = signal<Provider[] | null>(null);
@@ -127,4 +128,33 @@ export function setModelEnabled(model: Model, enabled: boolean): Promise<ChangeO
  */
 export function setModelLimits(params: ParamsOf<"model.set_limits">): Promise<ChangeOutcome> {
   return change(() => rpc().call("model.set_limits", params));
+}
+
+/**
+ * Names a model's fallback, or removes it (`model.set_fallback`), then reads the lists
+ * again. A refusal keeps its reason code (`model_fallback_invalid`), so the picker can
+ * explain it beside itself.
+ *
+ * @param model the model whose fallback changes
+ * @param fallback the fallback, or null for none
+ * @returns null when it worked, else the failure
+ */
+export async function setModelFallback(
+  model: Model,
+  fallback: ModelRef | null,
+): Promise<CallFailure | null> {
+  try {
+    await rpc().call("model.set_fallback", {
+      providerId: model.providerId,
+      modelId: model.id,
+      fallback,
+    });
+  } catch (error) {
+    // A refusal often means the list was stale (the fallback was disabled elsewhere):
+    // read it again so the picker offers what is true now.
+    await loadProviders();
+    return callFailure(error);
+  }
+  await loadProviders();
+  return null;
 }

@@ -15,6 +15,7 @@ export type SettingsSection =
   | "profile"
   | "appearance"
   | "permissions"
+  | "health"
   | "general";
 
 /** The open section; null while Settings is closed. */

@@ -25,7 +25,11 @@ export function ConversationHeader() {
   const thread = threads.value.byId[state.threadId];
   const title = thread?.title ?? t("thread.untitled");
   const lastRun = state.turns.at(-1)?.runs.at(-1);
-  const model = lastRun?.modelId ?? null;
+  // A Run that moved to its fallback names both models: where it started, where it ended.
+  const fallbackId = lastRun?.fallback?.to.modelId;
+  const model = lastRun?.modelId
+    ? (fallbackId ? `${lastRun.modelId} → ${fallbackId}` : lastRun.modelId)
+    : null;
 
   const closeMenu = () => {
     setMenuOpen(false);

@@ -7,6 +7,7 @@ import { ApprovalSlot, BudgetApprovalSlot } from "../approvals/ApprovalCard.tsx"
 import { isActiveStatus } from "../../state/projection.ts";
 import { RunOutcome } from "../run/RunOutcome.tsx";
 import { RunProgress } from "../run/RunProgress.tsx";
+import { RunFallbackLine } from "../run/RunFallbackLine.tsx";
 import { MessageAttachments } from "../attachments/MessageAttachments.tsx";
 import { CopyButton } from "../CopyButton.tsx";
 import { onboardingRecord } from "../../state/onboarding.ts";
@@ -65,8 +66,8 @@ interface RowProps {
 }
 
 /**
- * One feed article: an item (message or tool card) or the end of a Run (its progress
- * while active, its outcome when failed or cancelled). `data-key` is what the feed
+ * One feed article: an item (message or tool card), a Run's move to its fallback model,
+ * or the end of a Run (its progress while active, its outcome when failed or cancelled). `data-key` is what the feed
  * measures and jumps to; `tabIndex=-1` lets a jump move focus to it.
  */
 function FeedRowViewInner(props: RowProps) {
@@ -82,7 +83,11 @@ function FeedRowViewInner(props: RowProps) {
       aria-setsize={props.size}
       tabIndex={-1}
     >
-      {row.kind === "item" ? <ItemView item={row.item} /> : active
+      {row.kind === "item"
+        ? <ItemView item={row.item} />
+        : row.kind === "run-fallback"
+        ? <RunFallbackLine run={row.run} />
+        : active
         ? (
           <>
             <RunProgress run={row.run} />

@@ -1,17 +1,24 @@
 /**
  * The conversation as the flat list of rows the virtualized feed windows over: every
- * item of every Run, and after a Run its progress line (while active) or its outcome
+ * item of every Run, among them the line saying it moved to its fallback model (when it
+ * did, where it did), and after a Run its progress line (while active) or its outcome
  * (failed or cancelled). Rows of unchanged items and Runs keep their identity between
  * states, so a streaming delta re-renders only the rows it touches.
  *
  * @module
  */
 import type { Item } from "@daedalus/client";
-import { isActiveStatus, type RunView, type TurnView } from "../../state/projection.ts";
+import {
+  isActiveStatus,
+  type RunFallback,
+  type RunView,
+  type TurnView,
+} from "../../state/projection.ts";
 
 /** One row of the feed. */
 export type FeedRow =
   | { kind: "item"; key: string; turnId: string; item: Item; estimate: number }
+  | { kind: "run-fallback"; key: string; turnId: string; run: RunView; estimate: number }
   | { kind: "run-end"; key: string; turnId: string; run: RunView; estimate: number };
 
 /** One entry of the turn navigator: the turn's first row and the user's words. */
@@ -29,7 +36,14 @@ const TURN_LABEL_MAX_CHARS = 80;
 /** Characters per rendered line in the height guess (a medium-width column). */
 const GUESS_CHARS_PER_LINE = 90;
 /** Height guesses in px, close to the rendered sizes so that first scrolls barely jump. */
-const GUESS_PX = { header: 40, line: 22, tool: 84, progress: 36, outcome: 96 } as const;
+const GUESS_PX = {
+  header: 40,
+  line: 22,
+  tool: 84,
+  fallback: 64,
+  progress: 36,
+  outcome: 96,
+} as const;
 
 const itemRows = new WeakMap<Item, FeedRow>();
 const runRows = new WeakMap<RunView, FeedRow[]>();
@@ -58,10 +72,33 @@ function itemRow(item: Item): FeedRow {
   return row;
 }
 
+/**
+ * Where a Run's fallback line goes among its items: before the first item made after the
+ * move (the fallback never follows streamed content of the same step), or, when only the
+ * run record told of it (no time), before the Run's first answer or tool item (a move
+ * mostly happens on the first call).
+ */
+function fallbackIndex(items: readonly Item[], fallback: RunFallback): number {
+  const at = fallback.at;
+  const index = at
+    ? items.findIndex((item) => item.role !== "user" && item.createdAt >= at)
+    : items.findIndex((item) => item.role !== "user");
+  return index === -1 ? items.length : index;
+}
+
 function rowsOfRun(run: RunView): FeedRow[] {
   const cached = runRows.get(run);
   if (cached) return cached;
   const rows = run.items.map(itemRow);
+  if (run.fallback) {
+    rows.splice(fallbackIndex(run.items, run.fallback), 0, {
+      kind: "run-fallback",
+      key: `run-fallback:${run.id}`,
+      turnId: run.turnId,
+      run,
+      estimate: GUESS_PX.fallback,
+    });
+  }
   const active = isActiveStatus(run.status);
   if (active || run.status === "failed" || run.status === "cancelled") {
     rows.push({

@@ -81,3 +81,37 @@ Deno.test("feed rows: navigator entries label each turn with its user message", 
   assert.equal(sameEntries(entries, turnEntries(turns)), true);
   assert.equal(sameEntries(entries, entries.slice(1)), false);
 });
+
+Deno.test("feed rows: a Run's fallback line sits where the move happened", () => {
+  const fallback = {
+    from: { providerId: "p", modelId: "one" },
+    to: { providerId: "p", modelId: "two" },
+    reasonCode: "provider_server" as const,
+  };
+  const at = (it: Item, createdAt: string): Item => ({ ...it, createdAt });
+  const items = [
+    at(item("u", "t1", "user", "hi"), "2026-11-30T00:00:00.000Z"),
+    at(item("early", "t1", "assistant", "step 1"), "2026-11-30T00:00:01.000Z"),
+    at(item("late", "t1", "assistant", "step 2"), "2026-11-30T00:00:03.000Z"),
+  ];
+  const keys = (fb: RunView["fallback"], status: RunView["status"] = "running") =>
+    feedRows([turn("t1", 1, [{ ...run("t1", status, items), fallback: fb }])]).map((row) =>
+      row.key
+    );
+  assert.deepEqual(
+    keys({ ...fallback, at: "2026-11-30T00:00:02.000Z" }),
+    ["u", "early", "run-fallback:run_t1", "late", "run-end:run_t1"],
+    "live: before the first item made after the move",
+  );
+  assert.deepEqual(
+    keys({ ...fallback, at: "2026-11-30T00:00:05.000Z" }, "completed"),
+    ["u", "early", "late", "run-fallback:run_t1"],
+    "live, nothing made since: after the items",
+  );
+  assert.deepEqual(
+    keys({ ...fallback, at: null }),
+    ["u", "run-fallback:run_t1", "early", "late", "run-end:run_t1"],
+    "from the run record only: before the first answer",
+  );
+  assert.deepEqual(keys(null, "completed"), ["u", "early", "late"], "no move, no line");
+});

@@ -3,6 +3,7 @@ import type { RunView } from "../../state/projection.ts";
 import type { MessageKey } from "../../i18n/en.ts";
 import { t } from "../../i18n/i18n.ts";
 import { explainReason } from "../../i18n/reasons.ts";
+import { openSettings } from "../../state/settings_nav.ts";
 
 /** The line per failure class: total, so a new class without copy does not compile. */
 const CLASS_LINE: Readonly<Record<RunFailureClass, MessageKey>> = {
@@ -16,7 +17,8 @@ const CLASS_LINE: Readonly<Record<RunFailureClass, MessageKey>> = {
  * cancelled one, the localized explanation of its reason code, on a failed one the line
  * of its failure class (try again, act first, or retrying will not help), what the
  * provider said (e.g. "Incorrect API key provided", as the runtime stored it, redacted),
- * the raw code, and "Try again" when the caller offers it (the thread's latest Run).
+ * the raw code, "See Settings › Health" when an open provider breaker failed it, and "Try
+ * again" when the caller offers it (the thread's latest Run).
  */
 export function RunOutcome(
   props: {
@@ -51,6 +53,12 @@ export function RunOutcome(
         <p class="reason-code">
           {t("outcome.code")} <code>{reasonCode}</code>
         </p>
+      )}
+      {reasonCode === "provider_circuit_open" && (
+        // The breaker's state and when it retries are in Settings › Health.
+        <button type="button" class="open-health" onClick={() => openSettings("health")}>
+          {t("outcome.openHealth")}
+        </button>
       )}
       {props.onSendAgain && (
         <button type="button" class="send-again" onClick={props.onSendAgain}>

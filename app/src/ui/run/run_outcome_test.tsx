@@ -96,3 +96,18 @@ Deno.test("run outcome: no class line when there is no failure to classify", () 
     assert.doesNotMatch(unknown, /outcome\.class/, "an unknown class shows no raw key");
   });
 });
+
+Deno.test("run outcome: an open provider breaker points to Settings › Health", () => {
+  inEnglish(() => {
+    const open = text(
+      RunOutcome({ run: { status: "failed", reasonCode: "provider_circuit_open" } }),
+    );
+    assert.match(open, /See Settings › Health/);
+    const other = text(RunOutcome({ run: { status: "failed", reasonCode: "provider_server" } }));
+    assert.doesNotMatch(other, /Settings › Health/, "only a breaker failure points there");
+  });
+  inLocale("zh-CN", () => {
+    const zh = text(RunOutcome({ run: { status: "failed", reasonCode: "provider_circuit_open" } }));
+    assert.match(zh, /查看设置 › 运行状况/);
+  });
+});

@@ -3,11 +3,12 @@ import { useSignal } from "@preact/signals";
 import type { Model } from "@daedalus/client";
 import { t } from "../../i18n/i18n.ts";
 import { setModelEnabled, setModelLimits } from "../../state/providers.ts";
+import { FallbackPicker } from "./FallbackPicker.tsx";
 import { type FieldProblem, type LimitsDraft, limitsParams } from "../../state/provider_form.ts";
 import { sendChecked } from "./send_checked.ts";
 import { EffortLevelsPicker } from "../providers/EffortLevelsPicker.tsx";
 
-/** One model: its name, an enable switch, and its limits behind "Limits". */
+/** One model: its name, an enable switch, its fallback, and its limits behind "Limits". */
 export function ModelRow({ model }: { model: Model }) {
   const editing = useSignal(false);
   // The state asked for while the runtime saves it: the switch shows it at once and
@@ -50,6 +51,7 @@ export function ModelRow({ model }: { model: Model }) {
         </button>
       </div>
       {failure.value && <p class="settings-error" role="alert">{failure.value}</p>}
+      <FallbackPicker model={model} />
       {editing.value && <LimitsForm model={model} onDone={() => (editing.value = false)} />}
     </li>
   );

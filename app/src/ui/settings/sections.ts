@@ -14,6 +14,7 @@ import { SkillsSection } from "./SkillsSection.tsx";
 import { MemorySection } from "./MemorySection.tsx";
 import { ProfileSection } from "./ProfileSection.tsx";
 import { PermissionsSection } from "./PermissionsSection.tsx";
+import { HealthSection } from "./HealthSection.tsx";
 
 /** One section: its id, its navigation label and what it shows. */
 export interface SectionEntry {
@@ -34,5 +35,6 @@ export const SECTIONS: readonly SectionEntry[] = [
     labelKey: "settings.section.permissions",
     component: PermissionsSection,
   },
+  { id: "health", labelKey: "settings.section.health", component: HealthSection },
   { id: "general", labelKey: "settings.section.general", component: GeneralSection },
 ];

@@ -1,6 +1,8 @@
 import type { Item } from "@daedalus/client";
 import { t } from "../../i18n/i18n.ts";
-import { statusLabel } from "../status_label.ts";
+import { approvalOfItem } from "../../state/approvals.ts";
+import { approvals } from "../../state/approval_store.ts";
+import { toolCardStatus } from "./tool_status.ts";
 import { openDiff } from "../../state/store.ts";
 import { openFilePreview } from "../../state/file_panel.ts";
 import { ProcessControls } from "./ProcessControls.tsx";
@@ -33,7 +35,10 @@ function previewPath(toolId: string, item: Item): string | null {
   return typeof path === "string" && path !== "" ? path : null;
 }
 
-/** A tool call or result: tool id, status and the tool's bounded metadata. */
+/**
+ * A tool call or result: tool id, status ("waiting for approval" while its approval is
+ * pending) and the tool's bounded metadata.
+ */
 export function ToolCard(props: { item: Item }) {
   const { item } = props;
   const toolId = typeof item.data.toolId === "string" ? item.data.toolId : "?";
@@ -41,9 +46,14 @@ export function ToolCard(props: { item: Item }) {
     ? toolCallFacts(toolId, item.data.arguments)
     : toolResultFacts(toolId, item.data);
   const path = previewPath(toolId, item);
+  // Reading the approvals here re-renders the card when its approval is asked or answered.
+  const status = toolCardStatus(
+    item,
+    item.kind === "tool_call" ? approvalOfItem(approvals.value, item.id) : null,
+  );
   return (
     <section
-      class={`tool-card status-${item.status}`}
+      class={`tool-card status-${status.name}`}
       aria-label={t("tool.card", { tool: toolId })}
     >
       <header>
@@ -55,7 +65,7 @@ export function ToolCard(props: { item: Item }) {
           processBadges(toolId, item.data.arguments).map((badge) => (
             <span key={badge} class="badge">{t(badge)}</span>
           ))}
-        <span class="status">{statusLabel(item.status)}</span>
+        <span class="status">{status.label}</span>
       </header>
       <Facts facts={facts} />
       {item.kind === "tool_result" && toolId.startsWith("process_") &&
