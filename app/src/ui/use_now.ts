@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 
 /**
  * The current time, re-read every second while the component is mounted (a breaker's
- * countdown; `RunProgress` has its own copy for now).
+ * countdown, a Run's elapsed time).
  *
  * @returns epoch milliseconds
  */

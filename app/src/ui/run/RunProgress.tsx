@@ -1,18 +1,8 @@
-import { useEffect, useState } from "preact/hooks";
+import { useNow } from "../use_now.ts";
 import type { RunBudget } from "@daedalus/client";
 import type { RunView } from "../../state/projection.ts";
 import { formatElapsed, runProgress } from "../../state/run_progress.ts";
 import { t } from "../../i18n/i18n.ts";
-
-/** Re-renders every second while mounted; returns the current time. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
 
 /**
  * The progress line of the active Run: "Waiting for your approval" while it waits, model
