@@ -40,3 +40,10 @@ export const AUXILIARY_PREEMPTIONS_MAX = 5;
  * the way is retried within seconds; a few hundred covers any burst of clicks).
  */
 export const PERMISSION_ADD_REQUESTS_REMEMBERED_COUNT = 256;
+
+/**
+ * Longest a thread's later Run waits for an earlier submission to be queued (ms): two
+ * connections' turn.starts reach the scheduler within milliseconds of their commits; a
+ * queued Run nobody queues must not hold its thread for long.
+ */
+export const SUBMISSION_GRACE_MS = 2_000;

@@ -13,6 +13,7 @@
 import {
   activateRun,
   type Committed,
+  earlierQueuedRunCreatedAt,
   listWaitingRuns,
   readRunScope,
   readRunSubmissionSeq,
@@ -20,6 +21,7 @@ import {
   type StateStore,
 } from "@daedalus/storage";
 import type { AbortReason } from "../loop/agent_loop.ts";
+import { SUBMISSION_GRACE_MS } from "../limits.ts";
 
 /** What the scheduler needs. */
 export interface SchedulerOptions {
@@ -52,6 +54,7 @@ export class Scheduler {
   /** Threads whose Run waits for an approval: taken, but by no worker (thread → run). */
   readonly #waiting = new Map<string, string>();
   #accepting = true;
+  #graceTimer: ReturnType<typeof setTimeout> | undefined;
 
   /**
    * Makes a scheduler; nothing runs until a Run is enqueued.
@@ -155,6 +158,8 @@ export class Scheduler {
    */
   async shutdown(waitMs: number): Promise<void> {
     this.#accepting = false;
+    clearTimeout(this.#graceTimer);
+    this.#graceTimer = undefined;
     for (const queued of this.#queue.splice(0)) {
       this.#commit(settleRun(this.#options.store, queued.runId, "cancelled", "runtime_shutdown"));
     }
@@ -176,10 +181,15 @@ export class Scheduler {
    * @param runId the run (committed as queued, not enqueued)
    * @param threadId its thread
    * @param parentSignal the caller's cancellation, passed on
-   * @throws {Error} when the thread already has an active Run
+   * @throws {Error} when the thread already has an active Run (the Run is settled cancelled)
    */
   async runInline(runId: string, threadId: string, parentSignal: AbortSignal): Promise<void> {
-    if (this.#busyThreads.has(threadId)) throw new Error(`thread ${threadId} is busy`);
+    if (this.#busyThreads.has(threadId)) {
+      // It will never run: settled, so it neither lingers queued nor holds the thread's
+      // later Runs back (FIFO per thread waits for earlier queued Runs).
+      this.#commit(settleRun(this.#options.store, runId, "cancelled", "cancelled"));
+      throw new Error(`thread ${threadId} is busy`);
+    }
     const activated = this.#commit(activateRun(this.#options.store, runId));
     if (!activated) return;
     const controller = new AbortController();
@@ -255,12 +265,38 @@ export class Scheduler {
     while (this.#accepting && pooled() < this.#options.workers) {
       const index = this.#queue.findIndex((q) =>
         !this.#busyThreads.has(q.threadId) &&
-        (!this.#waiting.has(q.threadId) || this.#waiting.get(q.threadId) === q.runId)
+        (!this.#waiting.has(q.threadId) || this.#waiting.get(q.threadId) === q.runId) &&
+        !this.#earlierStillComing(q)
       );
       if (index < 0) return;
       const [next] = this.#queue.splice(index, 1);
       if (next) this.#start(next);
     }
+  }
+
+  /**
+   * Whether a thread's earlier submission is committed but not queued here yet: its
+   * submitter queues it once its response is out, which may come after a later one's. The
+   * later one waits for it (FIFO per thread) for at most `SUBMISSION_GRACE_MS` — a queued
+   * Run nobody will queue (an inline Run refused as busy) must not hold its thread — and the
+   * queue is looked at again when that grace ends. A resumed Run was submitted before any
+   * that are still queued, so it never waits.
+   */
+  #earlierStillComing(q: Queued): boolean {
+    if (q.resume || q.order === Number.MAX_SAFE_INTEGER) return false;
+    const createdAt = this.#options.store.read((db) =>
+      earlierQueuedRunCreatedAt(db, q.threadId, q.runId, q.order)
+    );
+    if (createdAt === null) return false;
+    const left = Date.parse(createdAt) + SUBMISSION_GRACE_MS - Date.now();
+    if (left <= 0) return false;
+    if (this.#graceTimer === undefined) {
+      this.#graceTimer = setTimeout(() => {
+        this.#graceTimer = undefined;
+        this.#pump();
+      }, left + 1);
+    }
+    return true;
   }
 
   #start({ runId, threadId, resume }: Queued): void {

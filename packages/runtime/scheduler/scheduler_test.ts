@@ -373,3 +373,31 @@ Deno.test("cancel reaches an inline Run too", async () => {
     assert.equal(statusOf(store, run), "cancelled");
   });
 });
+
+Deno.test("a thread's later Run waits for an earlier submission that is committed but not queued yet", async () => {
+  await withScheduler(3, async ({ scheduler, running, started, queueRun, newThread }) => {
+    const thread = await newThread();
+    // Two connections' turn.starts: both committed, the later one queued first.
+    const first = queueRun(thread);
+    const second = queueRun(thread);
+    scheduler.enqueue(second, thread);
+    assert.deepEqual(started, [], "the later Run did not start ahead of the earlier one");
+    scheduler.enqueue(first, thread);
+    assert.deepEqual(started, [first]);
+    await finish(scheduler, running, started, first);
+    assert.deepEqual(started, [first, second]);
+  });
+});
+
+Deno.test("an inline Run refused on a busy thread is settled, not left queued", async () => {
+  await withScheduler(1, async ({ scheduler, queueRun, submit, newThread, store }) => {
+    const thread = await newThread();
+    submit(thread);
+    const refused = queueRun(thread);
+    await assert.rejects(
+      scheduler.runInline(refused, thread, new AbortController().signal),
+      /is busy/,
+    );
+    assert.equal(statusOf(store, refused), "cancelled");
+  });
+});

@@ -111,6 +111,33 @@ export function readRunSubmissionSeq(db: StateDatabase, runId: string): number |
 }
 
 /**
+ * When a thread's newest queued Run submitted before `seq` (other than `runId`) was created,
+ * or null when there is none: the scheduler does not start a thread's later Run while an
+ * earlier one is still to be queued (two connections' turn.starts can reach the scheduler in
+ * the other order than they committed).
+ *
+ * @param db the database
+ * @param threadId the thread
+ * @param runId the Run about to start
+ * @param seq its submission seq ({@linkcode readRunSubmissionSeq})
+ * @returns the earlier Run's `created_at`, or null
+ */
+export function earlierQueuedRunCreatedAt(
+  db: StateDatabase,
+  threadId: string,
+  runId: string,
+  seq: number,
+): string | null {
+  const row = statement(
+    db.connection,
+    `SELECT max(r.created_at) AS created_at FROM runs r JOIN turns t ON t.id = r.turn_id
+     WHERE t.thread_id = ? AND r.id != ? AND r.status = 'queued'
+       AND (SELECT min(e.seq) FROM events e WHERE e.run_id = r.id) < ?`,
+  ).get(threadId, runId, seq);
+  return typeof row?.created_at === "string" ? row.created_at : null;
+}
+
+/**
  * A Run's budget from its stored config (`json_extract` of `$.budget`), present only when it
  * has one; a value that is not an object is left out rather than guessed.
  *

@@ -176,6 +176,8 @@ export class ProcessLog {
    */
   append(bytes: Uint8Array): Promise<number> {
     return this.#serial(async () => {
+      // Closed: the runtime stops, and the child's output goes on in its own log file.
+      if (this.#closed) return this.totalBytes;
       const size = (await this.#file.stat()).size;
       await this.#writeAt(size, bytes);
       return await this.#syncNow();
@@ -188,7 +190,8 @@ export class ProcessLog {
    * @returns logical bytes written so far
    */
   sync(): Promise<number> {
-    return this.#serial(() => this.#syncNow());
+    // Closed (the runtime stops): a follow timer's last tick reads nothing more.
+    return this.#serial(() => this.#closed ? Promise.resolve(this.totalBytes) : this.#syncNow());
   }
 
   /**
