@@ -35,7 +35,7 @@ export const reasonsEn = {
   "reason.run.tool_sandbox_unavailable":
     "The permission sandbox that runs file tools in this mode could not start or stopped, so the run could not go on.",
   "reason.run.budget_exceeded":
-    "The run reached a budget you set and you chose to stop it. Raise the budget in Settings or start again.",
+    "The run reached a budget you set and you chose to stop it. Send again to start a new run with a fresh budget (budgets are set in config.yaml).",
   "reason.run.loop_detected":
     "The model kept repeating the same tool call without progress, so the run was stopped.",
   "reason.run.provider_authentication":

@@ -22,7 +22,7 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.run.tool_sandbox_unavailable":
     "此模式下运行文件工具的权限沙箱无法启动或已停止，运行无法继续。",
   "reason.run.budget_exceeded":
-    "运行达到了你设定的预算，你选择了停止。请在设置中提高预算或重新开始。",
+    "运行达到了你设定的预算，你选择了停止。再次发送即可以新的预算开始新的运行（预算在 config.yaml 中设置）。",
   "reason.run.loop_detected": "模型反复发起相同的工具调用且没有进展，运行已停止。",
   "reason.run.provider_authentication": "服务商拒绝了凭据。请在设置中检查 API 密钥。",
   "reason.run.provider_rate_limit": "服务商正在限制请求频率。请稍后再试。",

@@ -72,12 +72,15 @@ function usedOf(
 export function budgetSummary(reached: BudgetReached): string {
   const amount = (n: number) =>
     reached.kind === "costUsd" ? `$${n.toFixed(2)}` : Math.round(n).toLocaleString("en-US");
-  const unit = {
-    tokens: " tokens",
-    costUsd: "",
-    modelCalls: " model calls",
-    wallTimeSeconds: " s of running time",
-  }[reached.kind];
-  return `Budget reached: ${amount(reached.used)} of ${amount(reached.limit)}${unit}. ` +
-    `Continue with +${amount(reached.extension)}${unit}?`;
+  const unit = (n: number) =>
+    ({
+      tokens: n === 1 ? " token" : " tokens",
+      costUsd: "",
+      modelCalls: n === 1 ? " model call" : " model calls",
+      wallTimeSeconds: " s of running time",
+    })[reached.kind];
+  return `Budget reached: ${amount(reached.used)} of ${amount(reached.limit)}` +
+    `${unit(reached.limit)}. Continue with +${amount(reached.extension)}${
+      unit(reached.extension)
+    }?`;
 }

@@ -72,6 +72,10 @@ Deno.test("budgetSummary says what was reached and what continuing adds", () => 
     "Budget reached: 100,250 of 100,000 tokens. Continue with +100,000 tokens?",
   );
   assert.equal(
+    budgetSummary({ kind: "modelCalls", limit: 1, used: 1, extension: 1 }),
+    "Budget reached: 1 of 1 model call. Continue with +1 model call?",
+  );
+  assert.equal(
     budgetSummary({ kind: "costUsd", limit: 2, used: 2.013, extension: 1 }),
     "Budget reached: $2.01 of $2.00. Continue with +$1.00?",
   );
