@@ -3,8 +3,9 @@
  * shipped flags. A model stuck asking for the same call (issue 14's "495 model calls in
  * 20 s") pauses for the user within 5 calls (approval `loop_detected`) — in-process
  * (full_access) and through the narrowed modes' sandbox Worker; a high-risk command asks
- * under full_access and a denial keeps it from running; and an approval survives SIGKILL:
- * after the restart the Run is still waiting, and answering it runs the call and completes.
+ * under full_access and a denial keeps it from running; an approval survives SIGKILL:
+ * after the restart the Run is still waiting, and answering it runs the call and completes;
+ * and a budget pauses the Run before its next model call until the user allows more.
  *
  * @module
  */
@@ -171,4 +172,25 @@ Deno.test("spawned: an approval survives SIGKILL; answered after the restart, th
     }
   }
   await Deno.stat(`${workspace}/approved.txt`);
+});
+
+Deno.test("spawned: a budget pauses the Run before its next model call; allowed, the Run completes", async () => {
+  await using world = await gateWorld();
+  const runId = (await world.call(
+    "turn.start",
+    turnParams(world.threadId, `call: echo ${JSON.stringify({ text: "once" })}`, {
+      executionPolicy: "full_access",
+      budget: { modelCalls: 1 },
+    }),
+  )).runId;
+  const asked = await world.approval(runId);
+  assert.equal(asked.reasonCode, "budget_reached");
+  const modelCalls = () =>
+    world.events.filter((e: JournalEvent) => e.type === "model.input_prepared" && e.runId === runId)
+      .length;
+  assert.equal(modelCalls(), 1, "no model call past the budget");
+  await world.call("approval.respond", { approvalId: asked.approvalId, decision: "allow_once" });
+  const outcome = await world.settled(runId);
+  assert.equal(outcome.status, "completed", outcome.contents.join("\n"));
+  assert.equal(modelCalls(), 2, "the extension allowed the answer's call");
 });
