@@ -120,6 +120,7 @@ export const REQUEST_REASON_CODES = [
   "thread_archived",
   "thread_busy",
   "run_not_active",
+  "run_not_resumable",
   "run_mismatch",
   "idempotency_conflict",
   "invalid_cursor",

@@ -231,6 +231,7 @@ export type ErrorReasonCode =
   | "thread_archived"
   | "thread_busy"
   | "run_not_active"
+  | "run_not_resumable"
   | "run_mismatch"
   | "idempotency_conflict"
   | "invalid_cursor"
@@ -1199,6 +1200,7 @@ export type RunConfig = {
   reasoningEffort: ReasoningEffort | null;
   subagentDepth?: number;
   parentRunId?: RunId;
+  resumedFromRunId?: RunId;
   budget?: RunBudget;
   price?: ModelPrice;
   parts: RunConfigPartRefs;
@@ -1262,6 +1264,7 @@ export type RunConfigRecord = {
   reasoningEffort: ReasoningEffort | null;
   subagentDepth?: number;
   parentRunId?: RunId;
+  resumedFromRunId?: RunId;
   budget?: RunBudget;
   price?: ModelPrice;
   parts: RunConfigPartRefs;
@@ -1866,6 +1869,10 @@ export type MethodParamsMap = {
   "run.cancel": {
     runId: RunId;
   };
+  "run.resume": {
+    runId: RunId;
+    clientRequestId?: Identifier;
+  };
   "run.steer": {
     runId: RunId;
     content: string;
@@ -2085,6 +2092,14 @@ export type MethodResultMap = {
     accepted: boolean;
     runId: RunId;
     status: RunStatus;
+    [key: string]: unknown;
+  };
+  "run.resume": {
+    threadId: ThreadId;
+    branchId: BranchId;
+    turnId: TurnId;
+    runId: RunId;
+    resumedFromRunId: RunId;
     [key: string]: unknown;
   };
   "run.steer": {

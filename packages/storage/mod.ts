@@ -65,6 +65,7 @@ export * from "./state/reads/processes.ts";
 export * from "./state/reads/approvals.ts";
 export * from "./state/reads/run_progress.ts";
 export * from "./state/reads/run_spend.ts";
+export * from "./state/resume_writes.ts";
 export * from "./state/reads/attachment_refs.ts";
 export * from "./memory/errors.ts";
 export * from "./memory/limits.ts";

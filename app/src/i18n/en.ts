@@ -87,6 +87,7 @@ export const en = {
   "outcome.label": "Run outcome",
   "outcome.failed": "The run failed",
   "outcome.cancelled": "The run was stopped",
+  "outcome.resume": "Resume",
   "outcome.sendAgain": "Try again",
   "outcome.details": "Details:",
   "outcome.code": "Reason code",

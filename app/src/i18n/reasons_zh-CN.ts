@@ -59,6 +59,7 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.error.thread_archived": "此会话已归档。取消归档后才能继续。",
   "reason.error.thread_busy": "此会话有正在进行的运行。请等待或停止它。",
   "reason.error.run_not_active": "此运行已经结束。",
+  "reason.error.run_not_resumable": "无法继续此运行：只有线程中最新的失败或已取消的运行可以继续。",
   "reason.error.approval_not_found": "此审批请求已不存在。",
   "reason.error.approval_already_resolved": "此请求已被回答或取消。",
   "reason.error.approval_decision_invalid": "此请求不接受该回答。",

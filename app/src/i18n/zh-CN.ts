@@ -87,6 +87,7 @@ export const zhCN: Record<MessageKey, string> = {
   "outcome.label": "运行结果",
   "outcome.failed": "运行失败",
   "outcome.cancelled": "运行已停止",
+  "outcome.resume": "继续运行",
   "outcome.sendAgain": "重试",
   "outcome.details": "详情：",
   "outcome.code": "原因码",

@@ -23,10 +23,12 @@ import {
   readEventsForThread,
   readItemSource,
   readPermissions,
+  readRunConfig,
   readRunScope,
   readUsage,
   renameThread,
   replayEvents,
+  resumeRun,
   setThreadArchived,
   startTurn,
   type StateStore,
@@ -129,6 +131,7 @@ type HandledMethods = Pick<
   | "turn.start"
   | "turn.list"
   | "run.cancel"
+  | "run.resume"
   | "run.steer"
   | "event.replay"
   | "usage.read"
@@ -241,6 +244,42 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         deps.scheduler.cancel(params.runId);
       }
       return Promise.resolve({ result: { accepted: true, runId: params.runId, status } });
+    },
+    "run.resume": async (params) => {
+      if (!deps.scheduler.accepting) {
+        throw new RpcError(
+          RPC_ERROR_CODES.internalError,
+          "shutting_down",
+          "The runtime is shutting down; resume the run once it is back",
+        );
+      }
+      deps.protectedValues.assertSafe(params, "");
+      const earlier = store.read((db) => readRunConfig(db, params.runId));
+      // The same model and mode, the rest frozen again from the configuration as it is now.
+      const selection = deps.registry.resolveModel(earlier.providerId, earlier.modelId);
+      const runConfig = await freezer.freeze({
+        providerId: earlier.providerId,
+        modelId: earlier.modelId,
+        model: selection.model,
+        contextWindow: deps.contextWindow?.(earlier.providerId, earlier.modelId),
+        executionPolicy: earlier.executionPolicy,
+        reasoningEffort: earlier.reasoningEffort,
+        ...(earlier.budget ? { budget: earlier.budget } : {}),
+      }, deps.tools);
+      const committed = resumeRun(store, {
+        fromRunId: params.runId,
+        runConfig,
+        ...(params.clientRequestId !== undefined
+          ? { clientRequestId: params.clientRequestId }
+          : {}),
+      });
+      const { created: _created, ...ids } = committed.result;
+      return {
+        result: ids,
+        afterResponse: () => {
+          if (committed.result.created) deps.scheduler.enqueue(ids.runId, ids.threadId);
+        },
+      };
     },
     "run.steer": async (params) => {
       if (params.expectedRunId && params.expectedRunId !== params.runId) {
