@@ -41,7 +41,14 @@ export type NotRevertibleReason = "capture_too_large" | "binary_content" | "prot
 
 /** The plan of one file, newest change first in the list. */
 export type PlannedFile =
-  | { path: string; outcome: "reverted"; target: PlanCapture; expected: PlanCapture }
+  | {
+    path: string;
+    outcome: "reverted";
+    target: PlanCapture;
+    expected: PlanCapture;
+    /** Set when forced over a file that changed since: its current content is overwritten. */
+    reason?: "changed_since";
+  }
   | { path: string; outcome: "unchanged" }
   | { path: string; outcome: "conflict"; reason: "changed_since" }
   | { path: string; outcome: "not_revertible"; reason: NotRevertibleReason };
@@ -53,12 +60,14 @@ export type PlannedFile =
  * @param changes the changes to undo, oldest first
  * @param current what each path holds now
  * @param isWithheld whether a before-text holds a protected value (never written back)
+ * @param force restore files that changed since too (their current content is overwritten)
  * @returns one entry per path, the most recently changed path first
  */
 export function planRevert(
   changes: readonly PlanChange[],
   current: ReadonlyMap<string, CurrentFile>,
   isWithheld: (text: string) => boolean = () => false,
+  force = false,
 ): PlannedFile[] {
   const byPath = new Map<string, { first: PlanChange; last: PlanChange; order: number }>();
   changes.forEach((change, order) => {
@@ -68,7 +77,7 @@ export function planRevert(
   return [...byPath.entries()]
     .sort((a, b) => b[1].order - a[1].order)
     .map(([path, { first, last }]) =>
-      planFile(path, first.before, last.after, current.get(path), isWithheld)
+      planFile(path, first.before, last.after, current.get(path), isWithheld, force)
     );
 }
 
@@ -78,10 +87,12 @@ function planFile(
   expected: PlanCapture,
   now: CurrentFile | undefined,
   isWithheld: (text: string) => boolean,
+  force: boolean,
 ): PlannedFile {
   const here = now ?? { exists: false, revision: null };
   if (sameState(here, target)) return { path, outcome: "unchanged" };
-  if (!sameState(here, expected)) return { path, outcome: "conflict", reason: "changed_since" };
+  const changedSince = !sameState(here, expected);
+  if (changedSince && !force) return { path, outcome: "conflict", reason: "changed_since" };
   if (target.exists && target.text === undefined) {
     const reason = target.encoding === "binary" ? "binary_content" : "capture_too_large";
     return { path, outcome: "not_revertible", reason };
@@ -89,7 +100,13 @@ function planFile(
   if (target.text !== undefined && isWithheld(target.text)) {
     return { path, outcome: "not_revertible", reason: "protected_content" };
   }
-  return { path, outcome: "reverted", target, expected };
+  return {
+    path,
+    outcome: "reverted",
+    target,
+    expected,
+    ...(changedSince ? { reason: "changed_since" as const } : {}),
+  };
 }
 
 function sameState(now: CurrentFile, capture: PlanCapture): boolean {

@@ -125,6 +125,28 @@ Deno.test("planRevert: several changes of a path collapse to first before / last
   assert.deepEqual(a.expected, text("2"), "it must still hold the last after-state");
 });
 
+Deno.test("planRevert: forced, a file changed since is reverted and says so", () => {
+  const [forced] = planRevert(
+    [{ path: "f", before: text("a"), after: text("b") }],
+    new Map([["f", now(text("hand"))]]),
+    () => false,
+    true,
+  );
+  assert.equal(forced.outcome, "reverted", "force overrides the conflict");
+  assert.equal("reason" in forced ? forced.reason : undefined, "changed_since");
+  const [binary] = planRevert(
+    [{
+      path: "g",
+      before: { exists: true, revision: "sha256:x", encoding: "binary" },
+      after: text("b"),
+    }],
+    new Map([["g", now(text("hand"))]]),
+    () => false,
+    true,
+  );
+  assert.equal(binary.outcome, "not_revertible", "force cannot write a capture it does not have");
+});
+
 Deno.test("planRevert: no changes → nothing to do; a file not in `current` counts as missing", () => {
   assert.deepEqual(planRevert([], new Map()), []);
   const [created] = planRevert([{ path: "n", before: missing, after: text("z") }], new Map());

@@ -65,10 +65,12 @@ export function createRevertHandlers(deps: RevertHandlerDeps): RevertHandlers {
       const paths = new Map(changes.map((c) => [c.path, absolute(source.workspaceRoot, c.path)]));
       const current = new Map<string, CurrentFile>();
       for (const [path, abs] of paths) current.set(path, await currentFile(abs));
-      const plan = planRevert(changes, current, (text) => deps.protectedValues.find(text));
       const forced = params.force === true;
+      const withheld = (text: string) => deps.protectedValues.find(text);
+      const plan = planRevert(changes, current, withheld, forced);
       const dryRun = params.dryRun === true;
       const files = plan.map(listed);
+      // Forced, a conflict is planned as `reverted` (its current content is journaled first).
       const conflicted = plan.some((file) => file.outcome === "conflict");
       const base = { dryRun, forced, direction, files, eventSeq: null };
       if (dryRun || (conflicted && !forced) || !plan.some((f) => f.outcome === "reverted")) {
@@ -128,7 +130,11 @@ function changesToUndo(
 }
 
 function listed(file: PlannedFile): Result["files"][number] {
-  return { path: file.path, outcome: file.outcome, reason: "reason" in file ? file.reason : null };
+  return {
+    path: file.path,
+    outcome: file.outcome,
+    reason: "reason" in file ? file.reason ?? null : null,
+  };
 }
 
 function replayed(seq: number, payload: Record<string, unknown>): Result {

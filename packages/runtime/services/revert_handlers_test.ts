@@ -165,8 +165,19 @@ Deno.test("turn.revert: a conflict touches nothing unless forced", async () => {
     assert.equal(await Deno.readTextFile(`${root}/a.txt`), "a1", "nothing was touched");
     const forced = await revert(core, { turnId, clientRequestId: "c2", force: true });
     assert.equal(forced.applied, true);
-    assert.equal(await Deno.readTextFile(`${root}/a.txt`), "a0", "force restores the others");
-    assert.equal(await Deno.readTextFile(`${root}/b.txt`), "edited by hand", "not the conflict");
+    assert.deepEqual(forced.files.map((f) => [f.path, f.outcome, f.reason]), [
+      ["b.txt", "reverted", "changed_since"],
+      ["a.txt", "reverted", null],
+    ], "forced, the conflict is reverted too and says it changed since");
+    assert.equal(await Deno.readTextFile(`${root}/a.txt`), "a0");
+    assert.equal(await Deno.readTextFile(`${root}/b.txt`), "b0", "the hand edit is overwritten");
+    const back = await revert(core, { turnId, clientRequestId: "c3" });
+    assert.equal(back.direction, "redo");
+    assert.equal(
+      await Deno.readTextFile(`${root}/b.txt`),
+      "edited by hand",
+      "reverting the forced revert brings the hand edit back",
+    );
   });
 });
 

@@ -13,7 +13,8 @@ export const revertMethods = {
   "turn.revert": method({
     description: "Restores every file the turn's runs changed to its before-state, newest " +
       "change first; on a turn already reverted, reverts that revert. Conflicts (a file " +
-      "changed since) stop everything unless `force`; `dryRun` only reports. A turn without " +
+      "changed since) stop everything unless `force`, which overwrites them too (reason " +
+      "`changed_since`); `dryRun` only reports. A turn without " +
       "file changes gives an empty result. Idempotent on clientRequestId",
     params: z.strictObject({
       turnId: TurnId,
