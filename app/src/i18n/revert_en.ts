@@ -11,6 +11,7 @@ export const revertEn = {
   "revert.outcome.conflict": "changed since this turn",
   "revert.outcome.not_revertible": "cannot be restored (no copy was kept)",
   "revert.outcome.unchanged": "already as before",
+  "revert.restored": "restored",
   "revert.overwritten": "your later changes were overwritten",
   "revert.conflicts":
     "{count} file(s) changed since this turn. Reverting anyway overwrites those changes.",

@@ -13,6 +13,7 @@ export const revertZhCN: Record<keyof typeof revertEn, string> = {
   "revert.outcome.conflict": "在本轮之后已被修改",
   "revert.outcome.not_revertible": "无法恢复（未保留副本）",
   "revert.outcome.unchanged": "已是原样",
+  "revert.restored": "已恢复",
   "revert.overwritten": "之后的修改已被覆盖",
   "revert.conflicts": "有 {count} 个文件在本轮之后被修改过。仍然撤销会覆盖这些修改。",
   "revert.confirm": "撤销文件更改",

@@ -55,7 +55,9 @@ export function RevertDialog() {
         <ul class="revert-files" aria-label={t("revert.files")}>
           {shown.files.map((file) => (
             <li key={file.path} data-outcome={file.outcome}>
-              <code>{file.path}</code> — {t(`revert.outcome.${file.outcome}`)}
+              <code>{file.path}</code> — {done !== null && file.outcome === "reverted"
+                ? t("revert.restored")
+                : t(`revert.outcome.${file.outcome}`)}
               {file.reason === "changed_since" && file.outcome === "reverted" &&
                 ` (${t("revert.overwritten")})`}
             </li>
