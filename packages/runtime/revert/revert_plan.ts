@@ -36,8 +36,15 @@ export interface CurrentFile {
   revision: string | null;
 }
 
-/** Why a file cannot be reverted. */
-export type NotRevertibleReason = "capture_too_large" | "binary_content" | "protected_content";
+/**
+ * Why a file cannot be reverted (`permission_denied` — outside the workspace or a protected
+ * home file — is decided by the handler, which knows the access rules).
+ */
+export type NotRevertibleReason =
+  | "capture_too_large"
+  | "binary_content"
+  | "protected_content"
+  | "permission_denied";
 
 /** The plan of one file, newest change first in the list. */
 export type PlannedFile =

@@ -14,7 +14,13 @@ import {
   type ValidParamsOf,
 } from "@daedalus/protocol";
 import { readTurnRevertSource, type StateStore, type TurnRevertSource } from "@daedalus/storage";
-import { assertAllowed, buildAccessRules, captureFile, writeFileAtomic } from "@daedalus/tools";
+import {
+  type AccessRules,
+  assertAllowed,
+  buildAccessRules,
+  captureFile,
+  writeFileAtomic,
+} from "@daedalus/tools";
 import {
   type CurrentFile,
   type PlanChange,
@@ -67,7 +73,20 @@ export function createRevertHandlers(deps: RevertHandlerDeps): RevertHandlers {
       for (const [path, abs] of paths) current.set(path, await currentFile(abs));
       const forced = params.force === true;
       const withheld = (text: string) => deps.protectedValues.find(text);
-      const plan = planRevert(changes, current, withheld, forced);
+      // Writes stay in the thread's workspace and never reach a protected home file; a
+      // change elsewhere is reported, checked before anything is written.
+      const rules = await buildAccessRules({
+        sealed: true,
+        mode: "turn.revert",
+        readRoots: [],
+        writeRoots: source.workspaceRoot === null ? [] : [source.workspaceRoot],
+        protectedFiles: deps.protectedFiles,
+      });
+      const plan = planRevert(changes, current, withheld, forced).map((file): PlannedFile =>
+        file.outcome === "reverted" && !mayWrite(paths.get(file.path) ?? "", rules, file.path)
+          ? { path: file.path, outcome: "not_revertible" as const, reason: "permission_denied" }
+          : file
+      );
       const dryRun = params.dryRun === true;
       const files = plan.map(listed);
       // Forced, a conflict is planned as `reverted` (its current content is journaled first).
@@ -76,37 +95,38 @@ export function createRevertHandlers(deps: RevertHandlerDeps): RevertHandlers {
       if (dryRun || (conflicted && !forced) || !plan.some((f) => f.outcome === "reverted")) {
         return { result: { ...base, applied: false } };
       }
-      const rules = await buildAccessRules({
-        sealed: true,
-        mode: "turn.revert",
-        readRoots: [],
-        writeRoots: source.workspaceRoot === null ? [] : [source.workspaceRoot],
-        protectedFiles: deps.protectedFiles,
-      });
       const written: EventPayload<"turn.reverted">["files"] = [];
-      for (const file of plan) {
-        if (file.outcome !== "reverted") continue;
-        const abs = paths.get(file.path) ?? "";
-        assertAllowed(abs, rules, "write", file.path);
-        const before = await captureFile(await readOrNull(abs));
-        await restore(abs, file);
-        const after = await captureFile(await readOrNull(abs));
-        written.push({
-          path: file.path,
-          outcome: "reverted",
-          before: { ...before },
-          after: { ...after },
-        });
+      const journal = () =>
+        deps.store.write((context) =>
+          context.append({
+            type: "turn.reverted",
+            threadId: source.threadId,
+            branchId: source.branchId,
+            turnId: params.turnId,
+            payload: { direction, forced, clientRequestId: params.clientRequestId, files: written },
+          })
+        );
+      try {
+        for (const file of plan) {
+          if (file.outcome !== "reverted") continue;
+          const abs = paths.get(file.path) ?? "";
+          const before = await captureFile(await readOrNull(abs));
+          await restore(abs, file);
+          const after = await captureFile(await readOrNull(abs));
+          written.push({
+            path: file.path,
+            outcome: "reverted",
+            before: { ...before },
+            after: { ...after },
+          });
+        }
+      } catch (error) {
+        // What was already written stays revertible: it is journaled before the failure
+        // reaches the caller.
+        if (written.length > 0) journal();
+        throw error;
       }
-      const committed = deps.store.write((context) =>
-        context.append({
-          type: "turn.reverted",
-          threadId: source.threadId,
-          branchId: source.branchId,
-          turnId: params.turnId,
-          payload: { direction, forced, clientRequestId: params.clientRequestId, files: written },
-        })
-      );
+      const committed = journal();
       return { result: { ...base, applied: true, eventSeq: committed.result.seq } };
     },
   };
@@ -127,6 +147,16 @@ function changesToUndo(
     direction: "undo",
     changes: source.changes.map((c) => c.payload as unknown as PlanChange),
   };
+}
+
+/** Whether the rules let the revert write a path (as `assertAllowed` decides). */
+function mayWrite(abs: string, rules: AccessRules, shown: string): boolean {
+  try {
+    assertAllowed(abs, rules, "write", shown);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function listed(file: PlannedFile): Result["files"][number] {

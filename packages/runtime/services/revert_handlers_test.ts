@@ -75,7 +75,7 @@ async function turnThatWrites(
   }).result;
   activateRun(core.store, runId);
   for (const [path, text] of writes) {
-    const abs = `${root}/${path}`;
+    const abs = path.startsWith("/") ? path : `${root}/${path}`;
     const beforeBytes = await Deno.readFile(abs).catch(() => null);
     const [before, after] = [await captureFile(beforeBytes), await captureFile(encode(text))];
     await Deno.writeFile(abs, encode(text));
@@ -196,5 +196,27 @@ Deno.test("turn.revert: empty turn, unknown turn, active turn", async () => {
       (error: unknown) => error instanceof RpcError && error.reasonCode === "turn_active",
     );
     assert.equal(await Deno.readTextFile(`${root}/x.txt`), "x", "an active turn is not reverted");
+    settleRun(core.store, active.runId, "completed", null);
+  });
+});
+
+Deno.test("turn.revert writes only inside the workspace, never a protected home file", async () => {
+  await withWorkspace(async (core, root, threadId) => {
+    const outside = await Deno.makeTempDir({ prefix: "daedalus-outside-" });
+    try {
+      const { turnId } = await turnThatWrites(core, root, threadId, [
+        [`${outside}/far.txt`, "far"],
+        ["in.txt", "in"],
+      ]);
+      const result = await revert(core, { turnId, clientRequestId: "o1" });
+      assert.deepEqual(result.files.map((f) => [f.outcome, f.reason]), [
+        ["reverted", null],
+        ["not_revertible", "permission_denied"],
+      ], "the file outside the workspace is reported, the other one reverted");
+      assert.equal(await Deno.readTextFile(`${outside}/far.txt`), "far", "outside untouched");
+      assert.equal(await exists(`${root}/in.txt`), false);
+    } finally {
+      await Deno.remove(outside, { recursive: true });
+    }
   });
 });
