@@ -114,6 +114,8 @@ export const REQUEST_REASON_CODES = [
   "thread_not_found",
   "branch_not_found",
   "turn_not_found",
+  // turn.revert of a turn whose Run is still queued, running or waiting.
+  "turn_active",
   "run_not_found",
   "item_not_found",
   "process_not_found",

@@ -60,6 +60,7 @@ export * from "./state/reads/usage.ts";
 export * from "./state/reads/recovery.ts";
 export * from "./state/streamed_text.ts";
 export * from "./state/reads/file_changes.ts";
+export * from "./state/reads/turn_revert_source.ts";
 export * from "./state/reads/thread_slice.ts";
 export * from "./state/reads/processes.ts";
 export * from "./state/reads/approvals.ts";

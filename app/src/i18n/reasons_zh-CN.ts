@@ -53,6 +53,7 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.error.thread_not_found": "此会话已不存在。",
   "reason.error.branch_not_found": "此分支已不存在。",
   "reason.error.turn_not_found": "此回合已不存在。",
+  "reason.error.turn_active": "此回合仍在运行：请先停止或等待其结束，再撤销它的文件更改。",
   "reason.error.run_not_found": "此运行已不存在。",
   "reason.error.item_not_found": "此条目已不存在。",
   "reason.error.process_not_found": "此进程已不存在。",

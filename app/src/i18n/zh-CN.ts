@@ -5,6 +5,7 @@ import type { MessageKey } from "./en.ts";
 import { attachmentsZhCN } from "./attachments_zh-CN.ts";
 import { reasonsZhCN } from "./reasons_zh-CN.ts";
 import { filesZhCN } from "./files_zh-CN.ts";
+import { revertZhCN } from "./revert_zh-CN.ts";
 import { projectsZhCN } from "./projects_zh-CN.ts";
 import { noticesZhCN } from "./notices_zh-CN.ts";
 import { settingsZhCN } from "./settings_zh-CN.ts";
@@ -146,6 +147,7 @@ export const zhCN: Record<MessageKey, string> = {
   "process.state.unknown": "未知",
   ...reasonsZhCN,
   ...filesZhCN,
+  ...revertZhCN,
   ...projectsZhCN,
   ...noticesZhCN,
   ...attachmentsZhCN,

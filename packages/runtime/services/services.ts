@@ -40,6 +40,7 @@ import type { ProviderRegistry } from "../providers/registry.ts";
 import type { ProtectedValues } from "../security/protected_values.ts";
 import type { ProviderHandlers } from "./provider_handlers.ts";
 import { createFileHandlers, type FileHandlers } from "./file_handlers.ts";
+import { createRevertHandlers } from "./revert_handlers.ts";
 import { createSkillHandlers, type SkillHandlers } from "./skill_handlers.ts";
 import {
   type AuxiliaryForcedOff,
@@ -313,6 +314,11 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     ...deps.providerHandlers,
     ...createBreakerHandlers(deps.breakers),
     ...createFileHandlers({
+      store,
+      protectedValues: deps.protectedValues,
+      protectedFiles: deps.protectedFiles ?? [],
+    }),
+    ...createRevertHandlers({
       store,
       protectedValues: deps.protectedValues,
       protectedFiles: deps.protectedFiles ?? [],
