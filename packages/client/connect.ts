@@ -14,7 +14,7 @@ import {
   RPC_ERROR_CODES,
   RpcError,
 } from "@daedalus/protocol";
-import { attemptDelays, waitMs } from "./backoff.ts";
+import { attemptDelays, type EndlessBackoff, endlessDelays, waitMs } from "./backoff.ts";
 import type {
   ClientProblem,
   ConnectionState,
@@ -27,7 +27,7 @@ import { EventHub } from "./event_hub.ts";
 import { EventSequencer } from "./event_stream.ts";
 import { type Handshake, planHandshake, type WebSocketConstructor } from "./handshake.ts";
 import { type CallParams, checkParams } from "./json_rpc.ts";
-import { RECONNECT_DELAYS_MS } from "./limits.ts";
+import { RECONNECT_DELAYS_MS, RECONNECT_JITTER, RECONNECT_MAX_DELAY_MS } from "./limits.ts";
 import { replayEvents } from "./replay.ts";
 import { RpcSession } from "./rpc_session.ts";
 
@@ -37,7 +37,8 @@ import { RpcSession } from "./rpc_session.ts";
  * @param options where and how to connect
  * @returns the client
  * @throws {TypeError} when the URL is not http(s)/ws(s) or no WebSocket is available
- * @throws {RangeError} when `lastSeq` is not an integer ≥ 0 or a reconnect delay is negative
+ * @throws {RangeError} when `lastSeq` is not an integer ≥ 0, a reconnect delay is negative
+ *   or `keepReconnecting.maxDelayMs` is not a positive number
  */
 export function createClient(options: ConnectOptions): DaedalusClient {
   return new WebSocketClient(options);
@@ -57,7 +58,8 @@ export function createClient(options: ConnectOptions): DaedalusClient {
  *
  * @param options where and how to connect
  * @returns the connected client
- * @throws {ClientError} `offline` when every attempt failed (cause: the last failure)
+ * @throws {ClientError} `offline` when every attempt failed (cause: the last failure); with
+ *   `keepReconnecting` it waits until connected, or until `signal` closes it (`closed`)
  */
 export async function connect(options: ConnectOptions): Promise<DaedalusClient> {
   const client = createClient(options);
@@ -91,6 +93,9 @@ class WebSocketClient implements DaedalusClient {
   #server: ServerInfo | null = null;
   #lastError: Error | null = null;
   #round: { abort: AbortController; done: Promise<void> } | null = null;
+  readonly #endless: EndlessBackoff | null;
+  /** Aborted to cut the round's current wait short (reconnect() while reconnecting). */
+  #skipWait: AbortController | null = null;
   #replaying = false;
   #closed: Promise<void> | null = null;
 
@@ -102,6 +107,8 @@ class WebSocketClient implements DaedalusClient {
     this.#handshake = planHandshake(options);
     this.#clientInfo = options.clientInfo;
     this.#ladder = options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS;
+    this.#endless = endlessOptions(options.keepReconnecting);
+    if (this.#endless) endlessDelays(this.#ladder, true, this.#endless); // validates now
     const lastSeq = options.lastSeq;
     if (lastSeq !== undefined && !(Number.isSafeInteger(lastSeq) && lastSeq >= 0)) {
       throw new RangeError(`lastSeq must be an integer ≥ 0, got ${lastSeq}`);
@@ -125,7 +132,7 @@ class WebSocketClient implements DaedalusClient {
       return;
     }
     signal?.addEventListener("abort", () => void this.close(), { once: true });
-    this.#startRound(attemptDelays(this.#ladder, true));
+    this.#startRound(this.#delays(true));
   }
 
   get state(): ConnectionState {
@@ -172,9 +179,21 @@ class WebSocketClient implements DaedalusClient {
   }
 
   reconnect(): void {
-    if (this.#closed || this.#state !== "offline") return;
+    if (this.#closed) return;
+    if (this.#state === "reconnecting") {
+      this.#skipWait?.abort();
+      return;
+    }
+    if (this.#state !== "offline") return;
     this.#setState("reconnecting");
-    this.#startRound(attemptDelays(this.#ladder, true));
+    this.#startRound(this.#delays(true));
+  }
+
+  /** The waits of a round: the ladder, or the endless curve with `keepReconnecting`. */
+  #delays(immediateFirst: boolean): Iterable<number> {
+    return this.#endless
+      ? endlessDelays(this.#ladder, immediateFirst, this.#endless)
+      : attemptDelays(this.#ladder, immediateFirst);
   }
 
   close(): Promise<void> {
@@ -210,7 +229,7 @@ class WebSocketClient implements DaedalusClient {
     }
   }
 
-  #startRound(delays: number[]): void {
+  #startRound(delays: Iterable<number>): void {
     const abort = new AbortController();
     const round = { abort, done: Promise.resolve() };
     round.done = this.#runRound(delays, abort.signal).finally(() => {
@@ -219,9 +238,14 @@ class WebSocketClient implements DaedalusClient {
     this.#round = round;
   }
 
-  async #runRound(delays: number[], signal: AbortSignal): Promise<void> {
+  async #runRound(delays: Iterable<number>, signal: AbortSignal): Promise<void> {
     for (const delay of delays) {
-      if (delay > 0 && !await waitMs(delay, signal)) return;
+      if (delay > 0) {
+        const skip = new AbortController();
+        this.#skipWait = skip;
+        await waitMs(delay, AbortSignal.any([signal, skip.signal]));
+        this.#skipWait = null;
+      }
       if (signal.aborted) return;
       try {
         await this.#establish(signal);
@@ -276,7 +300,7 @@ class WebSocketClient implements DaedalusClient {
     if (this.#closed || session === null || session !== this.#session) return;
     this.#session = null;
     this.#setState("reconnecting");
-    this.#startRound(attemptDelays(this.#ladder, false));
+    this.#startRound(this.#delays(false));
   }
 
   #receiveEvent(params: unknown): void {
@@ -376,6 +400,12 @@ class WebSocketClient implements DaedalusClient {
       }
     }
   }
+}
+
+function endlessOptions(option: ConnectOptions["keepReconnecting"]): EndlessBackoff | null {
+  if (!option) return null;
+  const maxDelayMs = (option === true ? undefined : option.maxDelayMs) ?? RECONNECT_MAX_DELAY_MS;
+  return { maxDelayMs, jitter: RECONNECT_JITTER };
 }
 
 /** A refused protocol version will be refused again: retrying cannot help. */

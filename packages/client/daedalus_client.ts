@@ -12,7 +12,8 @@ import type { CallParams } from "./json_rpc.ts";
 /**
  * Where the connection stands: `starting` until the first `initialize` succeeds,
  * `connected` while a socket is initialized, `reconnecting` while climbing the backoff
- * ladder after a drop, `offline` when the ladder is spent (or after `close()`).
+ * ladder after a drop, `offline` when the ladder is spent (never with `keepReconnecting`)
+ * or after `close()`.
  */
 export type ConnectionState = "starting" | "connected" | "reconnecting" | "offline";
 
@@ -35,6 +36,13 @@ export interface ConnectOptions {
   clientInfo?: { name: string; version: string };
   /** Waits before each reconnect attempt; offline after the last. Default 50/100/200/400/800 ms. */
   reconnectDelaysMs?: readonly number[];
+  /**
+   * Keep trying after the ladder instead of going offline (a page left open while the
+   * runtime restarts): the waits go on doubling up to `maxDelayMs` (default 5 s), jittered,
+   * and the state stays `reconnecting`; `offline` then only follows `close()` or a refusal
+   * that retrying cannot change. `reconnect()` cuts the current wait short.
+   */
+  keepReconnecting?: boolean | { maxDelayMs?: number };
   /**
    * The last seq this consumer has already seen: events after it are replayed before live
    * ones. Without it, the stream starts at the server's `latestSeq` at the first connect.
@@ -103,7 +111,11 @@ export interface DaedalusClient {
    * @throws {ClientError} `offline` (cause: the last failure) or `closed`
    */
   ready(): Promise<void>;
-  /** Starts a new round of attempts (one at once, then the ladder) when offline. */
+  /**
+   * Tries at once: starts a new round of attempts (one at once, then the ladder) when
+   * offline, or cuts the current wait short while reconnecting (e.g. on the browser's
+   * `online` or a tab becoming visible). Does nothing while connected or mid-attempt.
+   */
   reconnect(): void;
   /** Closes the socket, stops reconnecting, rejects waiting calls and ends the iterators. */
   close(): Promise<void>;

@@ -11,6 +11,15 @@ import {
   take,
 } from "./_test_helpers.ts";
 
+/** Polls a condition every 5 ms until it holds; fails with `what` after 10 s. */
+async function pollUntil(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 function isOffline(error: unknown): boolean {
   assert.ok(error instanceof ClientError, `expected ClientError offline, got ${error}`);
   assert.equal(error.code, "offline", error.message);
@@ -115,4 +124,74 @@ Deno.test("connect() rejects as offline when the runtime never answers", async (
     isOffline,
   );
   assert.equal(openings.length, 3, "one attempt at once, then one per rung");
+});
+
+Deno.test("keepReconnecting: past the ladder the client keeps trying and never goes offline", async () => {
+  const server = startFakeRuntime();
+  const { WebSocket, openings } = recordingWebSocket();
+  const client = await connect({
+    url: server.url,
+    token: TEST_TOKEN,
+    WebSocket,
+    reconnectDelaysMs: [1, 1],
+    keepReconnecting: { maxDelayMs: 20 },
+  });
+  try {
+    const states = recordStates(client);
+    await server.shutdown();
+    await stateReached(client, "reconnecting");
+    const outcome = client.call("thread.list").then(() => null, (error: unknown) => error);
+    await pollUntil(() => openings.length >= 1 + 12, "ten attempts past a two-rung ladder");
+    assert.equal(client.state, "reconnecting", "never offline with keepReconnecting");
+    assert.deepEqual(states, ["connected", "reconnecting"]);
+    await client.close();
+    const error = await outcome;
+    assert.ok(
+      error instanceof ClientError && error.code === "closed",
+      `close() ends the wait of a call made while away, got ${error}`,
+    );
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("keepReconnecting: reconnect() cuts a long wait short once the runtime is back, and replays", async () => {
+  let server = startFakeRuntime();
+  const { WebSocket, openings } = recordingWebSocket();
+  const client = await connect({
+    url: server.url,
+    token: TEST_TOKEN,
+    WebSocket,
+    lastSeq: 0,
+    // After one quick failed attempt the next wait is 10 minutes: only reconnect() can
+    // bring the client back within the test's deadline.
+    reconnectDelaysMs: [1, 600_000],
+    keepReconnecting: { maxDelayMs: 600_000 },
+  });
+  try {
+    const states = recordStates(client);
+    const iterator = client.events[Symbol.asyncIterator]();
+    server.publish(2);
+    assert.deepEqual(seqs(await take(iterator, 2)), [1, 2]);
+    const { port, journal } = server;
+    await server.shutdown();
+    await pollUntil(() => openings.length >= 2, "the quick attempt to fail");
+    const waiting = client.call("thread.list");
+    server = startFakeRuntime({ port, journal });
+    server.append(1);
+    client.reconnect();
+    await stateReached(client, "connected");
+    assert.equal((await waiting).threads.length, 1, "the call made while away is answered");
+    assert.deepEqual(
+      seqs(await take(iterator, 1)),
+      [3],
+      "what was committed while away is replayed",
+    );
+    assert.deepEqual(states, ["connected", "reconnecting", "connected"]);
+    client.reconnect(); // connected: nothing to do
+    assert.equal(openings.length, 3, "one socket per attempt, none while connected");
+  } finally {
+    await client.close();
+    await server.shutdown();
+  }
 });

@@ -177,9 +177,10 @@ export interface BrowserRun {
   cspViolations: string[];
   /**
    * Kills the server (SIGKILL, a crash) and starts it again on the same home and port;
-   * `server` is the new one afterwards.
+   * `server` is the new one afterwards. `whileDown` runs between the two (the page sees
+   * the runtime gone for as long as it takes).
    */
-  crashAndRestart(): Promise<void>;
+  crashAndRestart(whileDown?: () => Promise<void>): Promise<void>;
 }
 
 /** How {@linkcode withBrowser} prepares the run. */
@@ -270,9 +271,10 @@ export async function withBrowser(
         page,
         pageErrors,
         cspViolations,
-        crashAndRestart: async () => {
+        crashAndRestart: async (whileDown) => {
           run.server.child.kill("SIGKILL");
           await run.server.child.exit();
+          await whileDown?.();
           const next = await startFixture(home, env, run.server.port);
           servers.push(next);
           run.server = next;

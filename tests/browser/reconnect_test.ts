@@ -67,3 +67,47 @@ Deno.test({
       assert.deepEqual(run.pageErrors, []);
     }),
 });
+
+Deno.test({
+  name:
+    "browser: a runtime away for longer than the backoff ladder — the page says Reconnecting, loads the thread opened meanwhile and clears by itself",
+  ignore: !hasChromium,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      await logIn(run);
+      await startMessage(page, "first thread");
+      await waitForAnswer(page, "Answer to: first thread");
+      await startMessage(page, "slow story");
+      await waitForTextContaining(page, "article.message.role-assistant", "chunk2");
+
+      await run.crashAndRestart(async () => {
+        // Away for 4 s: seed 000's ladder (1.55 s in all) is long spent. The page keeps
+        // trying and never offers Retry; the thread opened meanwhile waits to load.
+        await page.waitForSelector(".banner-reconnecting", { timeout: PAGE_WAIT_MS });
+        await page.click("nav.sidebar button.thread:not(.current)"); // the first thread
+        await new Promise((resolve) => setTimeout(resolve, 4_000));
+        const banner = await page.textContent(".banner");
+        assert.equal(banner?.trim(), "Reconnecting…", "still trying, in plain words");
+        assert.equal(await page.$(".banner button"), null, "no Retry or Reload while it tries");
+        assert.equal(await page.$("[role=alert]"), null, "no error line for the lost connection");
+      });
+      const restarted = Date.now();
+      // Within 6 s of the runtime coming back (the curve waits at most 5 s between tries).
+      await page.waitForFunction("document.querySelector('.banner') === null", undefined, {
+        timeout: 6_000,
+      });
+      await waitForAnswer(page, "Answer to: first thread");
+      assert.ok(Date.now() - restarted < 8_000, "the page recovered by itself");
+      assert.equal(await page.$("[role=alert]"), null, "no error left behind");
+
+      // The interrupted thread shows its outcome, and Resume finishes the answer.
+      await page.click("nav.sidebar button.thread:not(.current)"); // back to the slow one
+      const resume = await page.waitForSelector(".run-outcome.status-failed button.resume-run", {
+        timeout: PAGE_WAIT_MS,
+      });
+      await resume.click();
+      await waitForAnswer(page, "chunk19");
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});

@@ -25,7 +25,7 @@ export const en = {
   "session.retry": "I have opened the login URL — try again",
   "connection.starting": "Connecting to the runtime…",
   "connection.connected": "Connected",
-  "connection.reconnecting": "Connection lost — reconnecting…",
+  "connection.reconnecting": "Reconnecting…",
   "connection.offline": "Offline: the runtime cannot be reached.",
   "connection.retry": "Retry",
   "connection.reload": "Reload",

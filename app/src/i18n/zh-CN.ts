@@ -26,7 +26,7 @@ export const zhCN: Record<MessageKey, string> = {
   "session.retry": "我已打开登录地址——重试",
   "connection.starting": "正在连接运行时…",
   "connection.connected": "已连接",
-  "connection.reconnecting": "连接已断开——正在重新连接…",
+  "connection.reconnecting": "正在重新连接…",
   "connection.offline": "离线：无法连接到运行时。",
   "connection.retry": "重试",
   "connection.reload": "重新加载",

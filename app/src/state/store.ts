@@ -8,6 +8,7 @@
 import { computed, signal } from "@preact/signals";
 import {
   type AttachmentInput,
+  ClientError,
   type ConnectionState,
   createClient,
   type DaedalusClient,
@@ -35,8 +36,17 @@ import { lastUsedModel } from "./thread_model.ts";
 import { latestRun } from "./run_announcement.ts";
 import { messageOfTurn } from "./send_again.ts";
 
-/** The connection as the banner shows it. */
+/** The client's connection state. */
 export const connection = signal<ConnectionState>("starting");
+/** Whether the browser believes it has a network (`navigator.onLine`, kept by its events). */
+export const browserOnline = signal<boolean>(globalThis.navigator?.onLine ?? true);
+/**
+ * The connection as the banner shows it: the client keeps trying for as long as the page
+ * is open, so "offline" is what a browser without a network is told while not connected.
+ */
+export const shownConnection = computed<ConnectionState>(() =>
+  connection.value !== "connected" && !browserOnline.value ? "offline" : connection.value
+);
 /** The sidebar's threads. */
 export const threads = signal<ThreadsState>(emptyThreads());
 /** The sidebar's list, derived. */
@@ -66,13 +76,52 @@ let client: DaedalusClient | null = null;
  * @param url the runtime's origin
  */
 export function start(url: string): void {
-  client = createClient({ url, clientInfo: { name: "daedalus-app", version: "0.1.0" } });
+  // A page stays open while the runtime restarts or the laptop sleeps: it keeps trying
+  // (seed 000's ladder, then up to 5 s apart) and never asks the user to click Retry.
+  client = createClient({
+    url,
+    clientInfo: { name: "daedalus-app", version: "0.1.0" },
+    keepReconnecting: true,
+  });
   client.onStateChange((state) => {
     connection.value = state;
-    if (state === "connected" && threads.value.snapshotSeq === null) void loadInitial();
+    if (state === "connected") caughtUp();
   });
   client.onEvent(onEvent);
+  // The network came back or the tab was brought forward: try now, not after the wait.
+  globalThis.addEventListener?.("online", () => {
+    browserOnline.value = true;
+    tryNow();
+  });
+  globalThis.addEventListener?.("offline", () => (browserOnline.value = false));
+  globalThis.document?.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") tryNow();
+  });
 }
+
+function tryNow(): void {
+  client?.reconnect();
+}
+
+/**
+ * Connected (again): the replay brings loaded state up to date by itself; what never
+ * loaded (the page opened while the runtime was away, or a read cut off by the drop) is
+ * loaded now, and an error the lost connection caused is gone with it.
+ */
+function caughtUp(): void {
+  if (connectionCausedError) {
+    lastError.value = null;
+    connectionCausedError = false;
+  }
+  if (threads.value.snapshotSeq === null) void loadInitial();
+  const open = conversation.value;
+  if (open && !conversationLoaded.has(open.threadId)) void openThread(open.threadId);
+}
+
+/** Threads whose first page of turns arrived since they were opened. */
+const conversationLoaded = new Set<string>();
+/** Whether the error shown is one a lost connection caused (cleared on reconnect). */
+let connectionCausedError = false;
 
 const eventListeners = new Set<(event: JournalEvent) => void>();
 
@@ -113,7 +162,19 @@ const need = rpc;
  * @param error what failed
  */
 export function report(error: unknown): void {
+  if (isConnectionError(error)) {
+    // The banner already says the connection is gone, and the reconnect retries what
+    // matters (caughtUp): repeating it here with a raw close code helps nobody.
+    connectionCausedError = lastError.value === null || connectionCausedError;
+    return;
+  }
+  connectionCausedError = false;
   lastError.value = error instanceof Error ? error.message : String(error);
+}
+
+function isConnectionError(error: unknown): boolean {
+  return error instanceof ClientError &&
+    (error.code === "connection_lost" || error.code === "offline" || error.code === "closed");
 }
 
 async function loadInitial(): Promise<void> {
@@ -162,10 +223,12 @@ export const olderTurns = signal<{ cursor: string | null; loading: boolean }>({
  */
 export async function openThread(threadId: string): Promise<void> {
   conversation.value = emptyConversation(threadId);
+  conversationLoaded.delete(threadId);
   olderTurns.value = { cursor: null, loading: false };
   try {
     const page = await need().call("turn.list", { threadId, limit: 50, direction: "backward" });
     if (conversation.value?.threadId === threadId) {
+      conversationLoaded.add(threadId);
       conversation.value = applyTurnList(conversation.value, page);
       olderTurns.value = { cursor: page.nextCursor, loading: false };
       // The thread's own model comes back with it, while it is still enabled.
