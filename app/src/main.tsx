@@ -10,7 +10,8 @@ import { effect } from "@preact/signals";
 import { App } from "./ui/App.tsx";
 import { NoSession } from "./ui/NoSession.tsx";
 import { establishSession } from "./session.ts";
-import { start } from "./state/store.ts";
+import { conversation, start, threads } from "./state/store.ts";
+import { documentTitle } from "./state/address.ts";
 import { startNotifications } from "./state/notifications.ts";
 import { startApprovals } from "./state/approval_store.ts";
 import { locale, t } from "./i18n/i18n.ts";
@@ -26,7 +27,14 @@ if ("serviceWorker" in navigator && import.meta.env.PROD) registerServiceWorker(
 const root = document.getElementById("app")!;
 effect(() => {
   document.documentElement.lang = locale.value;
-  document.title = t("app.title");
+  // The open thread's title first, so tabs, history and bookmarks say which thread it is.
+  const open = conversation.value?.threadId ?? null;
+  const title = open === null ? null : threads.value.byId[open]?.title ?? null;
+  document.title = documentTitle(
+    title,
+    t("app.title"),
+    open === null ? null : t("thread.untitled"),
+  );
 });
 
 const status = await establishSession();

@@ -8,6 +8,7 @@ import {
   hasChromium,
   logIn,
   PAGE_WAIT_MS,
+  sendMessage,
   startMessage,
   waitConnected,
   waitForAnswer,
@@ -95,21 +96,25 @@ Deno.test({
     withBrowser(async (run) => {
       const { page } = run;
       await logIn(run);
-      await page.click("nav.sidebar button.new-thread");
-      await page.waitForSelector("form.composer textarea", { timeout: PAGE_WAIT_MS });
+      await sendMessage(page, "first", "Answer to: first");
       await page.fill("form.composer textarea", "draft of the first thread");
       await page.click("nav.sidebar button.new-thread");
-      await waitForCount(page, "nav.sidebar button.thread", 2);
-      // The new thread starts empty.
+      // The start screen has its own (empty) draft; no thread is made before a message.
       await page.waitForFunction(
         "document.querySelector('form.composer textarea')?.value === ''",
         undefined,
         { timeout: PAGE_WAIT_MS },
       );
+      await page.fill("form.composer textarea", "draft of a new thread");
+      assert.equal(await page.$$eval("nav.sidebar button.thread", (b) => b.length), 1);
       await page.reload();
       await waitConnected(page);
-      // Open the thread that has the draft (the older one, listed last).
-      await page.click("nav.sidebar button.thread >> nth=-1");
+      await page.waitForFunction(
+        "document.querySelector('form.composer textarea')?.value === 'draft of a new thread'",
+        undefined,
+        { timeout: PAGE_WAIT_MS },
+      );
+      await page.click("nav.sidebar button.thread >> nth=0");
       await page.waitForFunction(
         "document.querySelector('form.composer textarea')?.value === 'draft of the first thread'",
         undefined,
@@ -145,6 +150,27 @@ Deno.test({
         state: "detached",
         timeout: PAGE_WAIT_MS,
       });
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});
+
+Deno.test({
+  name: "browser: a failed tool call's card says what went wrong, with its code under Details",
+  ignore,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      await logIn(run);
+      await startMessage(page, 'call: read {"path":"missing.txt"}');
+      const note = await page.waitForSelector(".tool-card .tool-error p", {
+        timeout: PAGE_WAIT_MS,
+      });
+      const message = await note.textContent() ?? "";
+      assert.match(message, /missing\.txt/, `the tool's own words: ${message}`);
+      assert.doesNotMatch(message, /^Tool read failed$/);
+      await page.click(".tool-card .tool-error summary");
+      const code = await page.textContent(".tool-card .tool-error details code");
+      assert.match(code ?? "", /^[a-z_]+$/, `a stable code under Details: ${code}`);
       assert.deepEqual(run.pageErrors, []);
     }),
 });

@@ -40,8 +40,21 @@ Deno.test({
         await page.click("dialog.new-project button[type=submit]");
         await page.waitForSelector("dialog.new-project", { state: "detached" });
         await page.waitForSelector("nav.sidebar section.project[aria-label=Site] button.thread");
-        // A second thread in the same project from the group's "+".
+        // A second thread in the same project from the group's "+": the start screen says
+        // which folder, and the thread is made with its first message.
         await page.click("nav.sidebar section.project button.project-new");
+        await page.waitForSelector("form.composer .project-card:has-text('Site')", {
+          timeout: PAGE_WAIT_MS,
+        });
+        assert.equal(
+          await page.$$eval("nav.sidebar section.project button.thread", (b) => b.length),
+          1,
+          "no thread before its first message",
+        );
+        await page.fill("form.composer textarea", "in the project");
+        await page.click("form.composer button[type=submit]");
+        await waitForAnswer(page, "Answer to: in the project");
+        assert.equal(await page.$("form.composer .project-card"), null, "gone after a message");
         await waitForCount(page, "nav.sidebar section.project button.thread", 2);
         const { threads } = await client.call("thread.list", { limit: 10 });
         const inProject = threads.filter((t) => t.workspace?.kind === "project");
@@ -64,13 +77,6 @@ Deno.test({
         assert.equal(await page.evaluate<number>(focusedIndex), 2);
         await page.keyboard.press("Home");
         assert.equal(await page.evaluate<number>(focusedIndex), 0);
-
-        // The open project thread has no message yet: a card names its project.
-        assert.match(await page.textContent("form.composer .project-card") ?? "", /Site/);
-        await page.fill("form.composer textarea", "start here");
-        await page.click("form.composer button[type=submit]");
-        await waitForAnswer(page, "Answer to: start here");
-        assert.equal(await page.$("form.composer .project-card"), null, "gone after a message");
 
         // Collapsing the project hides its threads.
         await page.click("nav.sidebar button.project-toggle");

@@ -63,7 +63,7 @@ export const en = {
   "empty.heading": "What shall we work on next?",
   "empty.description":
     "Start a conversation and let Daedalus help you plan, explore, create or get things done.",
-  "conversation.none": "Pick a thread or start a new one.",
+  "conversation.none": "Type below to start a new thread, or pick one on the left.",
   "conversation.loading": "Loading conversation…",
   "conversation.label": "Conversation",
   "item.user": "You",
@@ -110,6 +110,7 @@ export const en = {
   "progress.compactions": "Compactions: {count}",
   "progress.steers": "Steers: {count}",
   "tool.diff": "View diff",
+  "tool.errorDetails": "Details",
   "diff.title": "Change",
   "diff.close": "Close",
   "diff.loading": "Loading the change…",

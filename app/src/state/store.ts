@@ -35,6 +35,9 @@ import {
 import { lastUsedModel } from "./thread_model.ts";
 import { latestRun } from "./run_announcement.ts";
 import { messageOfTurn } from "./send_again.ts";
+import { addressOf, START_ADDRESS, threadOfAddress } from "./address.ts";
+import { callFailure } from "./call_failure.ts";
+import { t } from "../i18n/i18n.ts";
 
 /** The client's connection state. */
 export const connection = signal<ConnectionState>("starting");
@@ -88,6 +91,10 @@ export function start(url: string): void {
     if (state === "connected") caughtUp();
   });
   client.onEvent(onEvent);
+  followAddress();
+  // Back/forward and an edited address open what they name.
+  globalThis.addEventListener?.("popstate", followAddress);
+  globalThis.addEventListener?.("hashchange", followAddress);
   // The network came back or the tab was brought forward: try now, not after the wait.
   globalThis.addEventListener?.("online", () => {
     browserOnline.value = true;
@@ -97,6 +104,43 @@ export function start(url: string): void {
   globalThis.document?.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") tryNow();
   });
+}
+
+/** Opens the thread the address names (without adding a history entry), or the start screen. */
+function followAddress(): void {
+  const hash = globalThis.location?.hash ?? "";
+  const threadId = threadOfAddress(hash);
+  if (threadId === null) {
+    if (hash !== "" && hash !== START_ADDRESS) history.replaceState(null, "", START_ADDRESS);
+    conversation.value = null;
+    return;
+  }
+  if (conversation.value?.threadId !== threadId) void openThread(threadId, { address: "keep" });
+}
+
+/** Puts the open thread (or the start screen) in the address bar, as a new history entry. */
+function showAddress(threadId: string | null, mode: "push" | "replace" = "push"): void {
+  const location = globalThis.location;
+  if (!location) return;
+  const next = addressOf(threadId);
+  if (location.hash === next || (threadId === null && location.hash === "")) return;
+  if (mode === "push") history.pushState(null, "", next);
+  else history.replaceState(null, "", next);
+}
+
+/** The project folder the thread started from the start screen will work in, if any. */
+export const pendingWorkspace = signal<{ rootUri: string; name?: string } | null>(null);
+
+/**
+ * Shows the start screen: no thread is made until its first message is sent, in the
+ * project folder given here (or a managed folder of its own).
+ *
+ * @param workspace the project folder and its name, for a project thread
+ */
+export function startNewThread(workspace?: { rootUri: string; name?: string }): void {
+  conversation.value = null;
+  pendingWorkspace.value = workspace ?? null;
+  showAddress(null);
 }
 
 function tryNow(): void {
@@ -115,8 +159,13 @@ function caughtUp(): void {
   }
   if (threads.value.snapshotSeq === null) void loadInitial();
   const open = conversation.value;
-  if (open && !conversationLoaded.has(open.threadId)) void openThread(open.threadId);
+  if (open && !conversationLoaded.has(open.threadId) && conversationLoading !== open.threadId) {
+    void openThread(open.threadId, { address: "keep" });
+  }
 }
+
+/** The thread whose first page of turns is being read (a read waiting for the connection). */
+let conversationLoading: string | null = null;
 
 /** Threads whose first page of turns arrived since they were opened. */
 const conversationLoaded = new Set<string>();
@@ -221,10 +270,16 @@ export const olderTurns = signal<{ cursor: string | null; loading: boolean }>({
  *
  * @param threadId the thread
  */
-export async function openThread(threadId: string): Promise<void> {
+export async function openThread(
+  threadId: string,
+  options: { address?: "push" | "replace" | "keep" } = {},
+): Promise<void> {
   conversation.value = emptyConversation(threadId);
   conversationLoaded.delete(threadId);
   olderTurns.value = { cursor: null, loading: false };
+  const address = options.address ?? "push";
+  if (address !== "keep") showAddress(threadId, address);
+  conversationLoading = threadId;
   try {
     const page = await need().call("turn.list", { threadId, limit: 50, direction: "backward" });
     if (conversation.value?.threadId === threadId) {
@@ -238,7 +293,18 @@ export async function openThread(threadId: string): Promise<void> {
       }
     }
   } catch (error) {
+    if (
+      callFailure(error).code === "thread_not_found" && conversation.value?.threadId === threadId
+    ) {
+      // An old link or a bookmark of a deleted thread: back to the start screen, saying why.
+      conversation.value = null;
+      showAddress(null, "replace");
+      report(new Error(t("reason.error.thread_not_found")));
+      return;
+    }
     report(error);
+  } finally {
+    if (conversationLoading === threadId) conversationLoading = null;
   }
 }
 
@@ -295,7 +361,10 @@ export async function archiveThread(): Promise<void> {
   try {
     const { event } = await need().call("thread.archive", { threadId: open.threadId });
     if (event) threads.value = applyThreadEvents(threads.value, [event]);
-    if (conversation.value?.threadId === open.threadId) conversation.value = null;
+    if (conversation.value?.threadId === open.threadId) {
+      conversation.value = null;
+      showAddress(null, "replace");
+    }
   } catch (error) {
     report(error);
   }
@@ -363,7 +432,10 @@ export async function newThread(
       workspace,
     });
     threads.value = applyThreadEvents(threads.value, [event]);
-    await openThread(thread.id);
+    // Made from the start screen, the thread takes the start screen's place in the
+    // history (as a chat app does): Back then leaves the thread, not to an empty screen.
+    const fromStartScreen = threadOfAddress(globalThis.location?.hash ?? "") === null;
+    await openThread(thread.id, { address: fromStartScreen ? "replace" : "push" });
     return true;
   } catch (error) {
     report(error);
@@ -383,9 +455,13 @@ export async function send(
   content: string,
   extra: { attachments?: AttachmentInput[]; reasoningEffort?: ReasoningEffort | null } = {},
 ): Promise<boolean> {
-  const open = conversation.value;
   const choice = selectedModel.value;
-  if (!open || !choice || content.trim() === "") return false;
+  if (!choice || content.trim() === "") return false;
+  // From the start screen the thread is made now, with its first message.
+  if (!conversation.value && !await newThread(pendingWorkspace.value ?? undefined)) return false;
+  const open = conversation.value;
+  if (!open) return false;
+  pendingWorkspace.value = null;
   const slash = choice.indexOf("/");
   try {
     await need().call("turn.start", {

@@ -1,5 +1,5 @@
 import { useEffect } from "preact/hooks";
-import { lastError, newThread } from "../state/store.ts";
+import { lastError, startNewThread } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { ConnectionBanner } from "./ConnectionBanner.tsx";
 import { UpdatePrompt } from "./UpdatePrompt.tsx";
@@ -36,7 +36,7 @@ export function App() {
       const key = event.key.toLowerCase();
       if (key === "n") {
         event.preventDefault();
-        void newThread();
+        startNewThread();
       } else if (key === "k") {
         event.preventDefault();
         searchOpen.value = true;

@@ -4,6 +4,7 @@ import {
   activeRun,
   conversation,
   models,
+  pendingWorkspace,
   selectedModel,
   send,
   steer,
@@ -31,8 +32,12 @@ import { t } from "../i18n/i18n.ts";
  * Above the composer of a project thread that has no message yet: which project folder
  * the first message will work in. Gone once the first turn exists.
  */
-function ProjectCard(props: { threadId: string }) {
-  const workspace = threads.value.byId[props.threadId]?.workspace;
+function ProjectCard(props: { threadId: string | null }) {
+  const pending = pendingWorkspace.value;
+  const workspace = props.threadId === null
+    ? (pending &&
+      { kind: "project", name: pending.name ?? pending.rootUri, rootUri: pending.rootUri })
+    : threads.value.byId[props.threadId]?.workspace;
   const started = (conversation.value?.turns.length ?? 0) > 0;
   if (!workspace || workspace.kind !== "project" || started) return null;
   return (
@@ -42,6 +47,12 @@ function ProjectCard(props: { threadId: string }) {
     </p>
   );
 }
+
+/**
+ * Where the start screen keeps its draft and attachments until its first message makes
+ * the thread (a key no thread id can take).
+ */
+const START_SCREEN_KEY = "start";
 
 function hasFiles(event: DragEvent): boolean {
   return [...(event.dataTransfer?.types ?? [])].includes("Files");
@@ -58,12 +69,18 @@ export function Composer() {
   const draft = useSignal("");
   const dropping = useSignal(false);
   const picker = useRef<HTMLInputElement>(null);
-  const threadId = conversation.value?.threadId ?? null;
+  const textbox = useRef<HTMLTextAreaElement>(null);
+  const openThreadId = conversation.value?.threadId ?? null;
+  // Drafts and attachments are kept per thread; the start screen has its own key.
+  const threadId = openThreadId ?? START_SCREEN_KEY;
   const version = draftVersion.value;
   useEffect(() => {
-    draft.value = threadId ? drafts.get(threadId) : "";
+    draft.value = drafts.get(threadId);
   }, [threadId, version]);
-  if (!threadId) return null;
+  useEffect(() => {
+    // The start screen is for typing: keyboard focus starts in its text box.
+    if (openThreadId === null) textbox.current?.focus();
+  }, [openThreadId]);
   const running = activeRun.value !== null;
   const available = models.value;
   const model = available.find((m) => `${m.providerId}/${m.id}` === selectedModel.value) ?? null;
@@ -94,7 +111,8 @@ export function Composer() {
     if (!accepted) return;
     clearSent(threadId, attachments);
     // Only clear what was sent: the user may have typed more while the call was in flight.
-    if (draft.value === text) {
+    // (A start-screen draft was keyed "start"; its thread now exists and starts empty.)
+    if (draft.value === text || threadId === START_SCREEN_KEY) {
       draft.value = "";
       drafts.clear(threadId);
     }
@@ -120,10 +138,11 @@ export function Composer() {
       }}
     >
       {dropping.value && <p class="drop-hint" aria-live="polite">{t("attachments.drop")}</p>}
-      <ProjectCard threadId={threadId} />
+      <ProjectCard threadId={openThreadId} />
       <AttachmentChips items={attached} onRemove={(id) => removeAttachment(threadId, id)} />
       {notice && <p class="attachment-notice" role="alert">{notice}</p>}
       <textarea
+        ref={textbox}
         aria-label={t("composer.label")}
         placeholder={t(running ? "composer.steerPlaceholder" : "composer.placeholder")}
         value={draft.value}

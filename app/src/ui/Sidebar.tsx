@@ -1,4 +1,4 @@
-import { newThread, threadList, threads } from "../state/store.ts";
+import { startNewThread, threadList, threads } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { searchOpen } from "./search/SearchDialog.tsx";
 import { archivedOpen } from "./archive/ArchivedDialog.tsx";
@@ -45,7 +45,7 @@ export function Sidebar() {
       <button
         type="button"
         class="new-thread"
-        onClick={() => void newThread()}
+        onClick={() => startNewThread()}
         title={t("sidebar.newThreadHint")}
       >
         {t("sidebar.newThread")} <kbd>{t("sidebar.newThreadHint")}</kbd>

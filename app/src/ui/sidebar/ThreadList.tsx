@@ -4,8 +4,8 @@ import {
   conversation,
   loadMoreThreads,
   moreThreadsCursor,
-  newThread,
   openThread,
+  startNewThread,
   threadList,
   threads,
 } from "../../state/store.ts";
@@ -98,7 +98,7 @@ export function ThreadList() {
                   class="project-new"
                   aria-label={t("projects.newIn", { name: project.name })}
                   title={t("projects.newIn", { name: project.name })}
-                  onClick={() => void newThread({ rootUri: project.rootUri!, name: project.name })}
+                  onClick={() => startNewThread({ rootUri: project.rootUri!, name: project.name })}
                 >
                   +
                 </button>

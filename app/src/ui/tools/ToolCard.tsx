@@ -8,6 +8,7 @@ import { revertTurnId } from "../../state/turn_revert.ts";
 import { openFilePreview } from "../../state/file_panel.ts";
 import { ProcessControls } from "./ProcessControls.tsx";
 import { processBadges, toolCallFacts, type ToolFact, toolResultFacts } from "./tool_facts.ts";
+import { toolErrorOf } from "./tool_error.ts";
 
 function Facts(props: { facts: readonly ToolFact[] }) {
   if (props.facts.length === 0) return null;
@@ -20,6 +21,23 @@ function Facts(props: { facts: readonly ToolFact[] }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/** A failed result's message on its card, with its code under Details. */
+function ToolErrorNote(props: { item: Item }) {
+  const error = toolErrorOf(props.item);
+  if (!error || error.message === "") return null;
+  return (
+    <div class="tool-error">
+      <p>{error.message}</p>
+      {error.code && (
+        <details>
+          <summary>{t("tool.errorDetails")}</summary>
+          <code>{error.code}</code>
+        </details>
+      )}
+    </div>
   );
 }
 
@@ -69,6 +87,7 @@ export function ToolCard(props: { item: Item }) {
         <span class="status">{status.label}</span>
       </header>
       <Facts facts={facts} />
+      <ToolErrorNote item={item} />
       {item.kind === "tool_result" && toolId.startsWith("process_") &&
         typeof item.data.processId === "string" && (
         <ProcessControls
