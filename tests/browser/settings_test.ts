@@ -290,3 +290,32 @@ Deno.test({
       { env: { DAEDALUS_THREAD_TITLES: "1" } },
     ),
 });
+
+Deno.test({
+  name:
+    "browser: a new provider starts from a known service: Ollama fills id, name and URL, a second choice follows",
+  ignore: !hasChromium,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      await logIn(run);
+      await page.click("nav.sidebar button.open-settings");
+      await page.click("dialog.settings button.settings-add");
+      await page.waitForSelector("form.provider-form #custom-preset", wait);
+      await page.selectOption("#custom-preset", "ollama");
+      assert.equal(await page.inputValue("#custom-providerId"), "ollama");
+      assert.equal(await page.inputValue("#custom-displayName"), "Ollama");
+      assert.equal(await page.inputValue("#custom-baseUrl"), "http://127.0.0.1:11434/v1");
+      assert.match(
+        await page.textContent("form.provider-form .settings-field:has(#custom-preset) small") ??
+          "",
+        /no key needed/,
+      );
+      // A URL the user typed stays when another service is chosen; the rest follows.
+      await page.fill("#custom-baseUrl", "http://gpu-box:11434/v1");
+      await page.selectOption("#custom-preset", "openrouter");
+      assert.equal(await page.inputValue("#custom-providerId"), "openrouter");
+      assert.equal(await page.inputValue("#custom-baseUrl"), "http://gpu-box:11434/v1");
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});

@@ -36,6 +36,11 @@ export const settingsEn = {
   "settings.custom.edit": "Edit",
   "settings.custom.remove": "Remove",
   "settings.custom.confirmRemove": "Remove {name} and its models?",
+  "settings.preset.label": "Service",
+  "settings.preset.other": "Another OpenAI-compatible service",
+  "settings.preset.hosted": "Paste the API key from the service's dashboard, then Discover models.",
+  "settings.preset.local":
+    "A server on this computer: no key needed. Start it, then Discover models.",
   "settings.custom.id": "Provider id",
   "settings.custom.idHint": "Lowercase letters, digits, - and _; it cannot be changed later.",
   "settings.custom.name": "Display name",

@@ -13,6 +13,7 @@ import {
   parseModelIds,
 } from "../../state/provider_form.ts";
 import { DiscoverPicker } from "./DiscoverPicker.tsx";
+import { applyPreset, presetById, PROVIDER_PRESETS } from "../../state/provider_presets.ts";
 import { sendChecked } from "./send_checked.ts";
 
 type Field = keyof CustomProviderDraft;
@@ -43,6 +44,7 @@ export function CustomProviderForm(
   const busy = useSignal(false);
   const found = useSignal<DiscoveredModel[] | null>(null);
   const discovered = useSignal<Record<string, DiscoveredModel>>({});
+  const preset = useSignal<string>("");
   const edit = (field: Field, value: string) => (draft.value = { ...draft.value, [field]: value });
   const problemOf = (field: Field) => problems.value.find((problem) => problem.field === field);
 
@@ -124,6 +126,29 @@ export function CustomProviderForm(
       noValidate
     >
       <h4>{title}</h4>
+      {provider === undefined && (
+        // A new provider can start from a known service: id, name and base URL filled in.
+        <div class="settings-field">
+          <label for="custom-preset">{t("settings.preset.label")}</label>
+          <select
+            id="custom-preset"
+            value={preset.value}
+            onChange={(event) => {
+              const next = presetById(event.currentTarget.value);
+              draft.value = applyPreset(draft.value, presetById(preset.value), next);
+              preset.value = next?.id ?? "";
+            }}
+          >
+            <option value="">{t("settings.preset.other")}</option>
+            {PROVIDER_PRESETS.map((option) => (
+              <option key={option.id} value={option.id}>{option.displayName}</option>
+            ))}
+          </select>
+          {presetById(preset.value) && (
+            <small class="muted">{t(presetById(preset.value)!.hint)}</small>
+          )}
+        </div>
+      )}
       {field("providerId", t("settings.custom.id"), {
         readOnly: provider !== undefined,
         hint: t("settings.custom.idHint"),
