@@ -40,6 +40,8 @@ export * from "./state/schema.ts";
 export * from "./state/database.ts";
 export * from "./state/backup.ts";
 export * from "./state/journal.ts";
+export * from "./state/journal_chain.ts";
+export * from "./state/journal_verify.ts";
 export * from "./state/projections.ts";
 export * from "./state/store.ts";
 export * from "./state/thread_writes.ts";
