@@ -42,6 +42,7 @@ export * from "./state/backup.ts";
 export * from "./state/journal.ts";
 export * from "./state/journal_chain.ts";
 export * from "./state/journal_verify.ts";
+export * from "./state/journal_export.ts";
 export * from "./state/projections.ts";
 export * from "./state/store.ts";
 export * from "./state/thread_writes.ts";
