@@ -66,7 +66,7 @@ export const RUN_CONFIG_PART_CACHE_MAX_ENTRIES = 64;
  * The `prev_hash` of the first event: 64 zero hex digits (SHA-256 width). A fixed value,
  * not a random one, so that any copy of the journal can be verified with no other input.
  */
-export const JOURNAL_CHAIN_GENESIS = "0".repeat(64);
+export const JOURNAL_CHAIN_GENESIS: string = "0".repeat(64);
 
 /** Deepest payload nesting hashed; the protocol's payloads are a few levels deep. */
 export const CANONICAL_JSON_MAX_DEPTH = 256;
