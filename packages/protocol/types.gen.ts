@@ -225,12 +225,14 @@ export type ErrorReasonCode =
   | "thread_not_found"
   | "branch_not_found"
   | "turn_not_found"
+  | "turn_active"
   | "run_not_found"
   | "item_not_found"
   | "process_not_found"
   | "thread_archived"
   | "thread_busy"
   | "run_not_active"
+  | "run_not_resumable"
   | "run_mismatch"
   | "idempotency_conflict"
   | "invalid_cursor"
@@ -383,6 +385,18 @@ export type EventEnvelope =
     timestamp: Timestamp;
     type: "file.change_recorded";
     payload: EventPayloadMap["file.change_recorded"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
+    type: "turn.reverted";
+    payload: EventPayloadMap["turn.reverted"];
   }
   | {
     seq: number;
@@ -1154,6 +1168,55 @@ export type ReasoningEffort =
 /** Reasoning effort levels a model may accept, sent as `reasoning_effort`. */
 export const ReasoningEffort: Schema<ReasoningEffort> = schemas.ReasoningEffort;
 
+/** One side of a reverted file, with its text when it was kept. */
+export type RevertCapture = {
+  exists: boolean;
+  byteCount: number | null;
+  revision: string | null;
+  encoding: string | null;
+  bom: boolean | null;
+  newline: "lf" | "crlf" | "cr" | "mixed" | "none" | null;
+  lineCount: number | null;
+  text?: string;
+  [key: string]: unknown;
+};
+/** One side of a reverted file, with its text when it was kept. */
+export const RevertCapture: Schema<RevertCapture> = schemas.RevertCapture;
+
+/** One file of a `turn.revert`. */
+export type RevertFile = {
+  path: string;
+  outcome: RevertFileOutcome;
+  reason: string | null;
+  [key: string]: unknown;
+};
+/** One file of a `turn.revert`. */
+export const RevertFile: Schema<RevertFile> = schemas.RevertFile;
+
+/**
+ * `reverted`: restored (or would be); `conflict`: the file changed since the turn;
+ * `not_revertible`: its capture was too large, binary or withheld; `unchanged`: it already holds
+ * its before-state
+ */
+export type RevertFileOutcome = "reverted" | "conflict" | "not_revertible" | "unchanged";
+/**
+ * `reverted`: restored (or would be); `conflict`: the file changed since the turn;
+ * `not_revertible`: its capture was too large, binary or withheld; `unchanged`: it already holds
+ * its before-state
+ */
+export const RevertFileOutcome: Schema<RevertFileOutcome> = schemas.RevertFileOutcome;
+
+/** A file a `turn.reverted` event changed, both sides kept. */
+export type RevertedFile = {
+  path: string;
+  outcome: RevertFileOutcome;
+  before: RevertCapture;
+  after: RevertCapture;
+  [key: string]: unknown;
+};
+/** A file a `turn.reverted` event changed, both sides kept. */
+export const RevertedFile: Schema<RevertedFile> = schemas.RevertedFile;
+
 /**
  * The `data` member of every error the runtime sends: always a `reasonCode`, `field` when a params
  * field is to blame, `retryAfterSec` for retryable provider failures.
@@ -1199,6 +1262,7 @@ export type RunConfig = {
   reasoningEffort: ReasoningEffort | null;
   subagentDepth?: number;
   parentRunId?: RunId;
+  resumedFromRunId?: RunId;
   budget?: RunBudget;
   price?: ModelPrice;
   parts: RunConfigPartRefs;
@@ -1262,6 +1326,7 @@ export type RunConfigRecord = {
   reasoningEffort: ReasoningEffort | null;
   subagentDepth?: number;
   parentRunId?: RunId;
+  resumedFromRunId?: RunId;
   budget?: RunBudget;
   price?: ModelPrice;
   parts: RunConfigPartRefs;
@@ -1560,6 +1625,19 @@ export type TurnId = string;
 /** A turn id. */
 export const TurnId: Schema<TurnId> = schemas.TurnId;
 
+/** The result of `turn.revert`. */
+export type TurnRevertResult = {
+  applied: boolean;
+  dryRun: boolean;
+  forced: boolean;
+  direction: "undo" | "redo";
+  files: RevertFile[];
+  eventSeq: number | null;
+  [key: string]: unknown;
+};
+/** The result of `turn.revert`. */
+export const TurnRevertResult: Schema<TurnRevertResult> = schemas.TurnRevertResult;
+
 /** Turns share the Run lifecycle. */
 export type TurnStatus = "queued" | "running" | "waiting" | "completed" | "failed" | "cancelled";
 /** Turns share the Run lifecycle. */
@@ -1692,6 +1770,16 @@ export type EventPayloadMap = {
     operation: FileOperation;
     additions: number;
     deletions: number;
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
+  "turn.reverted": {
+    direction: "undo" | "redo";
+    forced: boolean;
+    clientRequestId: Identifier;
+    files: RevertedFile[];
     turnId?: TurnId;
     runId?: RunId;
     itemId?: ItemId;
@@ -1866,6 +1954,10 @@ export type MethodParamsMap = {
   "run.cancel": {
     runId: RunId;
   };
+  "run.resume": {
+    runId: RunId;
+    clientRequestId?: Identifier;
+  };
   "run.steer": {
     runId: RunId;
     content: string;
@@ -2017,6 +2109,12 @@ export type MethodParamsMap = {
     index: number;
     rule: PermissionRule;
   };
+  "turn.revert": {
+    turnId: TurnId;
+    clientRequestId: Identifier;
+    force?: boolean;
+    dryRun?: boolean;
+  };
   "runtime.shutdown": Record<string, never>;
 };
 
@@ -2085,6 +2183,14 @@ export type MethodResultMap = {
     accepted: boolean;
     runId: RunId;
     status: RunStatus;
+    [key: string]: unknown;
+  };
+  "run.resume": {
+    threadId: ThreadId;
+    branchId: BranchId;
+    turnId: TurnId;
+    runId: RunId;
+    resumedFromRunId: RunId;
     [key: string]: unknown;
   };
   "run.steer": {
@@ -2208,6 +2314,7 @@ export type MethodResultMap = {
   "permission.update": PermissionsView;
   "permission.addRule": PermissionsView;
   "permission.removeRule": PermissionsView;
+  "turn.revert": TurnRevertResult;
   "runtime.shutdown": {
     accepted: boolean;
     [key: string]: unknown;

@@ -92,11 +92,14 @@ export type {
   FileChange as CapturedFileChange,
   NewlineStyle,
 } from "./files/capture.ts";
+export { captureFile } from "./files/capture.ts";
+export { type AtomicWriteOptions, revisionOf, writeFileAtomic } from "./files/atomic_write.ts";
 export { isWithin, type ResolvedPath, resolveToolPath } from "./files/paths.ts";
 export {
   AccessDenied,
   type AccessRules,
   type AccessRulesInput,
+  assertAllowed,
   assertNotProtected,
   buildAccessRules,
   type CheckedFile,

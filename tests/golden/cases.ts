@@ -19,6 +19,9 @@ export interface LiveCase {
 export const MODEL = { providerId: "scripted", modelId: "scripted-model" };
 
 /** What the scripted model answers, keyed by the conversation so far. */
+/** Model calls of the `run.resume` case so far (its first fails, the resumed one answers). */
+let resumeAttempts = 0;
+
 export function goldenScript(request: ProviderRequest): ScriptedResponse {
   const last = [...request.messages].reverse().find((m) => m.role === "user");
   const lastUser = last ? messageText(last.content) : "";
@@ -40,6 +43,13 @@ export function goldenScript(request: ProviderRequest): ScriptedResponse {
     };
   }
   if (lastUser.startsWith("Check the build")) return checkBuild(request);
+  if (lastUser.startsWith("Resume me")) {
+    // The first Run fails before answering; its resumption (the same message) answers.
+    resumeAttempts++;
+    return resumeAttempts === 1
+      ? { error: { category: "invalid_request", message: "not now" } }
+      : { text: ["Resumed and done."] };
+  }
   if (lastUser.startsWith("Keep going")) {
     return sawTool ? { text: ["Done."] } : {
       toolCalls: [{ name: "echo", arguments: { text: "step" } }],
@@ -405,6 +415,31 @@ export const LIVE_CASES: LiveCase[] = [
         clientRequestId: "golden-budget-deny",
       });
       await s.event("run.settled", (e) => e.runId === runId);
+    },
+  },
+  {
+    name: "run.resume",
+    description: "a Run that failed is resumed: a new Run in the same Turn, config frozen " +
+      "again, names resumedFromRunId and completes; resuming it again is run_not_resumable",
+    run: async (s) => {
+      await initialize(s);
+      const thread = await createThread(s, "Resume", "golden-resume-thread");
+      const started = await s.request("turn.start", {
+        threadId: thread.id,
+        content: "Resume me",
+        ...MODEL,
+        ...FULL_ACCESS,
+        clientRequestId: "golden-resume-turn",
+      });
+      const runId = started.result?.runId;
+      await s.event("run.settled", (e) => e.runId === runId);
+      const resumed = await s.request("run.resume", {
+        runId,
+        clientRequestId: "golden-resume",
+      });
+      const newRunId = (resumed.result as { runId: string }).runId;
+      await s.event("run.settled", (e) => e.runId === newRunId);
+      await s.request("run.resume", { runId });
     },
   },
   {

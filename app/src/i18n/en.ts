@@ -4,6 +4,7 @@ import { attachmentsEn } from "./attachments_en.ts";
 import { feedEn } from "./feed_en.ts";
 import { reasonsEn } from "./reasons_en.ts";
 import { filesEn } from "./files_en.ts";
+import { revertEn } from "./revert_en.ts";
 import { projectsEn } from "./projects_en.ts";
 import { noticesEn } from "./notices_en.ts";
 import { settingsEn } from "./settings_en.ts";
@@ -87,6 +88,7 @@ export const en = {
   "outcome.label": "Run outcome",
   "outcome.failed": "The run failed",
   "outcome.cancelled": "The run was stopped",
+  "outcome.resume": "Resume",
   "outcome.sendAgain": "Try again",
   "outcome.details": "Details:",
   "outcome.code": "Reason code",
@@ -146,6 +148,7 @@ export const en = {
   "process.state.unknown": "unknown",
   ...reasonsEn,
   ...filesEn,
+  ...revertEn,
   ...projectsEn,
   ...noticesEn,
   ...attachmentsEn,

@@ -71,12 +71,16 @@ export const reasonsEn = {
   "reason.error.thread_not_found": "This thread no longer exists.",
   "reason.error.branch_not_found": "This branch no longer exists.",
   "reason.error.turn_not_found": "This turn no longer exists.",
+  "reason.error.turn_active":
+    "This turn is still running: stop it or wait until it ends, then undo its file changes.",
   "reason.error.run_not_found": "This run no longer exists.",
   "reason.error.item_not_found": "This item no longer exists.",
   "reason.error.process_not_found": "This process no longer exists.",
   "reason.error.thread_archived": "This thread is archived. Unarchive it to continue.",
   "reason.error.thread_busy": "This thread has a run in progress. Wait for it or stop it.",
   "reason.error.run_not_active": "This run has already finished.",
+  "reason.error.run_not_resumable":
+    "This run cannot be resumed: only the latest failed or cancelled run of a thread can continue.",
   "reason.error.approval_not_found": "This approval request no longer exists.",
   "reason.error.approval_already_resolved": "This request was already answered or cancelled.",
   "reason.error.approval_decision_invalid": "This request does not accept that answer.",

@@ -5,6 +5,7 @@ import type { MessageKey } from "./en.ts";
 import { attachmentsZhCN } from "./attachments_zh-CN.ts";
 import { reasonsZhCN } from "./reasons_zh-CN.ts";
 import { filesZhCN } from "./files_zh-CN.ts";
+import { revertZhCN } from "./revert_zh-CN.ts";
 import { projectsZhCN } from "./projects_zh-CN.ts";
 import { noticesZhCN } from "./notices_zh-CN.ts";
 import { settingsZhCN } from "./settings_zh-CN.ts";
@@ -87,6 +88,7 @@ export const zhCN: Record<MessageKey, string> = {
   "outcome.label": "运行结果",
   "outcome.failed": "运行失败",
   "outcome.cancelled": "运行已停止",
+  "outcome.resume": "继续运行",
   "outcome.sendAgain": "重试",
   "outcome.details": "详情：",
   "outcome.code": "原因码",
@@ -145,6 +147,7 @@ export const zhCN: Record<MessageKey, string> = {
   "process.state.unknown": "未知",
   ...reasonsZhCN,
   ...filesZhCN,
+  ...revertZhCN,
   ...projectsZhCN,
   ...noticesZhCN,
   ...attachmentsZhCN,

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import type { Approval } from "@daedalus/client";
 import { fakeCall, rpcFailure } from "./_fake_call.ts";
 import {
   answers,
@@ -10,31 +9,11 @@ import {
   resetApprovals,
   respondToApproval,
 } from "./approval_store.ts";
+import { APPROVAL_CREATED_AT, approvalFixture } from "./_approval_fixture.ts";
 
-const TS = "2026-12-01T10:00:00.000Z";
+const TS = APPROVAL_CREATED_AT;
 
-function approval(over: Partial<Approval> = {}): Approval {
-  return {
-    approvalId: "approval_1",
-    runId: "run_1",
-    threadId: "thread_1",
-    toolCallItemId: "item_call",
-    tool: "process_start",
-    summary: "Run echo hi",
-    target: "echo hi",
-    risk: "process",
-    reasonCode: "permission_ask",
-    budget: null,
-    decisions: ["allow_once", "allow_thread", "allow_always", "deny"],
-    rule: { tool: "process_start", pattern: "echo hi", decision: "allow" },
-    status: "pending",
-    decision: null,
-    message: null,
-    createdAt: TS,
-    resolvedAt: null,
-    ...over,
-  };
-}
+const approval = approvalFixture;
 
 Deno.test("respond: sends the decision with a trimmed message and lands the answer", async () => {
   resetApprovals();

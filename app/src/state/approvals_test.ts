@@ -9,32 +9,12 @@ import {
   emptyApprovals,
   threadsAwaitingApproval,
 } from "./approvals.ts";
+import { APPROVAL_CREATED_AT, approvalFixture } from "./_approval_fixture.ts";
 
-const TS = "2026-12-01T10:00:00.000Z";
+const TS = APPROVAL_CREATED_AT;
 const LATER = "2026-12-01T10:05:00.000Z";
 
-function approval(over: Partial<Approval> = {}): Approval {
-  return {
-    approvalId: "approval_1",
-    runId: "run_1",
-    threadId: "thread_1",
-    toolCallItemId: "item_call",
-    tool: "process_start",
-    summary: "Run echo hi",
-    target: "echo hi",
-    risk: "process",
-    reasonCode: "permission_ask",
-    budget: null,
-    decisions: ["allow_once", "allow_thread", "allow_always", "deny"],
-    rule: { tool: "process_start", pattern: "echo hi", decision: "allow" },
-    status: "pending",
-    decision: null,
-    message: null,
-    createdAt: TS,
-    resolvedAt: null,
-    ...over,
-  };
-}
+const approval = approvalFixture;
 
 const DENIED = {
   status: "denied",

@@ -388,6 +388,23 @@ export async function steer(
   }
 }
 
+/**
+ * Continues a failed or cancelled Run in its Turn (`run.resume`): its completed steps stay,
+ * their tools are not run again.
+ *
+ * @param runId the Run
+ * @returns whether it was accepted
+ */
+export async function resumeRun(runId: string): Promise<boolean> {
+  try {
+    await need().call("run.resume", { runId, clientRequestId: crypto.randomUUID() });
+    return true;
+  } catch (error) {
+    report(error);
+    return false;
+  }
+}
+
 /** The write or edit whose diff is open (its tool call item), or null. */
 export const openDiff = signal<string | null>(null);
 

@@ -11,6 +11,7 @@ import { Composer } from "./Composer.tsx";
 import { RunAnnouncer } from "./run/RunAnnouncer.tsx";
 import { ConversationHeader } from "./ConversationHeader.tsx";
 import { DiffDialog } from "./files/DiffDialog.tsx";
+import { RevertDialog } from "./files/RevertDialog.tsx";
 import { FilePanel } from "./files/FilePanel.tsx";
 import { NewProjectDialog } from "./sidebar/NewProjectDialog.tsx";
 import { ArchivedDialog } from "./archive/ArchivedDialog.tsx";
@@ -70,6 +71,7 @@ export function App() {
           <Composer />
         </main>
         <DiffDialog />
+        <RevertDialog />
         <FilePanel />
         <NewProjectDialog />
         <SearchDialog />

@@ -1,5 +1,5 @@
 /**
- * The journal event envelope and the payload of each of the 18 event types.
+ * The journal event envelope and the payload of each of the 19 event types.
  *
  * @module
  */
@@ -11,6 +11,7 @@ import { RunFailureClass, RunReasonCode } from "./reason_codes.ts";
 import { Branch, Thread } from "./domain/thread.ts";
 import { Item, RunErrorMessage, RunSummary } from "./domain/item.ts";
 import { FileOperation } from "./domain/file.ts";
+import { RevertedFile } from "./domain/revert.ts";
 import { ProcessRecord } from "./domain/process.ts";
 import { APPROVAL_FIELDS, checkApproval } from "./domain/approval.ts";
 import { TokenUsage } from "./domain/usage.ts";
@@ -77,6 +78,13 @@ export const EVENT_PAYLOADS = {
     operation: FileOperation,
     additions: z.int().min(0),
     deletions: z.int().min(0),
+  }),
+  /** A `turn.revert` wrote files: each with both sides, so the revert can be reverted. */
+  "turn.reverted": payload({
+    direction: z.enum(["undo", "redo"]),
+    forced: z.boolean(),
+    clientRequestId: Identifier,
+    files: z.array(RevertedFile),
   }),
   "process.recorded": payload({ process: ProcessRecord }),
   "model.input_prepared": payload({

@@ -14,6 +14,7 @@ import { settingsMethods } from "./methods/settings.ts";
 import { approvalMethods } from "./methods/approval.ts";
 import { breakerMethods } from "./methods/breaker.ts";
 import { permissionMethods } from "./methods/permission.ts";
+import { revertMethods } from "./methods/revert.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
@@ -27,6 +28,7 @@ export const METHODS = {
   ...approvalMethods,
   ...breakerMethods,
   ...permissionMethods,
+  ...revertMethods,
   ...runtimeMethods,
 } as const;
 

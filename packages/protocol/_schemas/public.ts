@@ -118,6 +118,13 @@ export {
   FilePreviewText,
   FilePreviewUnavailable,
 } from "./domain/file.ts";
+export {
+  RevertCapture,
+  RevertedFile,
+  RevertFile,
+  RevertFileOutcome,
+  TurnRevertResult,
+} from "./domain/revert.ts";
 export { ProcessOutputPage, ProcessRecord } from "./domain/process.ts";
 export { Approval, ApprovalMessage } from "./domain/approval.ts";
 export { BudgetKind, BudgetReached, ModelPrice, RunBudget } from "./domain/budget.ts";

@@ -167,8 +167,9 @@ export async function runAgentLoop(
     }
     for (let step = progress.lastStepOrdinal + 1;; step++) {
       if (signal.aborted) break;
-      // A budget reached pauses the Run for the user before the next model call.
-      const reached = budgetReached(
+      // A budget reached pauses the Run for the user before the next model call (a Run
+      // without one reads no spending).
+      const reached = config.budget === undefined ? null : budgetReached(
         config,
         deps.store.read((db) => readRunSpend(db, runId, new Date())),
       );

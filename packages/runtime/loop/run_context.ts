@@ -10,6 +10,7 @@ import type { RecalledMemory, RunProgress } from "@daedalus/storage";
 import {
   type Committed,
   completeCompaction,
+  readResumedItems,
   readRunItems,
   readTurnsNewestFirst,
   recordModelInput,
@@ -95,6 +96,8 @@ export class RunContext {
   #revision: Revision = { revision: 1, summary: null, boundaryOrdinal: 0 };
   #recordedRevision = 0;
   #items: Item[] = [];
+  /** The items of the Runs this one continues (`run.resume`), read once: they are settled. */
+  #resumed: Item[] | null = null;
   readonly #historyPages = new Map<string, ReturnType<typeof readTurnsNewestFirst>>();
   readonly #renderedAttachments = new Map<string, ProviderContentPart[] | null>();
 
@@ -233,6 +236,25 @@ export class RunContext {
     return this.#items;
   }
 
+  /**
+   * The settled items of the Runs this Run continues, each tool call that has no result
+   * followed by one that says it was interrupted: the model learns the call may or may not
+   * have had its effect, and is never handed a call without its answer.
+   */
+  #resumedItems(): Item[] {
+    if (this.#resumed !== null) return this.#resumed;
+    const earlier = this.#deps.store.read((db) => readResumedItems(db, this.#facts.runId));
+    const answered = new Set(
+      earlier.filter((item) => item.kind === "tool_result").map((item) =>
+        String(item.data.toolCallItemId)
+      ),
+    );
+    this.#resumed = earlier.flatMap((item) =>
+      item.kind !== "tool_call" || answered.has(item.id) ? [item] : [item, interrupted(item)]
+    );
+    return this.#resumed;
+  }
+
   /** Attachments are immutable: each item's are rendered (images read) once per Run. */
   async #attachmentParts(items: readonly Item[]): Promise<Map<string, ProviderContentPart[]>> {
     const missing = items.filter((item) => !this.#renderedAttachments.has(item.id));
@@ -251,7 +273,7 @@ export class RunContext {
   }
 
   async #build() {
-    const items = this.#runItems();
+    const items = [...this.#resumedItems(), ...this.#runItems()];
     const boundary = this.#revision.boundaryOrdinal;
     const visible = boundary === 0 ? items : [
       ...retainedUserItems(items.filter((item) => item.ordinal <= boundary)),
@@ -337,4 +359,19 @@ export class RunContext {
       return { ok: false, reason, errorMessage };
     }
   }
+}
+
+/** The answer a resumed Run's model reads for a call of an earlier Run that has none. */
+function interrupted(call: Item): Item {
+  return {
+    ...call,
+    id: `${call.id}:interrupted`,
+    kind: "tool_result",
+    role: "tool",
+    status: "failed",
+    content: `The ${String(call.data.toolId ?? "tool")} call was interrupted before its result ` +
+      "was recorded (the run stopped); it may or may not have taken effect. Check before " +
+      "repeating it.",
+    data: { toolCallItemId: call.id, isError: true, errorCode: "interrupted" },
+  };
 }

@@ -22,11 +22,12 @@ import {
   readConfig,
   readEventsForThread,
   readItemSource,
-  readPermissions,
+  readRunConfig,
   readRunScope,
   readUsage,
   renameThread,
   replayEvents,
+  resumeRun,
   setThreadArchived,
   startTurn,
   type StateStore,
@@ -38,6 +39,7 @@ import type { ProviderRegistry } from "../providers/registry.ts";
 import type { ProtectedValues } from "../security/protected_values.ts";
 import type { ProviderHandlers } from "./provider_handlers.ts";
 import { createFileHandlers, type FileHandlers } from "./file_handlers.ts";
+import { createRevertHandlers } from "./revert_handlers.ts";
 import { createSkillHandlers, type SkillHandlers } from "./skill_handlers.ts";
 import {
   type AuxiliaryForcedOff,
@@ -129,6 +131,7 @@ type HandledMethods = Pick<
   | "turn.start"
   | "turn.list"
   | "run.cancel"
+  | "run.resume"
   | "run.steer"
   | "event.replay"
   | "usage.read"
@@ -200,8 +203,11 @@ export function createHandlers(deps: ServiceDeps): Handlers {
           { field: "reasoningEffort" },
         );
       }
-      // The Run's mode: the request's, else config.yaml's default preset, else `ask`.
-      const executionPolicy = params.executionPolicy ?? await defaultPreset(deps.configPath);
+      // The Run's mode and budget: the request's, else config.yaml's (read only when needed).
+      const defaults = params.executionPolicy === undefined || params.budget === undefined
+        ? await turnDefaults(deps.configPath)
+        : null;
+      const executionPolicy = params.executionPolicy ?? defaults!.preset;
       // Frozen: a later config change cannot alter a Run that was already submitted.
       const runConfig = await freezer.freeze({
         providerId: params.providerId,
@@ -210,7 +216,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         contextWindow: deps.contextWindow?.(params.providerId, params.modelId),
         executionPolicy,
         reasoningEffort: params.reasoningEffort,
-        budget: params.budget ?? await configuredBudget(deps.configPath),
+        budget: params.budget ?? defaults?.budget,
       }, deps.tools);
       const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = startTurn(store, {
@@ -241,6 +247,42 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         deps.scheduler.cancel(params.runId);
       }
       return Promise.resolve({ result: { accepted: true, runId: params.runId, status } });
+    },
+    "run.resume": async (params) => {
+      if (!deps.scheduler.accepting) {
+        throw new RpcError(
+          RPC_ERROR_CODES.internalError,
+          "shutting_down",
+          "The runtime is shutting down; resume the run once it is back",
+        );
+      }
+      deps.protectedValues.assertSafe(params, "");
+      const earlier = store.read((db) => readRunConfig(db, params.runId));
+      // The same model and mode, the rest frozen again from the configuration as it is now.
+      const selection = deps.registry.resolveModel(earlier.providerId, earlier.modelId);
+      const runConfig = await freezer.freeze({
+        providerId: earlier.providerId,
+        modelId: earlier.modelId,
+        model: selection.model,
+        contextWindow: deps.contextWindow?.(earlier.providerId, earlier.modelId),
+        executionPolicy: earlier.executionPolicy,
+        reasoningEffort: earlier.reasoningEffort,
+        ...(earlier.budget ? { budget: earlier.budget } : {}),
+      }, deps.tools);
+      const committed = resumeRun(store, {
+        fromRunId: params.runId,
+        runConfig,
+        ...(params.clientRequestId !== undefined
+          ? { clientRequestId: params.clientRequestId }
+          : {}),
+      });
+      const { created: _created, ...ids } = committed.result;
+      return {
+        result: ids,
+        afterResponse: () => {
+          if (committed.result.created) deps.scheduler.enqueue(ids.runId, ids.threadId);
+        },
+      };
     },
     "run.steer": async (params) => {
       if (params.expectedRunId && params.expectedRunId !== params.runId) {
@@ -274,6 +316,11 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     ...deps.providerHandlers,
     ...createBreakerHandlers(deps.breakers),
     ...createFileHandlers({
+      store,
+      protectedValues: deps.protectedValues,
+      protectedFiles: deps.protectedFiles ?? [],
+    }),
+    ...createRevertHandlers({
       store,
       protectedValues: deps.protectedValues,
       protectedFiles: deps.protectedFiles ?? [],
@@ -327,36 +374,38 @@ function originalCreatedEvent(store: StateStore, threadId: string) {
   );
 }
 
-/**
- * The preset a turn runs under when it names none: config.yaml's `permissions.preset`, else
- * `ask`. A config.yaml that cannot be read gives `ask` too: never wider than the default.
- */
-async function defaultPreset(configPath: string): Promise<ExecutionPolicy> {
-  try {
-    return (await readPermissions(configPath)).preset ?? DEFAULT_PERMISSION_PRESET;
-  } catch {
-    return DEFAULT_PERMISSION_PRESET;
-  }
+/** What a turn that names no mode or budget gets from config.yaml. */
+interface TurnDefaults {
+  /** `permissions.preset`, else `ask`. */
+  preset: ExecutionPolicy;
+  /** `budgets` as a Run's budget; absent: none. */
+  budget?: RunBudget;
 }
 
 /**
- * config.yaml's `budgets` as a Run's budget (absent: none). A config.yaml that cannot be
- * read gives none: the providers of a broken file would not load either.
+ * config.yaml's defaults for a turn, from one read of the file (through the config cache).
+ * A config.yaml that cannot be read gives `ask` and no budget: never wider than the default,
+ * and the providers of a broken file would not load either.
  */
-async function configuredBudget(configPath: string): Promise<RunBudget | undefined> {
-  let budgets;
+async function turnDefaults(configPath: string): Promise<TurnDefaults> {
+  let config;
   try {
-    budgets = (await readConfig(configPath)).budgets;
+    config = await readConfig(configPath);
   } catch {
-    return undefined;
+    return { preset: DEFAULT_PERMISSION_PRESET };
   }
-  if (budgets === undefined) return undefined;
+  const preset = config.permissions?.preset ?? DEFAULT_PERMISSION_PRESET;
+  const budgets = config.budgets;
+  if (budgets === undefined) return { preset };
   return {
-    ...(budgets.tokens !== undefined ? { tokens: budgets.tokens } : {}),
-    ...(budgets.cost_usd !== undefined ? { costUsd: budgets.cost_usd } : {}),
-    ...(budgets.model_calls !== undefined ? { modelCalls: budgets.model_calls } : {}),
-    ...(budgets.wall_time_seconds !== undefined
-      ? { wallTimeSeconds: budgets.wall_time_seconds }
-      : {}),
+    preset,
+    budget: {
+      ...(budgets.tokens !== undefined ? { tokens: budgets.tokens } : {}),
+      ...(budgets.cost_usd !== undefined ? { costUsd: budgets.cost_usd } : {}),
+      ...(budgets.model_calls !== undefined ? { modelCalls: budgets.model_calls } : {}),
+      ...(budgets.wall_time_seconds !== undefined
+        ? { wallTimeSeconds: budgets.wall_time_seconds }
+        : {}),
+    },
   };
 }

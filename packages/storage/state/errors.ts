@@ -161,6 +161,7 @@ export type StoreErrorCode =
   | "thread_archived"
   | "thread_busy"
   | "run_not_active"
+  | "run_not_resumable"
   | "idempotency_conflict"
   | "workspace_unavailable"
   | "run_config_part_mismatch"

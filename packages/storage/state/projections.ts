@@ -189,6 +189,7 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
       );
       return;
     case "item.delta":
+    case "turn.reverted":
     case "context.compacted":
     case "run.settled":
       // The journal row is the whole fact. Deltas reach the item row with its

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import type {
-  Approval,
   ApprovalDecision,
   ApprovalReasonCode,
   ApprovalStatus,
@@ -9,31 +8,11 @@ import type {
 import { inEnglish, inLocale, renderedText as text } from "../../_testing.ts";
 import { type MessageKey, t } from "../../i18n/i18n.ts";
 import { ApprovalCard, outcomeText } from "./ApprovalCard.tsx";
+import { APPROVAL_CREATED_AT, approvalFixture } from "../../state/_approval_fixture.ts";
 
-const TS = "2026-12-01T10:00:00.000Z";
+const TS = APPROVAL_CREATED_AT;
 
-function approval(over: Partial<Approval> = {}): Approval {
-  return {
-    approvalId: "approval_1",
-    runId: "run_1",
-    threadId: "thread_1",
-    toolCallItemId: "item_call",
-    tool: "process_start",
-    summary: "Run echo hi",
-    target: "echo hi",
-    risk: "process",
-    reasonCode: "permission_ask",
-    budget: null,
-    decisions: ["allow_once", "allow_thread", "allow_always", "deny"],
-    rule: { tool: "process_start", pattern: "echo hi", decision: "allow" },
-    status: "pending",
-    decision: null,
-    message: null,
-    createdAt: TS,
-    resolvedAt: null,
-    ...over,
-  };
-}
+const approval = approvalFixture;
 
 // Records over the protocol's unions: a new value does not compile until it has copy here.
 const REASONS: Record<ApprovalReasonCode, true> = {

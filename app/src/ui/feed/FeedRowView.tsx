@@ -12,7 +12,7 @@ import { MessageAttachments } from "../attachments/MessageAttachments.tsx";
 import { CopyButton } from "../CopyButton.tsx";
 import { onboardingRecord } from "../../state/onboarding.ts";
 import type { FeedRow } from "./feed_rows.ts";
-import { latestRunId, models, selectedModel, sendAgain } from "../../state/store.ts";
+import { latestRunId, models, resumeRun, selectedModel, sendAgain } from "../../state/store.ts";
 import { canSendAgain } from "../../state/send_again.ts";
 import { currentEffort, effortParam } from "../../state/reasoning_effort.ts";
 
@@ -99,6 +99,9 @@ function FeedRowViewInner(props: RowProps) {
             run={row.run}
             onSendAgain={canSendAgain(latestRunId.value, row.run)
               ? () => void sendAgainWithComposerEffort(row.turnId)
+              : undefined}
+            onResume={canSendAgain(latestRunId.value, row.run)
+              ? () => void resumeRun(row.run.id)
               : undefined}
           />
         )}

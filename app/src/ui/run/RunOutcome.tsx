@@ -26,6 +26,8 @@ export function RunOutcome(
       failureClass?: RunView["failureClass"];
     };
     onSendAgain?: () => void;
+    /** Offered for the thread's latest Run: continue it where it stopped (`run.resume`). */
+    onResume?: () => void;
   },
 ) {
   const { status, reasonCode, errorMessage, failureClass } = props.run;
@@ -58,6 +60,11 @@ export function RunOutcome(
         // The breaker's state and when it retries are in Settings › Health.
         <button type="button" class="open-health" onClick={() => openSettings("health")}>
           {t("outcome.openHealth")}
+        </button>
+      )}
+      {props.onResume && (
+        <button type="button" class="resume-run" onClick={props.onResume}>
+          {t("outcome.resume")}
         </button>
       )}
       {props.onSendAgain && (

@@ -4,6 +4,7 @@ import { approvalOfItem } from "../../state/approvals.ts";
 import { approvals } from "../../state/approval_store.ts";
 import { toolCardStatus } from "./tool_status.ts";
 import { openDiff } from "../../state/store.ts";
+import { revertTurnId } from "../../state/turn_revert.ts";
 import { openFilePreview } from "../../state/file_panel.ts";
 import { ProcessControls } from "./ProcessControls.tsx";
 import { processBadges, toolCallFacts, type ToolFact, toolResultFacts } from "./tool_facts.ts";
@@ -79,6 +80,15 @@ export function ToolCard(props: { item: Item }) {
       {item.kind === "tool_call" && CHANGING_TOOLS.has(toolId) && item.status === "completed" && (
         <button type="button" class="diff-button" onClick={() => (openDiff.value = item.id)}>
           {t("tool.diff")}
+        </button>
+      )}
+      {item.kind === "tool_call" && CHANGING_TOOLS.has(toolId) && item.status === "completed" && (
+        <button
+          type="button"
+          class="revert-button"
+          onClick={() => (revertTurnId.value = item.turnId)}
+        >
+          {t("revert.open")}
         </button>
       )}
       {path !== null && item.status === "completed" && (

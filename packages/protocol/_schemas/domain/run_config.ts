@@ -74,6 +74,8 @@ const recordShape = {
   subagentDepth: z.int().min(1).optional(),
   /** The Run that delegated this one (sub-agent Runs only). */
   parentRunId: RunId.optional(),
+  /** The Run this one continues (`run.resume`): its items are this Run's context. */
+  resumedFromRunId: RunId.optional(),
   /** The Run's budget as submitted (the turn's, else config.yaml's); absent: no limits. */
   budget: RunBudget.optional(),
   /** The model's price at submission, for a cost budget; absent when not configured. */

@@ -62,6 +62,21 @@ export const turnMethods = {
     params: z.strictObject({ runId: RunId }),
     result: z.looseObject({ accepted: z.boolean(), runId: RunId, status: RunStatus }),
   }),
+  "run.resume": method({
+    description: "Continues a Run that settled failed or cancelled with a new Run in the same " +
+      "Turn: its completed steps are context (their tools are not run again), a call that " +
+      "started without a result is reported to the model as interrupted, and the config is " +
+      "frozen again from the current configuration. Only the latest Run of the branch's " +
+      "latest Turn; idempotent on clientRequestId",
+    params: z.strictObject({ runId: RunId, clientRequestId: Identifier.optional() }),
+    result: z.looseObject({
+      threadId: ThreadId,
+      branchId: BranchId,
+      turnId: TurnId,
+      runId: RunId,
+      resumedFromRunId: RunId,
+    }),
+  }),
   "run.steer": method({
     description: "Adds text to a running run; it enters the run's next model call",
     params: z.strictObject({
