@@ -13,15 +13,19 @@ import type { DatabaseSync } from "node:sqlite";
 export class ConnectionTransactions {
   readonly #connection: DatabaseSync;
   readonly #onAsync: () => Error;
+  readonly #onRollback: () => void;
   #depth = 0;
 
   /**
    * @param connection the connection
    * @param onAsync the error to throw when a callback returns a promise
+   * @param onRollback called whenever a transaction or savepoint fails (rolled back or
+   *   not), so state kept in memory about the connection's rows can be dropped
    */
-  constructor(connection: DatabaseSync, onAsync: () => Error) {
+  constructor(connection: DatabaseSync, onAsync: () => Error, onRollback: () => void = () => {}) {
     this.#connection = connection;
     this.#onAsync = onAsync;
+    this.#onRollback = onRollback;
   }
 
   /** Whether a transaction callback is running. */
@@ -58,6 +62,7 @@ export class ConnectionTransactions {
       this.#connection.exec("COMMIT");
       return result;
     } catch (error) {
+      this.#onRollback();
       if (this.#connection.isOpen && this.#connection.isTransaction) {
         this.#connection.exec("ROLLBACK");
       }
@@ -76,6 +81,7 @@ export class ConnectionTransactions {
       this.#connection.exec(`RELEASE ${savepoint}`);
       return result;
     } catch (error) {
+      this.#onRollback();
       if (this.#connection.isOpen && this.#connection.isTransaction) {
         this.#connection.exec(`ROLLBACK TO ${savepoint}`);
         this.#connection.exec(`RELEASE ${savepoint}`);

@@ -68,8 +68,5 @@ export const RUN_CONFIG_PART_CACHE_MAX_ENTRIES = 64;
  */
 export const JOURNAL_CHAIN_GENESIS: string = "0".repeat(64);
 
-/** Deepest payload nesting hashed; the protocol's payloads are a few levels deep. */
-export const CANONICAL_JSON_MAX_DEPTH = 256;
-
 /** Rows read per batch when the migration to version 6 computes the chain of old rows. */
 export const JOURNAL_CHAIN_BACKFILL_BATCH_ROWS = 1_000;

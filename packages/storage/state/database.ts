@@ -7,6 +7,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { ConnectionTransactions } from "../_transactions.ts";
+import { forgetChainTail } from "./journal_chain.ts";
 import {
   countSchemaObjects,
   integerColumn,
@@ -214,7 +215,12 @@ class OpenStateDatabase implements StateDatabase {
     this.path = path;
     this.readOnly = readOnly;
     this.connection = connection;
-    this.#transactions = new ConnectionTransactions(connection, () => new StateTransactionError());
+    // A failed write undoes its appends: the journal's tail kept in memory goes with them.
+    this.#transactions = new ConnectionTransactions(
+      connection,
+      () => new StateTransactionError(),
+      () => forgetChainTail(connection),
+    );
   }
 
   get isOpen(): boolean {

@@ -17,7 +17,7 @@ import { statement } from "../_statements.ts";
 import { applyEvent } from "./projections.ts";
 import { checkEvent } from "./_event_check.ts";
 import { JournalError } from "./errors.ts";
-import { chainLink, readChainTail } from "./journal_chain.ts";
+import { advanceChainTail, chainLinkOfText, currentChainTail } from "./journal_chain.ts";
 
 /** An event before it has a seq: its type, scope ids and payload (mirrored ids are added). */
 export interface EventDraft<T extends EventType = EventType> {
@@ -71,16 +71,17 @@ export function appendEvent<T extends EventType>(
     );
   }
   const payload = mirrorScope(scope, body);
+  // Serialized once: the payload hash is the hash of this stored text.
   const payloadJson = JSON.stringify(payload);
   // The seq is chosen here (what AUTOINCREMENT would give) because the row's hash covers it.
-  const { nextSeq: seq, prevHash } = readChainTail(connection);
-  const link = chainLink(prevHash, {
+  const { nextSeq: seq, prevHash } = currentChainTail(connection);
+  const link = chainLinkOfText(prevHash, {
     seq,
     schemaVersion: EVENT_SCHEMA_VERSION,
     type: draft.type,
     ...scope,
     timestamp,
-  }, payload);
+  }, payloadJson);
   statement(
     connection,
     `INSERT INTO events (seq, schema_version, event_type, thread_id, branch_id, turn_id, run_id,
@@ -101,6 +102,7 @@ export function appendEvent<T extends EventType>(
     link.payloadHash,
     link.hash,
   );
+  advanceChainTail(connection, seq, link.hash);
   // Checked above part by part; the rest of the envelope is built here (_event_check.ts).
   const event = {
     seq,

@@ -14,7 +14,14 @@ import {
   StateStore,
 } from "../mod.ts";
 import { iterateJournal } from "./journal.ts";
-import { chainLink, readChainTail } from "./journal_chain.ts";
+import {
+  chainLinkOfText,
+  currentChainTail,
+  forgetChainTail,
+  readChainTail,
+} from "./journal_chain.ts";
+import { appendEvent, type EventDraft } from "./journal.ts";
+import { appendUnchainedForBench } from "./_unchained_append.ts";
 import { verifyJournal } from "./journal_verify.ts";
 import { TEST_RUN_CONFIG } from "./_test_store.ts";
 
@@ -101,13 +108,55 @@ Deno.bench("journal: one context.compacted per transaction (append + validate, n
   );
 });
 
-// The chain's share of an append, alone: the tail read and the two SHA-256 over canonical
-// JSON that appendEvent adds, on the same journal, without the INSERT (chain on vs off).
-Deno.bench("journal chain alone: tail read + payload and event hash per event", {
+// Chain on vs off, like for like: the same draft appended in one db.transaction each,
+// by appendEvent (chain on) and by the bench-only unchained copy of it (chain off), each
+// on its own journal so both tails stay realistic.
+const compacted: EventDraft = {
+  type: "context.compacted",
+  threadId: String(bareScope.thread_id),
+  branchId: String(bareScope.branch_id),
+  turnId: String(bareScope.turn_id),
+  runId: bare.runId,
+  payload: { revision: 2 },
+};
+Deno.bench("journal chain ON: appendEvent of one context.compacted per transaction", {
   group: "append",
 }, () => {
-  const tail = readChainTail(bare.store.db.connection);
-  chainLink(tail.prevHash, {
+  bare.store.db.transaction(() =>
+    appendEvent(bare.store.db.connection, compacted, new Date().toISOString())
+  );
+});
+const off = await runWithStreamingItem(`${dir}/off.db`);
+const offScope = off.store.db.connection.prepare(
+  "SELECT t.thread_id, t.branch_id, r.turn_id FROM runs r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?",
+).get(off.runId)!;
+const offDraft: EventDraft = {
+  ...compacted,
+  threadId: String(offScope.thread_id),
+  branchId: String(offScope.branch_id),
+  turnId: String(offScope.turn_id),
+  runId: off.runId,
+};
+Deno.bench("journal chain OFF: the same append without the chain (bench-only path)", {
+  group: "append",
+}, () => {
+  off.store.db.transaction(() =>
+    appendUnchainedForBench(off.store.db.connection, offDraft, new Date().toISOString())
+  );
+});
+
+// The chain's share of an append, alone: the kept tail (one data_version pragma) and the
+// two SHA-256 (payload text, envelope) appendEvent adds, without the INSERT.
+const chainPayloadJson = JSON.stringify({
+  revision: 2,
+  turnId: String(bareScope.turn_id),
+  runId: bare.runId,
+});
+Deno.bench("journal chain alone: kept tail + payload and event hash per event", {
+  group: "append",
+}, () => {
+  const tail = currentChainTail(bare.store.db.connection);
+  chainLinkOfText(tail.prevHash, {
     seq: tail.nextSeq,
     schemaVersion: EVENT_SCHEMA_VERSION,
     type: "context.compacted",
@@ -117,7 +166,7 @@ Deno.bench("journal chain alone: tail read + payload and event hash per event", 
     runId: bare.runId,
     itemId: null,
     timestamp: new Date().toISOString(),
-  }, { revision: 2, turnId: String(bareScope.turn_id), runId: bare.runId });
+  }, chainPayloadJson);
 });
 
 const batched = await runWithStreamingItem(`${dir}/batched.db`);
@@ -172,7 +221,7 @@ big.store.db.transaction(() => {
       itemId: big.itemId,
       timestamp: "2026-10-01T10:00:00.000Z",
     };
-    const link = chainLink(prevHash, envelope, payload);
+    const link = chainLinkOfText(prevHash, envelope, payloadJson);
     insert.run(
       seq,
       EVENT_SCHEMA_VERSION,
@@ -190,6 +239,7 @@ big.store.db.transaction(() => {
     prevHash = link.hash;
   }
 });
+forgetChainTail(big.store.db.connection); // rows written beside appendEvent
 Deno.bench(
   "journal: replay 1,000,000 events (read + parse)",
   { group: "replay", n: 3, warmup: 1 },

@@ -1,14 +1,20 @@
 /**
  * The journal's hash chain (issue 15). Every `events` row carries
  *
- * - `payload_hash` = SHA-256 of the canonical JSON of the payload (canonical_json.ts),
+ * - `payload_hash` = SHA-256 of the stored `payload_json` text, byte for byte: the
+ *   payload's `JSON.stringify`, which is a fixed point of `JSON.parse` then
+ *   `JSON.stringify` (key order, numbers and escapes come back the same), so an exported
+ *   payload object still hashes to it,
  * - `prev_hash`    = the `hash` of the row before it in seq order, or
  *   {@linkcode JOURNAL_CHAIN_GENESIS} (64 zeros) for the first row,
  * - `hash`         = SHA-256 of `prev_hash ‖ "\n" ‖ envelope ‖ "\n" ‖ payload_hash`, where
  *   envelope is the canonical JSON array `[seq, schemaVersion, type, threadId, branchId,
  *   turnId, runId, itemId, timestamp]`,
  *
- * all lowercase hex. Storing `prev_hash` (not only `hash`) lets a verifier tell a changed
+ * all lowercase hex. The text is hashed rather than a canonical (key-sorted) form of the
+ * payload: the append serializes once, verification needs no parse, and the journal
+ * keeps each payload's key order (a run config part's content hash depends on it).
+ * Storing `prev_hash` (not only `hash`) lets a verifier tell a changed
  * row (its own hash no longer matches) from a broken link (a row deleted before it, or
  * rows moved), and makes an exported segment checkable on its own.
  *
@@ -17,7 +23,6 @@
 import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import { JOURNAL_CHAIN_GENESIS } from "../limits.ts";
-import { canonicalJson } from "./canonical_json.ts";
 import { statement } from "../_statements.ts";
 
 export { JOURNAL_CHAIN_GENESIS };
@@ -59,14 +64,23 @@ function sha256(text: string): string {
 }
 
 /**
- * The payload hash of a payload.
+ * The payload hash of a payload: the hash of the text the journal stores for it.
  *
  * @param payload the event payload (as stored, mirrored scope ids included)
- * @returns lowercase hex SHA-256 of its canonical JSON
- * @throws {JournalError} `invalid_event` when the payload is not JSON
+ * @returns lowercase hex SHA-256 of its `JSON.stringify`
  */
-export function payloadHash(payload: unknown): string {
-  return sha256(canonicalJson(payload));
+export function payloadHash(payload: Record<string, unknown>): string {
+  return sha256(JSON.stringify(payload));
+}
+
+/**
+ * The payload hash of a stored `payload_json` text.
+ *
+ * @param payloadJson the text
+ * @returns lowercase hex SHA-256 of it
+ */
+export function payloadTextHash(payloadJson: string): string {
+  return sha256(payloadJson);
 }
 
 /**
@@ -82,7 +96,8 @@ export function eventHash(
   envelope: ChainEnvelope,
   payloadHashHex: string,
 ): string {
-  const fields = canonicalJson([
+  // Strings, integers and nulls only: JSON.stringify writes them canonically.
+  const fields = JSON.stringify([
     envelope.seq,
     envelope.schemaVersion,
     envelope.type,
@@ -104,8 +119,29 @@ export function eventHash(
  * @param payload its payload
  * @returns its link
  */
-export function chainLink(prevHash: string, envelope: ChainEnvelope, payload: unknown): ChainLink {
-  const payloadHashHex = payloadHash(payload);
+export function chainLink(
+  prevHash: string,
+  envelope: ChainEnvelope,
+  payload: Record<string, unknown>,
+): ChainLink {
+  return chainLinkOfText(prevHash, envelope, JSON.stringify(payload));
+}
+
+/**
+ * The chain columns of a new row from the payload text it stores: one hash over the
+ * text, no second serialization.
+ *
+ * @param prevHash the previous row's hash
+ * @param envelope the new row's envelope
+ * @param payloadJson the `JSON.stringify` of its payload
+ * @returns its link
+ */
+export function chainLinkOfText(
+  prevHash: string,
+  envelope: ChainEnvelope,
+  payloadJson: string,
+): ChainLink {
+  const payloadHashHex = sha256(payloadJson);
   return {
     prevHash,
     payloadHash: payloadHashHex,
@@ -143,9 +179,62 @@ export function readChainTail(connection: DatabaseSync): ChainTail {
   return { nextSeq, prevHash };
 }
 
+/** A tail kept in memory, valid while no other connection has committed. */
+interface KeptTail extends ChainTail {
+  /** `PRAGMA data_version` when it was read: another connection's commit changes it. */
+  dataVersion: number;
+}
+
+const keptTails = new WeakMap<DatabaseSync, KeptTail>();
+
+/**
+ * Where the next event goes, from memory when this connection appended last: the tail
+ * read is the largest part of the chain's cost. Kept per connection, advanced by
+ * {@linkcode advanceChainTail} after each insert, dropped by {@linkcode forgetChainTail}
+ * when a transaction or savepoint fails, and re-read when `PRAGMA data_version` says
+ * another connection committed (the home lock keeps other writers out; this makes a
+ * stale tail impossible anyway, at the cost of one pragma per append).
+ *
+ * @param connection the state.db connection, inside the append's write transaction
+ * @returns the tail (do not modify it)
+ */
+export function currentChainTail(connection: DatabaseSync): ChainTail {
+  const version = statement(connection, "PRAGMA data_version").get();
+  const dataVersion = Number(version?.data_version);
+  const kept = keptTails.get(connection);
+  if (kept !== undefined && kept.dataVersion === dataVersion) return kept;
+  const tail = readChainTail(connection);
+  keptTails.set(connection, { ...tail, dataVersion });
+  return tail;
+}
+
+/**
+ * Records the row just inserted at the kept tail's position as the new tail.
+ *
+ * @param connection the connection that inserted it
+ * @param seq the row's seq
+ * @param hash the row's hash
+ */
+export function advanceChainTail(connection: DatabaseSync, seq: number, hash: string): void {
+  const kept = keptTails.get(connection);
+  if (kept === undefined) return;
+  kept.nextSeq = seq + 1;
+  kept.prevHash = hash;
+}
+
+/**
+ * Drops the kept tail of a connection (a rolled back write, or rows written to `events`
+ * by other code on the same connection); the next append reads it again.
+ *
+ * @param connection the connection
+ */
+export function forgetChainTail(connection: DatabaseSync): void {
+  keptTails.delete(connection);
+}
+
 /**
  * Computes the chain of rows that have none, oldest first, from the newest chained row
- * before them: the migration to schema version 6 runs it on a version-5 journal. Reads
+ * before them, rewriting a payload text unless it is already `JSON.stringify`'s: the migration to schema version 6 runs it on a version-5 journal. Reads
  * in batches by seq so a large journal is never loaded at once.
  *
  * @param connection the state.db connection, inside the migration's transaction
@@ -157,8 +246,10 @@ export function backfillJournalChain(connection: DatabaseSync, batchRows: number
     `SELECT seq, schema_version, event_type, thread_id, branch_id, turn_id, run_id, item_id,
        created_at, payload_json FROM events WHERE seq > ? ORDER BY seq LIMIT ?`,
   );
+  // A text JSON.stringify would write differently (a hand-written row) is rewritten so,
+  // same value: payload_hash covers the stored text, and an export must reproduce it.
   const update = connection.prepare(
-    "UPDATE events SET prev_hash = ?, payload_hash = ?, hash = ? WHERE seq = ?",
+    "UPDATE events SET payload_json = ?, prev_hash = ?, payload_hash = ?, hash = ? WHERE seq = ?",
   );
   let prevHash = JOURNAL_CHAIN_GENESIS;
   let after = 0;
@@ -168,8 +259,9 @@ export function backfillJournalChain(connection: DatabaseSync, batchRows: number
     if (rows.length === 0) return chained;
     for (const row of rows) {
       const envelope = envelopeOfRow(row);
-      const link = chainLink(prevHash, envelope, JSON.parse(String(row.payload_json)));
-      update.run(link.prevHash, link.payloadHash, link.hash, envelope.seq);
+      const payloadJson = JSON.stringify(JSON.parse(String(row.payload_json)));
+      const link = chainLinkOfText(prevHash, envelope, payloadJson);
+      update.run(payloadJson, link.prevHash, link.payloadHash, link.hash, envelope.seq);
       prevHash = link.hash;
       after = envelope.seq;
       chained++;

@@ -2,13 +2,12 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { openStateDatabase, type StateDatabase } from "./database.ts";
 import { createStateSchema, STATE_SCHEMA_VERSION } from "./schema.ts";
-import { canonicalJson } from "./canonical_json.ts";
-import { JournalError } from "./errors.ts";
 import {
   chainLink,
   eventHash,
   JOURNAL_CHAIN_GENESIS,
   payloadHash,
+  payloadTextHash,
   readChainTail,
 } from "./journal_chain.ts";
 import {
@@ -20,52 +19,12 @@ import {
 import { insertEvent } from "./reads/_fixtures.ts";
 import { checkState } from "./maintenance.ts";
 
-const CANONICAL_CASES: [string, unknown, string][] = [
-  [
-    "sorts keys at every level",
-    { b: [2, { d: 1, c: 0 }], a: "x" },
-    '{"a":"x","b":[2,{"c":0,"d":1}]}',
-  ],
-  ["leaves out undefined members", { a: undefined, b: null }, '{"b":null}'],
-  ["writes an undefined array element null", [undefined, 1], "[null,1]"],
-  ["writes -0 as 0", { n: -0 }, '{"n":0}'],
-  ["sorts by code unit, not locale", { "é": 1, z: 2, Z: 3 }, '{"Z":3,"z":2,"é":1}'],
-  ["escapes like JSON.stringify", { s: 'a"\n\u2028' }, JSON.stringify({ s: 'a"\n\u2028' })],
-];
-
-for (const [name, value, expected] of CANONICAL_CASES) {
-  Deno.test(`canonicalJson ${name}`, () => {
-    assert.equal(canonicalJson(value), expected, `canonical JSON of ${JSON.stringify(value)}`);
-  });
-}
-
-const NOT_JSON: [string, unknown][] = [
-  ["NaN", { n: NaN }],
-  ["Infinity", [Infinity]],
-  ["a bigint", { n: 1n }],
-  ["a function", { f: () => 1 }],
-  ["a Date", { d: new Date(0) }],
-  ["a top-level undefined", undefined],
-  ["nesting deeper than 256", JSON.parse("[".repeat(300) + "]".repeat(300))],
-];
-
-for (const [name, value] of NOT_JSON) {
-  Deno.test(`canonicalJson refuses ${name} with invalid_event`, () => {
-    assert.throws(
-      () => canonicalJson(value),
-      (error: unknown) => error instanceof JournalError && error.code === "invalid_event",
-    );
-  });
-}
-
-Deno.test("canonicalJson refuses a cycle", () => {
-  const cyclic: Record<string, unknown> = {};
-  cyclic.self = cyclic;
-  assert.throws(() => canonicalJson(cyclic), JournalError);
-});
-
-Deno.test("the payload hash ignores key order; the event hash covers every field", () => {
-  assert.equal(payloadHash({ a: 1, b: 2 }), payloadHash({ b: 2, a: 1 }));
+Deno.test("the payload hash is the stored text's and survives a parse; the event hash covers every field", () => {
+  const payload = { b: [2, { d: 1, c: 0 }], a: 'x\u2028"', n: -0, 10: 1, 2: 2, e: 5e-324 };
+  const text = JSON.stringify(payload);
+  assert.equal(payloadHash(payload), payloadTextHash(text), "payloadHash hashes JSON.stringify");
+  assert.equal(JSON.stringify(JSON.parse(text)), text, "the stored text is a parse fixed point");
+  assert.notEqual(payloadHash({ a: 1, b: 2 }), payloadHash({ b: 2, a: 1 }), "key order counts");
   const envelope = {
     seq: 1,
     schemaVersion: 1,
@@ -318,6 +277,8 @@ Deno.test("the migration from version 5 computes the chain of the rows already t
         JSON.stringify({ b: i, a: [i] }),
       );
     }
+    // A hand-written text JSON.stringify would not write: rewritten so, same value.
+    insert.run("thr_hand", "2026-12-01T00:01:00.000Z", '{ "b" : 1,\n "a": [ 1.0 ] }');
     raw.close();
     const db = openStateDatabase(path);
     try {
@@ -327,7 +288,9 @@ Deno.test("the migration from version 5 computes the chain of the rows already t
       );
       const result = verifyJournal(db.connection);
       assert.equal(result.ok, true, `migrated chain must verify: ${result.failure?.message}`);
-      assert.equal(result.events, 2_500);
+      assert.equal(result.events, 2_501);
+      const hand = db.connection.prepare("SELECT payload_json FROM events WHERE seq = 2501").get();
+      assert.equal(hand?.payload_json, '{"b":1,"a":[1]}', "the hand-written text is normalized");
       // The migrated chain is the one the append path would have written.
       let prev = JOURNAL_CHAIN_GENESIS;
       for (const row of db.connection.prepare("SELECT * FROM events ORDER BY seq").all()) {

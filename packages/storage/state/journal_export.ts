@@ -114,6 +114,7 @@ export function parseExportedSegment(text: string): ChainRow[] {
       runId: value.runId as string | null,
       itemId: value.itemId as string | null,
       timestamp: value.timestamp as string,
+      // The stored text the hash covers: JSON.stringify gives it back after the parse.
       payloadJson: JSON.stringify(value.payload),
       prevHash: value.prevHash as string,
       payloadHash: value.payloadHash as string,

@@ -17,7 +17,7 @@ import {
   envelopeOfRow,
   eventHash,
   JOURNAL_CHAIN_GENESIS,
-  payloadHash,
+  payloadTextHash,
 } from "./journal_chain.ts";
 
 /** Why a chain failed to verify; each names the row in `seq`. */
@@ -103,13 +103,8 @@ function walk(rows: Iterable<ChainRow>, options: WalkOptions): ChainVerification
     if (row.prevHash === null || row.payloadHash === null || row.hash === null) {
       return fail(events, head, "chain_missing", seq, `seq ${seq} has no hash chain columns`);
     }
-    let computedPayloadHash: string | null;
-    try {
-      computedPayloadHash = payloadHash(JSON.parse(row.payloadJson));
-    } catch {
-      computedPayloadHash = null;
-    }
-    if (computedPayloadHash !== row.payloadHash) {
+    // The stored text is the canonical JSON the hash was taken of: any change to it shows.
+    if (payloadTextHash(row.payloadJson) !== row.payloadHash) {
       return fail(events, head, "payload_altered", seq, `seq ${seq}: the payload was changed`);
     }
     if (eventHash(row.prevHash, row, row.payloadHash) !== row.hash) {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { chainLink, readChainTail } from "../journal_chain.ts";
+import { chainLink, forgetChainTail, readChainTail } from "../journal_chain.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { type EventScope, mirrorScope, type Thread } from "@daedalus/protocol";
 import { openStateDatabase, type StateDatabase } from "../database.ts";
@@ -275,6 +275,7 @@ export function insertEvent(db: StateDatabase, event: EventFixture): number {
     link.payloadHash,
     link.hash,
   );
+  forgetChainTail(db.connection); // written beside the journal's append
   return seq;
 }
 
