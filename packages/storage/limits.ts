@@ -70,3 +70,6 @@ export const JOURNAL_CHAIN_GENESIS: string = "0".repeat(64);
 
 /** Rows read per batch when the migration to version 6 computes the chain of old rows. */
 export const JOURNAL_CHAIN_BACKFILL_BATCH_ROWS = 1_000;
+
+/** Rows of a thread read per page (one read each) by an export: bounds its memory. */
+export const EXPORT_PAGE_ROWS = 500;

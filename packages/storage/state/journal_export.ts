@@ -6,6 +6,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
+import { EXPORT_PAGE_ROWS } from "../limits.ts";
 import {
   CHAIN_COLUMNS,
   type ChainRow,
@@ -38,17 +39,77 @@ export class JournalExportError extends Error {
   }
 }
 
-function* threadRows(connection: DatabaseSync, threadId: string): Generator<ChainRow> {
-  const rows = connection.prepare(
-    `SELECT ${CHAIN_COLUMNS} FROM events WHERE thread_id = ? ORDER BY seq`,
-  )
-    .iterate(threadId);
-  let any = false;
-  for (const row of rows) {
-    any = true;
-    yield chainRowOf(row as Record<string, unknown>);
+/**
+ * Runs `fn` with the state.db connection in one read: the store's `read`, or a direct
+ * call for a connection the caller holds.
+ */
+export type ExportReader = <T>(fn: (connection: DatabaseSync) => T) => T;
+
+/** One page of a thread's rows after `afterSeq` up to `untilSeq`, oldest first. */
+function threadRowsPage(
+  connection: DatabaseSync,
+  threadId: string,
+  afterSeq: number,
+  untilSeq: number,
+): ChainRow[] {
+  return connection.prepare(
+    `SELECT ${CHAIN_COLUMNS} FROM events WHERE thread_id = ? AND seq > ? AND seq <= ?
+       ORDER BY seq LIMIT ?`,
+  ).all(threadId, afterSeq, untilSeq, EXPORT_PAGE_ROWS).map((row) =>
+    chainRowOf(row as Record<string, unknown>)
+  );
+}
+
+/**
+ * A thread's export as text chunks, one page of rows ({@linkcode EXPORT_PAGE_ROWS}) per
+ * chunk, each page read in its own `read`: the CLI joins them, the HTTP route streams
+ * them, so a long thread is never held in memory at once nor holds a read open between
+ * chunks. The export ends at the journal's newest seq when it starts (rows appended
+ * later are not included), so its last row is the head it reports.
+ *
+ * @param read runs one read on the state.db connection
+ * @param threadId the thread
+ * @param format `jsonl` (rows with their chain columns) or `markdown` (a transcript)
+ * @returns the chunks; the first `next()` throws when the thread has no events
+ * @throws {JournalExportError} `thread_not_found` when the thread has no events
+ */
+export function* exportThreadChunks(
+  read: ExportReader,
+  threadId: string,
+  format: ExportFormat,
+): Generator<string, void, undefined> {
+  const untilSeq = read((connection) =>
+    Number(connection.prepare("SELECT coalesce(max(seq), 0) AS seq FROM events").get()?.seq)
+  );
+  let after = 0;
+  let head: ChainRow | null = null;
+  for (;;) {
+    const rows = read((connection) => threadRowsPage(connection, threadId, after, untilSeq));
+    if (rows.length === 0) break;
+    if (head === null && format === "markdown") yield `# Thread ${threadId}\n\n`;
+    let text = "";
+    for (const row of rows) text += format === "jsonl" ? jsonlLine(row) : markdownBlock(row);
+    head = rows[rows.length - 1]!;
+    after = head.seq;
+    yield text;
   }
-  if (!any) throw new JournalExportError("thread_not_found", `No events of thread ${threadId}`);
+  if (head === null) {
+    throw new JournalExportError("thread_not_found", `No events of thread ${threadId}`);
+  }
+  if (format === "markdown") {
+    yield `---\n\nLast event: seq ${head.seq}, hash \`${head.hash}\`.\n`;
+  }
+}
+
+function jsonlLine(row: ChainRow): string {
+  const { payloadJson, prevHash, payloadHash, hash, ...envelope } = row;
+  return JSON.stringify({
+    ...envelope,
+    payload: JSON.parse(payloadJson),
+    prevHash,
+    payloadHash,
+    hash,
+  }) + "\n";
 }
 
 /**
@@ -61,19 +122,7 @@ function* threadRows(connection: DatabaseSync, threadId: string): Generator<Chai
  * @throws {JournalExportError} `thread_not_found` when the thread has no events
  */
 export function exportThreadJsonl(connection: DatabaseSync, threadId: string): string {
-  let text = "";
-  for (const row of threadRows(connection, threadId)) {
-    const { payloadJson, prevHash, payloadHash, hash, ...envelope } = row;
-    text += JSON.stringify({
-      ...envelope,
-      payload: JSON.parse(payloadJson),
-      prevHash,
-      payloadHash,
-      hash,
-    }) +
-      "\n";
-  }
-  return text;
+  return [...exportThreadChunks((fn) => fn(connection), threadId, "jsonl")].join("");
 }
 
 /**
@@ -145,24 +194,22 @@ export function verifyExportedSegment(text: string): ChainVerification {
  * @throws {JournalExportError} `thread_not_found` when the thread has no events
  */
 export function exportThreadMarkdown(connection: DatabaseSync, threadId: string): string {
-  const out: string[] = [`# Thread ${threadId}`, ""];
-  let head: ChainRow | null = null;
-  for (const row of threadRows(connection, threadId)) {
-    head = row;
-    const payload = JSON.parse(row.payloadJson) as Record<string, unknown>;
-    if (row.type === "item.delta") continue; // the completed item carries the whole text
-    const item = payload.item as Record<string, unknown> | undefined;
-    // A user message is started completed; an assistant message completes after its deltas.
-    const finished = row.type === "item.completed" ||
-      (row.type === "item.started" && item?.status === "completed");
-    if (finished && item?.kind === "message" && typeof item.content === "string") {
-      out.push(`**${String(item.role ?? "message")}** · ${row.timestamp} · seq ${row.seq}`, "");
-      out.push(item.content.split("\n").map((line) => `> ${line}`).join("\n"), "");
-      continue;
-    }
-    const kind = item && typeof item.kind === "string" ? ` (${item.kind})` : "";
-    out.push(`- seq ${row.seq} · ${row.timestamp} · \`${row.type}\`${kind}`, "");
+  return [...exportThreadChunks((fn) => fn(connection), threadId, "markdown")].join("");
+}
+
+function markdownBlock(row: ChainRow): string {
+  if (row.type === "item.delta") return ""; // the completed item carries the whole text
+  const payload = JSON.parse(row.payloadJson) as Record<string, unknown>;
+  const item = payload.item as Record<string, unknown> | undefined;
+  // A user message is started completed; an assistant message completes after its deltas.
+  const finished = row.type === "item.completed" ||
+    (row.type === "item.started" && item?.status === "completed");
+  if (finished && item?.kind === "message" && typeof item.content === "string") {
+    const quoted = item.content.split("\n").map((line) => `> ${line}`).join("\n");
+    return `**${
+      String(item.role ?? "message")
+    }** · ${row.timestamp} · seq ${row.seq}\n\n${quoted}\n\n`;
   }
-  if (head) out.push("---", "", `Last event: seq ${head.seq}, hash \`${head.hash}\`.`, "");
-  return out.join("\n");
+  const kind = item && typeof item.kind === "string" ? ` (${item.kind})` : "";
+  return `- seq ${row.seq} · ${row.timestamp} · \`${row.type}\`${kind}\n\n`;
 }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { openStateDatabase, type StateDatabase } from "./database.ts";
+import { EXPORT_PAGE_ROWS } from "../limits.ts";
 import {
+  exportThreadChunks,
   exportThreadJsonl,
   exportThreadMarkdown,
   JournalExportError,
@@ -153,5 +155,53 @@ Deno.test("storage verify and export work on a runtime home", async () => {
     assert.ok((await storageExport(home, "thr_a", "markdown")).includes("> Done."));
   } finally {
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("an export is read in pages, one read each, and ends at the head it started with", () => {
+  const db = openStateDatabase(":memory:");
+  try {
+    const rows = EXPORT_PAGE_ROWS * 2 + 7;
+    for (let i = 0; i < rows; i++) {
+      insertEvent(db, { type: "thread.updated", threadId: "thr_p", payload: { title: `t${i}` } });
+      // Other threads' rows between, so a page boundary is not a seq boundary.
+      if (i % 3 === 0) insertEvent(db, { type: "thread.updated", threadId: "thr_q", payload: {} });
+    }
+    let reads = 0;
+    const read = <T>(fn: (connection: typeof db.connection) => T): T => {
+      reads++;
+      return fn(db.connection);
+    };
+    const chunks = exportThreadChunks(read, "thr_p", "jsonl");
+    const first = chunks.next();
+    assert.equal(first.done, false);
+    // Appended after the export started: not part of it.
+    insertEvent(db, { type: "thread.updated", threadId: "thr_p", payload: { title: "late" } });
+    const text = [first.value, ...chunks].join("");
+    const lines = text.trimEnd().split("\n");
+    assert.equal(lines.length, rows, "every row up to the starting head, none after");
+    assert.equal(reads, 1 + 3 + 1, "the head, three pages, the empty page that ends it");
+    const verified = verifyExportedSegment(text);
+    assert.equal(verified.ok, true, verified.failure?.message);
+    assert.ok(!text.includes('"late"'), "the row appended later is left out");
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("an export of a thread without events fails on the first chunk with thread_not_found", () => {
+  const db = openStateDatabase(":memory:");
+  try {
+    for (const format of ["jsonl", "markdown"] as const) {
+      const chunks = exportThreadChunks((fn) => fn(db.connection), "thr_none", format);
+      assert.throws(
+        () => chunks.next(),
+        (error: unknown) =>
+          error instanceof JournalExportError && error.code === "thread_not_found",
+        format,
+      );
+    }
+  } finally {
+    db.close();
   }
 });
