@@ -11,7 +11,7 @@ import {
   resolveHome,
   storageBackup,
   storageCheck,
-  storageExport,
+  storageExportTo,
   storageRepairProjections,
   storageVerify,
 } from "@daedalus/storage";
@@ -57,9 +57,11 @@ export async function main(args: string[]): Promise<number> {
       if (format !== "jsonl" && format !== "markdown") {
         return usage(`unknown export format "${format}" (jsonl or markdown)`);
       }
-      await Deno.stdout.write(
-        new TextEncoder().encode(await storageExport(home, threadId, format)),
-      );
+      const encoder = new TextEncoder();
+      await storageExportTo(home, threadId, format, async (chunk) => {
+        const bytes = encoder.encode(chunk);
+        for (let at = 0; at < bytes.length;) at += await Deno.stdout.write(bytes.subarray(at));
+      });
       return 0;
     }
     let head;

@@ -11,11 +11,7 @@ import { openStateDatabase } from "./state/database.ts";
 import { checkState, repairProjections, type StateCheckReport } from "./state/maintenance.ts";
 import { backupStateDatabase } from "./state/backup.ts";
 import { type ChainHead, verifyJournal } from "./state/journal_verify.ts";
-import {
-  type ExportFormat,
-  exportThreadJsonl,
-  exportThreadMarkdown,
-} from "./state/journal_export.ts";
+import { type ExportFormat, exportThreadChunks } from "./state/journal_export.ts";
 
 /** The JSON object a storage operation reports. */
 export type StorageReport = { operation: string; ok: boolean } & Record<string, unknown>;
@@ -140,19 +136,45 @@ export function storageVerify(
  * @returns the export text
  * @throws {JournalExportError} `thread_not_found` when the thread has no events
  */
-export function storageExport(
+export async function storageExport(
   home: string,
   threadId: string,
   format: ExportFormat,
   lockOptions: AcquireRuntimeLockOptions = {},
 ): Promise<string> {
-  return withHome(home, lockOptions, (paths) => {
+  let text = "";
+  await storageExportTo(home, threadId, format, (chunk) => {
+    text += chunk;
+    return Promise.resolve();
+  }, lockOptions);
+  return text;
+}
+
+/**
+ * `storage export` written as it is read: one chunk per page of rows
+ * (`exportThreadChunks`), so the CLI never holds a long thread's export in memory.
+ *
+ * @param home the runtime home
+ * @param threadId the thread
+ * @param format JSON lines with hashes, or a Markdown transcript
+ * @param write takes each chunk (awaited before the next page is read)
+ * @param lockOptions how long to wait for the home lock
+ * @throws {JournalExportError} `thread_not_found` when the thread has no events, before
+ *   anything is written
+ */
+export function storageExportTo(
+  home: string,
+  threadId: string,
+  format: ExportFormat,
+  write: (chunk: string) => Promise<void>,
+  lockOptions: AcquireRuntimeLockOptions = {},
+): Promise<void> {
+  return withHome(home, lockOptions, async (paths) => {
     const db = openStateDatabase(paths.stateDb, { create: false });
     try {
-      const text = format === "jsonl"
-        ? exportThreadJsonl(db.connection, threadId)
-        : exportThreadMarkdown(db.connection, threadId);
-      return Promise.resolve(text);
+      for (const chunk of exportThreadChunks((fn) => fn(db.connection), threadId, format)) {
+        await write(chunk);
+      }
     } finally {
       db.close();
     }

@@ -11,7 +11,7 @@ import {
 } from "./journal_export.ts";
 import { insertEvent } from "./reads/_fixtures.ts";
 import { homePaths } from "../home.ts";
-import { storageExport, storageVerify } from "../maintenance.ts";
+import { storageExport, storageExportTo, storageVerify } from "../maintenance.ts";
 
 function message(id: string, role: string, status: string, content: string) {
   return {
@@ -153,6 +153,22 @@ Deno.test("storage verify and export work on a runtime home", async () => {
     const text = await storageExport(home, "thr_a", "jsonl");
     assert.equal(verifyExportedSegment(text).ok, true);
     assert.ok((await storageExport(home, "thr_a", "markdown")).includes("> Done."));
+    const chunks: string[] = [];
+    await storageExportTo(home, "thr_a", "markdown", (chunk) => {
+      chunks.push(chunk);
+      return Promise.resolve();
+    });
+    assert.ok(chunks.length >= 3, "header, a page, the head line: written as they come");
+    assert.equal(chunks.join(""), await storageExport(home, "thr_a", "markdown"));
+    const written: string[] = [];
+    await assert.rejects(
+      storageExportTo(home, "thr_none", "jsonl", (chunk) => {
+        written.push(chunk);
+        return Promise.resolve();
+      }),
+      (error: unknown) => error instanceof JournalExportError && error.code === "thread_not_found",
+    );
+    assert.deepEqual(written, [], "nothing is written for an unknown thread");
   } finally {
     await Deno.remove(home, { recursive: true });
   }
