@@ -8,7 +8,7 @@
  * - `prev_hash`    = the `hash` of the row before it in seq order, or
  *   {@linkcode JOURNAL_CHAIN_GENESIS} (64 zeros) for the first row,
  * - `hash`         = SHA-256 of `prev_hash ‖ "\n" ‖ envelope ‖ "\n" ‖ payload_hash`, where
- *   envelope is the canonical JSON array `[seq, schemaVersion, type, threadId, branchId,
+ *   envelope is the `JSON.stringify` of the array `[seq, schemaVersion, type, threadId, branchId,
  *   turnId, runId, itemId, timestamp]`,
  *
  * all lowercase hex. The text is hashed rather than a canonical (key-sorted) form of the
@@ -53,7 +53,7 @@ export interface ChainEnvelope {
 export interface ChainLink {
   /** Hash of the row before, or the genesis value. */
   prevHash: string;
-  /** SHA-256 of the payload's canonical JSON. */
+  /** SHA-256 of the stored payload text. */
   payloadHash: string;
   /** SHA-256 over the previous hash, the envelope and the payload hash. */
   hash: string;

@@ -56,7 +56,7 @@ Deno.test("the payload hash is the stored text's and survives a parse; the event
   }
   assert.notEqual(eventHash("1".repeat(64), envelope, payloadHash({})), base, "prev hash covered");
   assert.notEqual(eventHash(JOURNAL_CHAIN_GENESIS, envelope, payloadHash({ a: 1 })), base);
-  // A field boundary cannot be moved: ["ab", null] and ["a", "b"] differ in canonical JSON.
+  // A field boundary cannot be moved: ["ab", null] and ["a", "b"] differ as JSON arrays.
   assert.notEqual(
     eventHash(JOURNAL_CHAIN_GENESIS, { ...envelope, threadId: "ab", branchId: null }, "p"),
     eventHash(JOURNAL_CHAIN_GENESIS, { ...envelope, threadId: "a", branchId: "b" }, "p"),

@@ -103,7 +103,8 @@ function walk(rows: Iterable<ChainRow>, options: WalkOptions): ChainVerification
     if (row.prevHash === null || row.payloadHash === null || row.hash === null) {
       return fail(events, head, "chain_missing", seq, `seq ${seq} has no hash chain columns`);
     }
-    // The stored text is the canonical JSON the hash was taken of: any change to it shows.
+    // The hash is of the stored text itself: any change to it shows, even one that keeps
+    // the value (whitespace, key order), and no parse is needed.
     if (payloadTextHash(row.payloadJson) !== row.payloadHash) {
       return fail(events, head, "payload_altered", seq, `seq ${seq}: the payload was changed`);
     }
