@@ -7,7 +7,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { ConnectionTransactions } from "../_transactions.ts";
-import { forgetChainTail } from "./journal_chain.ts";
+import { forgetChainTail, recheckChainTail } from "./journal_chain.ts";
 import {
   countSchemaObjects,
   integerColumn,
@@ -215,11 +215,15 @@ class OpenStateDatabase implements StateDatabase {
     this.path = path;
     this.readOnly = readOnly;
     this.connection = connection;
-    // A failed write undoes its appends: the journal's tail kept in memory goes with them.
+    // The journal's tail kept in memory: checked again once per transaction, and dropped
+    // with the appends of a failed one.
     this.#transactions = new ConnectionTransactions(
       connection,
       () => new StateTransactionError(),
-      () => forgetChainTail(connection),
+      {
+        onBegin: () => recheckChainTail(connection),
+        onRollback: () => forgetChainTail(connection),
+      },
     );
   }
 

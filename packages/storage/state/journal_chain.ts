@@ -183,6 +183,8 @@ export function readChainTail(connection: DatabaseSync): ChainTail {
 interface KeptTail extends ChainTail {
   /** `PRAGMA data_version` when it was read: another connection's commit changes it. */
   dataVersion: number;
+  /** Compared with `data_version` in the current transaction (no other writer since). */
+  checked: boolean;
 }
 
 const keptTails = new WeakMap<DatabaseSync, KeptTail>();
@@ -193,19 +195,37 @@ const keptTails = new WeakMap<DatabaseSync, KeptTail>();
  * {@linkcode advanceChainTail} after each insert, dropped by {@linkcode forgetChainTail}
  * when a transaction or savepoint fails, and re-read when `PRAGMA data_version` says
  * another connection committed (the home lock keeps other writers out; this makes a
- * stale tail impossible anyway, at the cost of one pragma per append).
+ * stale tail impossible anyway). The pragma is read once per write transaction
+ * ({@linkcode recheckChainTail} at its `BEGIN`): while it holds the write lock nobody
+ * else can commit. Outside a transaction it is read at every call.
  *
  * @param connection the state.db connection, inside the append's write transaction
  * @returns the tail (do not modify it)
  */
 export function currentChainTail(connection: DatabaseSync): ChainTail {
+  const kept = keptTails.get(connection);
+  if (kept !== undefined && kept.checked && connection.isTransaction) return kept;
   const version = statement(connection, "PRAGMA data_version").get();
   const dataVersion = Number(version?.data_version);
-  const kept = keptTails.get(connection);
-  if (kept !== undefined && kept.dataVersion === dataVersion) return kept;
+  const checked = connection.isTransaction;
+  if (kept !== undefined && kept.dataVersion === dataVersion) {
+    kept.checked = checked;
+    return kept;
+  }
   const tail = readChainTail(connection);
-  keptTails.set(connection, { ...tail, dataVersion });
+  keptTails.set(connection, { ...tail, dataVersion, checked });
   return tail;
+}
+
+/**
+ * Marks the kept tail to be compared with `PRAGMA data_version` again at its next use:
+ * called when a transaction begins, as another connection may have committed before.
+ *
+ * @param connection the connection
+ */
+export function recheckChainTail(connection: DatabaseSync): void {
+  const kept = keptTails.get(connection);
+  if (kept !== undefined) kept.checked = false;
 }
 
 /**
