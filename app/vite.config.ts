@@ -51,7 +51,7 @@ export default defineConfig({
         navigateFallback: "/index.html",
         // The runtime's own endpoints are never the shell: a navigation to an attachment
         // or an auth route must reach the runtime (and its refusal), not the cached app.
-        navigateFallbackDenylist: [/^\/(rpc|ws|auth|health|upload|attachments)(\/|$)/],
+        navigateFallbackDenylist: [/^\/(rpc|ws|auth|health|upload|attachments|api)(\/|$)/],
       },
     }),
   ],

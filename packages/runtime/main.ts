@@ -1,6 +1,7 @@
 /**
  * The `daedalus` command: `serve`, `login`, `token [--rotate]`, `version`, and
- * `storage check|backup --output FILE|repair-projections`. Machine-readable results
+ * `storage check|verify [--head SEQ:HASH]|backup --output FILE|repair-projections|export
+ * --thread ID [--format jsonl|markdown]`. Machine-readable results
  * go to stdout, everything else to stderr.
  *
  * @module
@@ -10,7 +11,9 @@ import {
   resolveHome,
   storageBackup,
   storageCheck,
+  storageExportTo,
   storageRepairProjections,
+  storageVerify,
 } from "@daedalus/storage";
 import { RUNTIME_VERSION } from "./version.ts";
 import { serve } from "./cli/serve.ts";
@@ -19,7 +22,8 @@ import { loadOrCreateToken, rotateToken } from "./server/auth_token.ts";
 
 const USAGE = "usage: daedalus [serve [--host H] [--port P] | login [--host H] [--port P] | " +
   "token [--rotate] | version | " +
-  "storage check | storage backup --output FILE | storage repair-projections] [--home DIR]";
+  "storage check | storage verify [--head SEQ:HASH] | storage backup --output FILE | " +
+  "storage repair-projections | storage export --thread ID [--format jsonl|markdown]] [--home DIR]";
 
 /**
  * Runs the command line.
@@ -46,8 +50,29 @@ export async function main(args: string[]): Promise<number> {
   if (command !== "storage") return usage(`unknown command "${command}"`);
   const home = flags.get("home") ?? resolveHome();
   try {
+    if (sub === "export") {
+      const threadId = flags.get("thread");
+      const format = flags.get("format") ?? "jsonl";
+      if (!threadId) return usage("storage export needs --thread ID");
+      if (format !== "jsonl" && format !== "markdown") {
+        return usage(`unknown export format "${format}" (jsonl or markdown)`);
+      }
+      const encoder = new TextEncoder();
+      await storageExportTo(home, threadId, format, async (chunk) => {
+        const bytes = encoder.encode(chunk);
+        for (let at = 0; at < bytes.length;) at += await Deno.stdout.write(bytes.subarray(at));
+      });
+      return 0;
+    }
+    let head;
+    if (sub === "verify" && flags.has("head")) {
+      head = parseHead(flags.get("head")!);
+      if (!head) return usage("--head must be SEQ:HASH (the head a verify reported)");
+    }
     const report = sub === "check"
       ? await storageCheck(home)
+      : sub === "verify"
+      ? await storageVerify(home, head)
       : sub === "backup"
       ? await backup(home, flags.get("output"))
       : sub === "repair-projections"
@@ -103,6 +128,14 @@ function backup(home: string, output: string | undefined) {
     throw Object.assign(new Error("storage backup needs --output FILE"), { code: "usage" });
   }
   return storageBackup(home, output);
+}
+
+/** `SEQ:HASH` as `storage verify` reports a head; undefined when malformed. */
+export function parseHead(text: string): { seq: number; hash: string } | undefined {
+  const match = /^([1-9][0-9]{0,15}):([0-9a-f]{64})$/.exec(text);
+  if (!match) return undefined;
+  const seq = Number(match[1]);
+  return Number.isSafeInteger(seq) ? { seq, hash: match[2]! } : undefined;
 }
 
 function usage(problem: string): number {

@@ -5,7 +5,12 @@
  *
  * @module
  */
-import { ensureHome, homePaths, readReferencedAttachmentPaths } from "@daedalus/storage";
+import {
+  ensureHome,
+  exportThreadChunks,
+  homePaths,
+  readReferencedAttachmentPaths,
+} from "@daedalus/storage";
 import { sweepAttachments } from "./attachments/sweep.ts";
 import { openRuntimeCore, type RuntimeCore, type RuntimeCoreOptions } from "./runtime_core.ts";
 import { loadOrCreateToken, TokenStore } from "./server/auth_token.ts";
@@ -100,6 +105,8 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
       staticRoot: options.staticRoot,
       sessionsFile: paths.sessions,
       attachmentsDir: paths.attachments,
+      exportThread: (threadId, format) =>
+        exportThreadChunks((fn) => core.store.read((db) => fn(db.connection)), threadId, format),
       onSecretIssued: protect,
       limits: options.serverLimits,
     });

@@ -9,19 +9,30 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 
+/** What a connection's owner keeps in memory about its rows learns from its transactions. */
+export interface TransactionHooks {
+  /** After an outermost `BEGIN`: other connections may have committed since the last one. */
+  onBegin?: () => void;
+  /** A transaction or savepoint failed (rolled back or not): its writes are gone. */
+  onRollback?: () => void;
+}
+
 /** Runs synchronous transactions on one connection. */
 export class ConnectionTransactions {
   readonly #connection: DatabaseSync;
   readonly #onAsync: () => Error;
+  readonly #hooks: TransactionHooks;
   #depth = 0;
 
   /**
    * @param connection the connection
    * @param onAsync the error to throw when a callback returns a promise
+   * @param hooks told when an outermost transaction begins and when any fails
    */
-  constructor(connection: DatabaseSync, onAsync: () => Error) {
+  constructor(connection: DatabaseSync, onAsync: () => Error, hooks: TransactionHooks = {}) {
     this.#connection = connection;
     this.#onAsync = onAsync;
+    this.#hooks = hooks;
   }
 
   /** Whether a transaction callback is running. */
@@ -52,12 +63,14 @@ export class ConnectionTransactions {
 
   #outer<T>(fn: () => T, write: boolean): T {
     this.#connection.exec(write ? "BEGIN IMMEDIATE" : "BEGIN");
+    this.#hooks.onBegin?.();
     this.#depth = 1;
     try {
       const result = this.#requireSync(fn());
       this.#connection.exec("COMMIT");
       return result;
     } catch (error) {
+      this.#hooks.onRollback?.();
       if (this.#connection.isOpen && this.#connection.isTransaction) {
         this.#connection.exec("ROLLBACK");
       }
@@ -76,6 +89,7 @@ export class ConnectionTransactions {
       this.#connection.exec(`RELEASE ${savepoint}`);
       return result;
     } catch (error) {
+      this.#hooks.onRollback?.();
       if (this.#connection.isOpen && this.#connection.isTransaction) {
         this.#connection.exec(`ROLLBACK TO ${savepoint}`);
         this.#connection.exec(`RELEASE ${savepoint}`);

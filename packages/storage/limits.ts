@@ -59,3 +59,17 @@ export const STATEMENT_CACHE_MAX_ENTRIES = 256;
  * only keeps a long life of skill edits from growing the cache without end.
  */
 export const RUN_CONFIG_PART_CACHE_MAX_ENTRIES = 64;
+
+// --- Journal hash chain -------------------------------------------------------------------
+
+/**
+ * The `prev_hash` of the first event: 64 zero hex digits (SHA-256 width). A fixed value,
+ * not a random one, so that any copy of the journal can be verified with no other input.
+ */
+export const JOURNAL_CHAIN_GENESIS: string = "0".repeat(64);
+
+/** Rows read per batch when the migration to version 6 computes the chain of old rows. */
+export const JOURNAL_CHAIN_BACKFILL_BATCH_ROWS = 1_000;
+
+/** Rows of a thread read per page (one read each) by an export: bounds its memory. */
+export const EXPORT_PAGE_ROWS = 500;

@@ -21,6 +21,8 @@ Deno.test({
       await page.waitForSelector("[role=menu]", { timeout: PAGE_WAIT_MS });
       await page.waitForFunction("document.activeElement?.textContent === 'Rename'");
       await page.keyboard.press("ArrowDown");
+      await page.waitForFunction("document.activeElement?.textContent === 'Export as Markdown'");
+      await page.keyboard.press("End");
       await page.waitForFunction("document.activeElement?.textContent === 'Archive'");
       await page.keyboard.press("Home");
       await page.waitForFunction("document.activeElement?.textContent === 'Rename'");

@@ -2,13 +2,16 @@ import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { archiveThread, conversation, renameThread, threads } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { moveFocusInMenu } from "./list_keys.ts";
+import { downloadThreadExport } from "../state/thread_export.ts";
+import type { ThreadExportFormat } from "../state/export_name.ts";
 
 /** Titles longer than this are refused by `thread.rename` (THREAD_TITLE_MAX_CHARS). */
 const TITLE_MAX_CHARS = 200;
 
 /**
  * The open thread's header: its title (renamed in place), the model of its latest Run,
- * and a menu with Rename and Archive. The menu is keyboard-navigable (arrows, Home,
+ * and a menu with Rename, Export (Markdown, or JSON lines with the hash chain) and
+ * Archive (last: it closes the thread). The menu is keyboard-navigable (arrows, Home,
  * End, Escape returns focus to its button).
  */
 export function ConversationHeader() {
@@ -86,6 +89,20 @@ export function ConversationHeader() {
             >
               {t("header.rename")}
             </li>
+            {(["markdown", "jsonl"] as ThreadExportFormat[]).map((format) => (
+              <li
+                key={format}
+                role="menuitem"
+                tabIndex={-1}
+                onClick={() => {
+                  closeMenu();
+                  void downloadThreadExport(state.threadId, thread?.title ?? "", format);
+                }}
+                onKeyDown={(event) => event.key === "Enter" && event.currentTarget.click()}
+              >
+                {t(format === "markdown" ? "header.exportMarkdown" : "header.exportJson")}
+              </li>
+            ))}
             <li
               role="menuitem"
               tabIndex={-1}

@@ -19,6 +19,8 @@ export type TransportErrorCode =
   | "upgrade_required"
   | "request_aborted"
   | "not_found"
+  | "thread_not_found"
+  | "export_format_invalid"
   | "internal_error";
 
 const BASE_HEADERS: Readonly<Record<string, string>> = {

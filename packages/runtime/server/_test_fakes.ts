@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { ThreadExporter } from "./thread_export.ts";
 import {
   type JournalEvent,
   mirrorScope,
@@ -217,6 +218,7 @@ export async function startTestServer(
     staticRoot?: string;
     tokenSweepIntervalMs?: number;
     attachmentsDir?: string;
+    exportThread?: ThreadExporter;
   } = {},
 ): Promise<TestServer> {
   const home = await Deno.makeTempDir({ prefix: "daedalus_server_test_" });

@@ -1,7 +1,8 @@
 /**
  * The runtime's HTTP surface, assembled: the Host guard on every request, `GET
  * /health`, the session routes, `POST /rpc`, `GET /ws`, (optionally) `POST /upload` and
- * `GET /attachments/<image>`, `POST /auth/login-code`, and the PWA's files (with the
+ * `GET /attachments/<image>`, (optionally) `GET /api/threads/<id>/export`, `POST
+ * /auth/login-code`, and the PWA's files (with the
  * browser security headers); and {@linkcode startServer}, which serves it on `Deno.serve`.
  *
  * @example
@@ -38,6 +39,7 @@ export type { ServerErrorReporter };
 import { staticFilesHandler } from "./_static_files.ts";
 import { uploadHandler } from "./upload.ts";
 import { attachmentImagesHandler } from "./attachment_images.ts";
+import { type ThreadExporter, threadExportHandler } from "./thread_export.ts";
 
 /** What {@linkcode createServerApp} needs. */
 export interface ServerAppOptions {
@@ -63,6 +65,8 @@ export interface ServerAppOptions {
   attachmentsDir?: string;
   /** Told every secret the server issues (session ids), so the runtime can protect it. */
   onSecretIssued?: (secret: string) => void;
+  /** A thread's export for `GET /api/threads/:threadId/export`; no export route without. */
+  exportThread?: ThreadExporter;
 }
 
 /** The assembled app. */
@@ -173,6 +177,14 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       "/attachments/:name",
       requireAuth({ tokens, sessions, sameOriginEmbeds: true }),
       attachmentImagesHandler(options.attachmentsDir),
+    );
+  }
+  if (options.exportThread !== undefined) {
+    // Side-effect free, so a same-origin fetch without an Origin header may use the cookie.
+    hono.get(
+      "/api/threads/:threadId/export",
+      requireAuth({ tokens, sessions, sameOriginEmbeds: true }),
+      threadExportHandler(options.exportThread),
     );
   }
   if (options.staticRoot !== undefined) hono.get("*", staticFilesHandler(options.staticRoot));

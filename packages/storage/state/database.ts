@@ -7,6 +7,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { ConnectionTransactions } from "../_transactions.ts";
+import { forgetChainTail, recheckChainTail } from "./journal_chain.ts";
 import {
   countSchemaObjects,
   integerColumn,
@@ -214,7 +215,16 @@ class OpenStateDatabase implements StateDatabase {
     this.path = path;
     this.readOnly = readOnly;
     this.connection = connection;
-    this.#transactions = new ConnectionTransactions(connection, () => new StateTransactionError());
+    // The journal's tail kept in memory: checked again once per transaction, and dropped
+    // with the appends of a failed one.
+    this.#transactions = new ConnectionTransactions(
+      connection,
+      () => new StateTransactionError(),
+      {
+        onBegin: () => recheckChainTail(connection),
+        onRollback: () => forgetChainTail(connection),
+      },
+    );
   }
 
   get isOpen(): boolean {

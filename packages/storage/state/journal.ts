@@ -17,6 +17,7 @@ import { statement } from "../_statements.ts";
 import { applyEvent } from "./projections.ts";
 import { checkEvent } from "./_event_check.ts";
 import { JournalError } from "./errors.ts";
+import { advanceChainTail, chainLinkOfText, currentChainTail } from "./journal_chain.ts";
 
 /** An event before it has a seq: its type, scope ids and payload (mirrored ids are added). */
 export interface EventDraft<T extends EventType = EventType> {
@@ -70,12 +71,24 @@ export function appendEvent<T extends EventType>(
     );
   }
   const payload = mirrorScope(scope, body);
+  // Serialized once: the payload hash is the hash of this stored text.
   const payloadJson = JSON.stringify(payload);
-  const { lastInsertRowid } = statement(
+  // The seq is chosen here (what AUTOINCREMENT would give) because the row's hash covers it.
+  const { nextSeq: seq, prevHash } = currentChainTail(connection);
+  const link = chainLinkOfText(prevHash, {
+    seq,
+    schemaVersion: EVENT_SCHEMA_VERSION,
+    type: draft.type,
+    ...scope,
+    timestamp,
+  }, payloadJson);
+  statement(
     connection,
-    `INSERT INTO events (schema_version, event_type, thread_id, branch_id, turn_id, run_id,
-       item_id, created_at, payload_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO events (seq, schema_version, event_type, thread_id, branch_id, turn_id, run_id,
+       item_id, created_at, payload_json, prev_hash, payload_hash, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
+    seq,
     EVENT_SCHEMA_VERSION,
     draft.type,
     scope.threadId,
@@ -85,10 +98,14 @@ export function appendEvent<T extends EventType>(
     scope.itemId,
     timestamp,
     payloadJson,
+    link.prevHash,
+    link.payloadHash,
+    link.hash,
   );
+  advanceChainTail(connection, seq, link.hash);
   // Checked above part by part; the rest of the envelope is built here (_event_check.ts).
   const event = {
-    seq: Number(lastInsertRowid),
+    seq,
     schemaVersion: EVENT_SCHEMA_VERSION,
     type: draft.type,
     ...scope,

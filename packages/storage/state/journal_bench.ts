@@ -14,6 +14,15 @@ import {
   StateStore,
 } from "../mod.ts";
 import { iterateJournal } from "./journal.ts";
+import {
+  chainLinkOfText,
+  currentChainTail,
+  forgetChainTail,
+  readChainTail,
+} from "./journal_chain.ts";
+import { appendEvent, type EventDraft } from "./journal.ts";
+import { appendUnchainedForBench } from "./_unchained_append.ts";
+import { verifyJournal } from "./journal_verify.ts";
 import { TEST_RUN_CONFIG } from "./_test_store.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "daedalus-bench-" });
@@ -99,6 +108,67 @@ Deno.bench("journal: one context.compacted per transaction (append + validate, n
   );
 });
 
+// Chain on vs off, like for like: the same draft appended in one db.transaction each,
+// by appendEvent (chain on) and by the bench-only unchained copy of it (chain off), each
+// on its own journal so both tails stay realistic.
+const compacted: EventDraft = {
+  type: "context.compacted",
+  threadId: String(bareScope.thread_id),
+  branchId: String(bareScope.branch_id),
+  turnId: String(bareScope.turn_id),
+  runId: bare.runId,
+  payload: { revision: 2 },
+};
+Deno.bench("journal chain ON: appendEvent of one context.compacted per transaction", {
+  group: "append",
+}, () => {
+  bare.store.db.transaction(() =>
+    appendEvent(bare.store.db.connection, compacted, new Date().toISOString())
+  );
+});
+const off = await runWithStreamingItem(`${dir}/off.db`);
+const offScope = off.store.db.connection.prepare(
+  "SELECT t.thread_id, t.branch_id, r.turn_id FROM runs r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?",
+).get(off.runId)!;
+const offDraft: EventDraft = {
+  ...compacted,
+  threadId: String(offScope.thread_id),
+  branchId: String(offScope.branch_id),
+  turnId: String(offScope.turn_id),
+  runId: off.runId,
+};
+Deno.bench("journal chain OFF: the same append without the chain (bench-only path)", {
+  group: "append",
+}, () => {
+  off.store.db.transaction(() =>
+    appendUnchainedForBench(off.store.db.connection, offDraft, new Date().toISOString())
+  );
+});
+
+// The chain's share of an append, alone: the kept tail (one data_version pragma) and the
+// two SHA-256 (payload text, envelope) appendEvent adds, without the INSERT.
+const chainPayloadJson = JSON.stringify({
+  revision: 2,
+  turnId: String(bareScope.turn_id),
+  runId: bare.runId,
+});
+Deno.bench("journal chain alone: kept tail + payload and event hash per event", {
+  group: "append",
+}, () => {
+  const tail = currentChainTail(bare.store.db.connection);
+  chainLinkOfText(tail.prevHash, {
+    seq: tail.nextSeq,
+    schemaVersion: EVENT_SCHEMA_VERSION,
+    type: "context.compacted",
+    threadId: String(bareScope.thread_id),
+    branchId: String(bareScope.branch_id),
+    turnId: String(bareScope.turn_id),
+    runId: bare.runId,
+    itemId: null,
+    timestamp: new Date().toISOString(),
+  }, chainPayloadJson);
+});
+
 const batched = await runWithStreamingItem(`${dir}/batched.db`);
 Deno.bench("journal: 1,000 item.delta events in one transaction", { group: "batch" }, () => {
   batched.itemId = startItem(batched.store, batched.runId, {
@@ -127,28 +197,49 @@ const scope = big.store.db.connection.prepare(
 ).get(big.runId)!;
 big.store.db.transaction(() => {
   const insert = big.store.db.connection.prepare(
-    `INSERT INTO events (schema_version, event_type, thread_id, branch_id, turn_id, run_id, item_id,
-       created_at, payload_json) VALUES (?, 'item.delta', ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO events (seq, schema_version, event_type, thread_id, branch_id, turn_id, run_id,
+       item_id, created_at, payload_json, prev_hash, payload_hash, hash)
+       VALUES (?, ?, 'item.delta', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const payload = JSON.stringify({
+  const payload = {
     delta: "a streamed delta of ordinary length",
     turnId: scope.turn_id,
     runId: big.runId,
     itemId: big.itemId,
-  });
-  for (let i = 0; i < 1_000_000; i++) {
+  };
+  const payloadJson = JSON.stringify(payload);
+  let { nextSeq: seq, prevHash } = readChainTail(big.store.db.connection);
+  for (let i = 0; i < 1_000_000; i++, seq++) {
+    const envelope = {
+      seq,
+      schemaVersion: EVENT_SCHEMA_VERSION,
+      type: "item.delta",
+      threadId: scope.thread_id as string,
+      branchId: scope.branch_id as string,
+      turnId: scope.turn_id as string,
+      runId: big.runId,
+      itemId: big.itemId,
+      timestamp: "2026-10-01T10:00:00.000Z",
+    };
+    const link = chainLinkOfText(prevHash, envelope, payloadJson);
     insert.run(
+      seq,
       EVENT_SCHEMA_VERSION,
-      scope.thread_id as string,
-      scope.branch_id as string,
-      scope.turn_id as string,
-      big.runId,
-      big.itemId,
-      "2026-10-01T10:00:00.000Z",
-      payload,
+      envelope.threadId,
+      envelope.branchId,
+      envelope.turnId,
+      envelope.runId,
+      envelope.itemId,
+      envelope.timestamp,
+      payloadJson,
+      link.prevHash,
+      link.payloadHash,
+      link.hash,
     );
+    prevHash = link.hash;
   }
 });
+forgetChainTail(big.store.db.connection); // rows written beside appendEvent
 Deno.bench(
   "journal: replay 1,000,000 events (read + parse)",
   { group: "replay", n: 3, warmup: 1 },
@@ -156,5 +247,16 @@ Deno.bench(
     let count = 0;
     for (const _event of iterateJournal(big.store.db.connection)) count++;
     if (count < 1_000_000) throw new Error(`replayed ${count}`);
+  },
+);
+
+Deno.bench(
+  "journal: verify the hash chain of 1,000,000 events",
+  { group: "verify", n: 3, warmup: 1 },
+  () => {
+    const result = verifyJournal(big.store.db.connection);
+    if (!result.ok || result.events < 1_000_000) {
+      throw new Error(`verify: ${result.failure?.message ?? result.events}`);
+    }
   },
 );

@@ -17,6 +17,7 @@ import {
 import { iterateJournal } from "./journal.ts";
 import { applyEvent, clearProjections, PROJECTION_TABLES } from "./projections.ts";
 import { backupStateDatabase, type StateBackupResult } from "./backup.ts";
+import { type ChainVerification, verifyJournal } from "./journal_verify.ts";
 
 /** The outcome of {@linkcode checkState}. */
 export interface StateCheckReport {
@@ -32,6 +33,8 @@ export interface StateCheckReport {
   journal: string[];
   /** Projection tables whose stored rows differ from a rebuild from the journal. */
   projectionDifferences: string[];
+  /** The hash chain walk (journal_verify.ts): the first bad row, and the head to keep. */
+  chain: ChainVerification;
 }
 
 const MAX_REPORTED = 20;
@@ -72,14 +75,16 @@ export function checkState(db: StateDatabase): StateCheckReport {
     const projectionDifferences = PROJECTION_TABLES.filter((table) =>
       snapshot(db.connection, table) !== snapshot(memory.connection, table)
     );
+    const chain = verifyJournal(db.connection);
     return {
       ok: integrity.length === 0 && foreignKeyViolations === 0 && journal.length === 0 &&
-        projectionDifferences.length === 0,
+        projectionDifferences.length === 0 && chain.ok,
       integrity,
       foreignKeyViolations,
       events,
       journal,
       projectionDifferences,
+      chain,
     };
   } finally {
     memory.close();
@@ -113,7 +118,8 @@ export interface RepairReport {
 
 /**
  * Rebuilds every projection from the journal. A backup is written first; the
- * rebuild is one transaction, so a failure leaves the projections as they were.
+ * rebuild is one transaction, so a failure leaves the projections as they were. The
+ * journal itself, its hash chain included, is only read: a broken chain stays broken.
  *
  * @param db the database (writable)
  * @param backupPath where the pre-repair backup goes (must not exist)

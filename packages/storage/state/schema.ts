@@ -10,6 +10,8 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { readSchemaObjects, type SchemaObject } from "./_sqlite.ts";
+import { backfillJournalChain } from "./journal_chain.ts";
+import { JOURNAL_CHAIN_BACKFILL_BATCH_ROWS } from "../limits.ts";
 
 /**
  * The schema version this code writes and accepts, stored in `PRAGMA user_version`.
@@ -17,7 +19,7 @@ import { readSchemaObjects, type SchemaObject } from "./_sqlite.ts";
  * schema exactly is migrated forward on open (database.ts); any other version means
  * "reset required".
  */
-export const STATE_SCHEMA_VERSION = 5;
+export const STATE_SCHEMA_VERSION = 6;
 
 /**
  * The oldest version that is migrated forward on open; older files need a reset.
@@ -33,6 +35,8 @@ export interface StateSchemaMigration {
   toVersion: number;
   /** DDL, run in order inside one transaction. */
   statements: readonly string[];
+  /** Fills the new columns of existing rows after the DDL, in the same transaction. */
+  backfill?: (connection: DatabaseSync) => void;
 }
 
 /**
@@ -82,6 +86,20 @@ export const STATE_SCHEMA_MIGRATIONS: readonly StateSchemaMigration[] = Object.f
       "ALTER TABLE runs ADD COLUMN fallback_provider_id TEXT",
       "ALTER TABLE runs ADD COLUMN fallback_model_id TEXT",
     ],
+  },
+  // 6: the journal's hash chain (journal_chain.ts), computed for the rows already there.
+  // Nullable because ADD COLUMN cannot add a NOT NULL column without a default; the
+  // append path always fills them and `storage verify` reports a row that lacks them.
+  {
+    toVersion: 6,
+    statements: [
+      "ALTER TABLE events ADD COLUMN prev_hash TEXT",
+      "ALTER TABLE events ADD COLUMN payload_hash TEXT",
+      "ALTER TABLE events ADD COLUMN hash TEXT",
+    ],
+    backfill: (connection) => {
+      backfillJournalChain(connection, JOURNAL_CHAIN_BACKFILL_BATCH_ROWS);
+    },
   },
 ]);
 
@@ -285,6 +303,7 @@ export function migrateStateSchema(connection: DatabaseSync, from: number, to: n
   for (const migration of STATE_SCHEMA_MIGRATIONS) {
     if (migration.toVersion <= from || migration.toVersion > to) continue;
     for (const statement of migration.statements) connection.exec(statement);
+    migration.backfill?.(connection);
   }
   connection.exec(`PRAGMA user_version = ${to}`);
 }

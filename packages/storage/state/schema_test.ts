@@ -75,7 +75,7 @@ function seedRun(db: DatabaseSync): void {
 Deno.test("the schema creates exactly the seed's 12 tables, run_config_parts, approvals and 15 indexes", () => {
   const db = freshSchema();
   try {
-    assert.equal(STATE_SCHEMA_VERSION, 5);
+    assert.equal(STATE_SCHEMA_VERSION, 6);
     // run_config_parts comes from migration 3 and approvals (with its 2 indexes) from
     // migration 4, not the version-1 DDL.
     assert.equal(STATE_SCHEMA_STATEMENTS.length, TABLES.length - 2 + INDEXES.length - 2);
@@ -117,7 +117,7 @@ Deno.test("drift names the version and each missing, unexpected and changed obje
     db.exec("CREATE TABLE notes (id TEXT)");
     db.exec("ALTER TABLE items ADD COLUMN extra TEXT");
     assert.deepEqual(describeStateSchemaDrift(db, 7), [
-      "version 7, expected 5",
+      "version 7, expected 6",
       "changed table items",
       "missing index runs_turn_history_idx",
       "unexpected table notes",

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { chainLink, forgetChainTail, readChainTail } from "../journal_chain.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { type EventScope, mirrorScope, type Thread } from "@daedalus/protocol";
 import { openStateDatabase, type StateDatabase } from "../database.ts";
@@ -238,20 +239,44 @@ export interface EventFixture extends EventScope {
 
 /** Appends an event as the journal stores it; returns its seq. */
 export function insertEvent(db: StateDatabase, event: EventFixture): number {
-  const result = db.connection.prepare(
-    `INSERT INTO events (schema_version, event_type, thread_id, branch_id, turn_id, run_id,
-       item_id, created_at, payload_json) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  // Chained as the journal chains its rows, so a fixture journal verifies.
+  const { nextSeq: seq, prevHash } = readChainTail(db.connection);
+  const scope = {
+    threadId: event.threadId ?? null,
+    branchId: event.branchId ?? null,
+    turnId: event.turnId ?? null,
+    runId: event.runId ?? null,
+    itemId: event.itemId ?? null,
+  };
+  const timestamp = event.timestamp ?? at(0);
+  const payload = mirrorScope(event, event.payload);
+  const link = chainLink(prevHash, {
+    seq,
+    schemaVersion: 1,
+    type: event.type,
+    ...scope,
+    timestamp,
+  }, payload);
+  db.connection.prepare(
+    `INSERT INTO events (seq, schema_version, event_type, thread_id, branch_id, turn_id, run_id,
+       item_id, created_at, payload_json, prev_hash, payload_hash, hash)
+       VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
+    seq,
     event.type,
-    event.threadId ?? null,
-    event.branchId ?? null,
-    event.turnId ?? null,
-    event.runId ?? null,
-    event.itemId ?? null,
-    event.timestamp ?? at(0),
-    JSON.stringify(mirrorScope(event, event.payload)),
+    scope.threadId,
+    scope.branchId,
+    scope.turnId,
+    scope.runId,
+    scope.itemId,
+    timestamp,
+    JSON.stringify(payload),
+    link.prevHash,
+    link.payloadHash,
+    link.hash,
   );
-  return Number(result.lastInsertRowid);
+  forgetChainTail(db.connection); // written beside the journal's append
+  return seq;
 }
 
 /** A database whose connection records the SQL of every statement prepared through it. */
