@@ -207,6 +207,17 @@ export type ContentHash = string;
 /** A SHA-256 content address: `sha256:<64 hex digits>` of the content's JSON text. */
 export const ContentHash: Schema<ContentHash> = schemas.ContentHash;
 
+/** How much of its model's window the thread's last execution call used. */
+export type ContextUse = {
+  runId: string;
+  inputTokens: number;
+  estimated: boolean;
+  contextWindow: number;
+  [key: string]: unknown;
+};
+/** How much of its model's window the thread's last execution call used. */
+export const ContextUse: Schema<ContextUse> = schemas.ContextUse;
+
 /** A model's context window in tokens. */
 export type ContextWindow = number;
 /** A model's context window in tokens. */
@@ -2051,6 +2062,9 @@ export type MethodParamsMap = {
     threadId: ThreadId;
     clientRequestId: Identifier;
   };
+  "thread.context": {
+    threadId: ThreadId;
+  };
   "turn.start": {
     threadId: ThreadId;
     branchId?: BranchId;
@@ -2297,6 +2311,11 @@ export type MethodResultMap = {
     compacted: boolean;
     compaction: ThreadCompaction | null;
     event: EventEnvelope | null;
+    [key: string]: unknown;
+  };
+  "thread.context": {
+    threadId: ThreadId;
+    use: ContextUse | null;
     [key: string]: unknown;
   };
   "turn.start": {

@@ -129,6 +129,7 @@ export {
   CompactionOverride,
   CompactionSettings,
   CompactionThreshold,
+  ContextUse,
   FrozenCompaction,
   ThreadCompaction,
   ThreadSettings,

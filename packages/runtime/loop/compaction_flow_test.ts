@@ -333,3 +333,34 @@ Deno.test("thread.compact is refused while a Run is active, and a turn.start dur
     await turn(thread.id, "and on");
   });
 });
+
+Deno.test("thread.context reports the last execution call's input tokens against the window", async () => {
+  await withRuntime(
+    () => ({
+      text: ["ok"],
+      usage: {
+        inputTokens: 1_234,
+        cachedInputTokens: null,
+        outputTokens: 5,
+        reasoningOutputTokens: null,
+        totalTokens: 1_239,
+      },
+    }),
+    { contextWindow: () => WINDOW },
+    async ({ call, turn }) => {
+      const { thread } = await call("thread.create", { title: "t" });
+      assert.deepEqual(await call("thread.context", { threadId: thread.id }), {
+        threadId: thread.id,
+        use: null,
+      });
+      const settled = await turn(thread.id, "hello");
+      const { use } = await call("thread.context", { threadId: thread.id });
+      assert.deepEqual(use, {
+        runId: settled.runId,
+        inputTokens: 1_234,
+        estimated: false,
+        contextWindow: WINDOW,
+      });
+    },
+  );
+});

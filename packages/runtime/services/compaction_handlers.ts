@@ -1,5 +1,6 @@
 /**
- * `thread.update_settings` (a thread's own compaction setting over config.yaml's) and
+ * `thread.update_settings` (a thread's own compaction setting over config.yaml's),
+ * `thread.context` (how much of the window the last step used: the PWA's meter) and
  * `thread.compact` (summarize the thread's active history now): one tool-less summary
  * call with the prompt Runs compact with, on the model of the branch's last Run,
  * journaled as `thread.compacted` naming the newest turn it covers. Later Runs whose
@@ -30,6 +31,7 @@ import {
   readLastBranchRun,
   readThread,
   readThreadCompactions,
+  readThreadContextUse,
   readThreadSettings,
   readTurnsNewestFirst,
   recordModelResponse,
@@ -66,7 +68,7 @@ export interface CompactionHandlerDeps {
 
 /** The handlers. */
 export type CompactionHandlers = {
-  [M in "thread.update_settings" | "thread.compact"]: (
+  [M in "thread.update_settings" | "thread.compact" | "thread.context"]: (
     params: ValidParamsOf<M>,
   ) => Promise<Handled<ResultOf<M>>>;
 };
@@ -112,6 +114,15 @@ export function createCompactionHandlers(deps: CompactionHandlerDeps): Compactio
           changed: committed.result.changed,
           event: committed.events[0] ?? null,
         },
+      });
+    },
+    "thread.context": (params) => {
+      const use = deps.store.read((db) => {
+        readThread(db, params.threadId);
+        return readThreadContextUse(db, params.threadId);
+      });
+      return Promise.resolve({
+        result: { threadId: params.threadId, use: use === null ? null : { ...use } },
       });
     },
     "thread.compact": (params) => {

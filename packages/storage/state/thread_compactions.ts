@@ -204,3 +204,50 @@ export function readLastBranchRun(db: StateDatabase, branchId: string): LastThre
     modelId: String(row.model_id),
   };
 }
+
+/** How much of its window the thread's last execution call used. */
+export interface ThreadContextUse {
+  /** The call's Run. */
+  runId: string;
+  /** Its input tokens: the provider's count, else the estimate. */
+  inputTokens: number;
+  /** Whether `inputTokens` is the estimate. */
+  estimated: boolean;
+  /** The window it was sized for. */
+  contextWindow: number;
+}
+
+/**
+ * The thread's last execution call's input against its window (the PWA's context meter).
+ *
+ * @param db the database
+ * @param threadId the thread
+ * @returns the use, or null before the thread's first execution call
+ */
+export function readThreadContextUse(
+  db: StateDatabase,
+  threadId: string,
+): ThreadContextUse | null {
+  const row = statement(
+    db.connection,
+    `SELECT mc.run_id, mc.input_json, mu.input_tokens FROM turns t
+     JOIN runs r ON r.turn_id = t.id
+     JOIN model_calls mc ON mc.run_id = r.id AND mc.purpose = 'execution'
+     LEFT JOIN model_usages mu ON mu.run_id = mc.run_id AND mu.call_ordinal = mc.call_ordinal
+     WHERE t.thread_id = ? ORDER BY mc.prepared_at DESC, mc.call_ordinal DESC LIMIT 1`,
+  ).get(threadId);
+  if (!row) return null;
+  const input = JSON.parse(String(row.input_json)) as {
+    contextWindow?: unknown;
+    estimatedInputTokens?: unknown;
+  };
+  const contextWindow = Number(input.contextWindow);
+  if (!Number.isInteger(contextWindow) || contextWindow < 1) return null;
+  const reported = row.input_tokens === null ? null : Number(row.input_tokens);
+  return {
+    runId: String(row.run_id),
+    inputTokens: reported ?? Math.max(0, Number(input.estimatedInputTokens) || 0),
+    estimated: reported === null,
+    contextWindow,
+  };
+}

@@ -60,3 +60,16 @@ export const ThreadCompaction = z.looseObject({
   providerId: ProviderId,
   modelId: z.string().min(1),
 }).register(docs, { description: "What a `thread.compact` summarized and by which model." });
+
+export const ContextUse = z.looseObject({
+  /** The Run whose last execution call this is. */
+  runId: z.string().min(1),
+  /** The call's input tokens: the provider's count, else the runtime's estimate. */
+  inputTokens: z.int().min(0),
+  /** Whether `inputTokens` is the runtime's estimate (the provider reported no usage). */
+  estimated: z.boolean(),
+  /** The model's context window the call was sized for, in tokens. */
+  contextWindow: z.int().min(1),
+}).register(docs, {
+  description: "How much of its model's window the thread's last execution call used.",
+});

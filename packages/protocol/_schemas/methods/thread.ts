@@ -9,7 +9,12 @@ import { Cursor, Identifier, ThreadId } from "../ids.ts";
 import { PAGE_MAX_LIMIT, PATH_MAX_CHARS } from "../../limits.ts";
 import { Thread, ThreadTitle } from "../domain/thread.ts";
 import { EventEnvelope } from "../events.ts";
-import { CompactionOverride, ThreadCompaction, ThreadSettings } from "../domain/compaction.ts";
+import {
+  CompactionOverride,
+  ContextUse,
+  ThreadCompaction,
+  ThreadSettings,
+} from "../domain/compaction.ts";
 
 const threadChange = z.looseObject({
   thread: Thread,
@@ -92,5 +97,11 @@ export const threadMethods = {
       compaction: ThreadCompaction.nullable(),
       event: EventEnvelope.nullable(),
     }),
+  }),
+  "thread.context": method({
+    description: "Reads how much of its model's context window the thread's last " +
+      "execution call used (null before any)",
+    params: z.strictObject({ threadId: ThreadId }),
+    result: z.looseObject({ threadId: ThreadId, use: ContextUse.nullable() }),
   }),
 };
