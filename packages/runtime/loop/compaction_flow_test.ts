@@ -364,3 +364,44 @@ Deno.test("thread.context reports the last execution call's input tokens against
     },
   );
 });
+
+Deno.test("thread.compact: a failed summary call is compaction_failed and compacts nothing; an unknown thread is thread_not_found", async () => {
+  let failSummary = true;
+  const script: Script = (request) => {
+    if (isSummary(request)) {
+      return failSummary
+        ? { error: { category: "server", message: "upstream is down" } }
+        : { text: ["SUMMARY-OK"] };
+    }
+    return { text: ["answer"] };
+  };
+  await withRuntime(script, {}, async ({ call, events, turn }) => {
+    const { thread } = await call("thread.create", { title: "t" });
+    await turn(thread.id, "first");
+    await assert.rejects(
+      () => call("thread.compact", { threadId: thread.id, clientRequestId: "fails" }),
+      (error: unknown) =>
+        error instanceof RpcError && error.reasonCode === "compaction_failed" &&
+        /upstream is down/.test(error.message),
+    );
+    assert.ok(!events.some((e) => e.type === "thread.compacted"), "nothing was compacted");
+    const ended = events.filter((e) => e.type === "model.response_finished").at(-1);
+    assert.equal(ended?.payload.outcome, "failed", "the failed summary call is recorded");
+    failSummary = false;
+    const retried = await call("thread.compact", { threadId: thread.id, clientRequestId: "fails" });
+    assert.equal(retried.compacted, true, "a failed request can be retried with its id");
+
+    const unknown = `thread_${"0".repeat(32)}`;
+    const unknownCalls: [string, Record<string, string>][] = [
+      ["thread.compact", { threadId: unknown, clientRequestId: "x" }],
+      ["thread.context", { threadId: unknown }],
+    ];
+    for (const [method, params] of unknownCalls) {
+      await assert.rejects(
+        () => call(method, params),
+        (error: unknown) => error instanceof RpcError && error.reasonCode === "thread_not_found",
+        method,
+      );
+    }
+  });
+});
