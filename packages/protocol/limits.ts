@@ -71,3 +71,10 @@ export const BUDGET_COST_USD_MAX = 1_000_000;
 export const BUDGET_MODEL_CALLS_MAX = 1_000_000;
 /** Longest running time a budget may allow (seconds): 30 days. */
 export const BUDGET_WALL_TIME_SECONDS_MAX = 30 * 86_400;
+
+/** Lowest compaction threshold (fraction of the window): below half, a Run would spend more on summaries than on work. */
+export const COMPACTION_THRESHOLD_MIN = 0.5;
+/** Highest compaction threshold: at 95 % the input budget itself is reached (USABLE_CONTEXT_WINDOW_PERCENT). */
+export const COMPACTION_THRESHOLD_MAX = 0.95;
+/** The default threshold (AUTO_COMPACT_TOKEN_LIMIT_PERCENT, 90 %). */
+export const COMPACTION_THRESHOLD_DEFAULT = 0.9;

@@ -121,6 +121,8 @@ export const REQUEST_REASON_CODES = [
   "process_not_found",
   "thread_archived",
   "thread_busy",
+  // thread.compact's summary call failed (the provider's message says why); nothing changed.
+  "compaction_failed",
   "run_not_active",
   "run_not_resumable",
   "run_mismatch",

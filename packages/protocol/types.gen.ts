@@ -171,10 +171,52 @@ export type BudgetReached = {
 /** The budget a Run reached, on its approval. */
 export const BudgetReached: Schema<BudgetReached> = schemas.BudgetReached;
 
+/** A change to the compaction settings: each absent field keeps its value. */
+export type CompactionOverride = {
+  threshold?: CompactionThreshold;
+  enabled?: boolean;
+};
+/** A change to the compaction settings: each absent field keeps its value. */
+export const CompactionOverride: Schema<CompactionOverride> = schemas.CompactionOverride;
+
+/**
+ * Whether a Run compacts its context when it outgrows `threshold` of the window; off, a Run whose
+ * input no longer fits fails with `context_budget_exceeded`.
+ */
+export type CompactionSettings = {
+  threshold: CompactionThreshold;
+  enabled: boolean;
+};
+/**
+ * Whether a Run compacts its context when it outgrows `threshold` of the window; off, a Run whose
+ * input no longer fits fails with `context_budget_exceeded`.
+ */
+export const CompactionSettings: Schema<CompactionSettings> = schemas.CompactionSettings;
+
+/**
+ * The share of the model's context window at which a Run compacts its context, from 0.5 to 0.95.
+ */
+export type CompactionThreshold = number;
+/**
+ * The share of the model's context window at which a Run compacts its context, from 0.5 to 0.95.
+ */
+export const CompactionThreshold: Schema<CompactionThreshold> = schemas.CompactionThreshold;
+
 /** A SHA-256 content address: `sha256:<64 hex digits>` of the content's JSON text. */
 export type ContentHash = string;
 /** A SHA-256 content address: `sha256:<64 hex digits>` of the content's JSON text. */
 export const ContentHash: Schema<ContentHash> = schemas.ContentHash;
+
+/** How much of its model's window the thread's last execution call used. */
+export type ContextUse = {
+  runId: string;
+  inputTokens: number;
+  estimated: boolean;
+  contextWindow: number;
+  [key: string]: unknown;
+};
+/** How much of its model's window the thread's last execution call used. */
+export const ContextUse: Schema<ContextUse> = schemas.ContextUse;
 
 /** A model's context window in tokens. */
 export type ContextWindow = number;
@@ -231,6 +273,7 @@ export type ErrorReasonCode =
   | "process_not_found"
   | "thread_archived"
   | "thread_busy"
+  | "compaction_failed"
   | "run_not_active"
   | "run_not_resumable"
   | "run_mismatch"
@@ -325,6 +368,30 @@ export type EventEnvelope =
     timestamp: Timestamp;
     type: "thread.unarchived";
     payload: EventPayloadMap["thread.unarchived"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
+    type: "thread.settings_changed";
+    payload: EventPayloadMap["thread.settings_changed"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
+    type: "thread.compacted";
+    payload: EventPayloadMap["thread.compacted"];
   }
   | {
     seq: number;
@@ -638,6 +705,15 @@ export type FileUnavailableReason =
   | "capture_too_large";
 /** Why a file preview or change is unavailable, one of `FILE_UNAVAILABLE_REASONS`. */
 export const FileUnavailableReason: Schema<FileUnavailableReason> = schemas.FileUnavailableReason;
+
+/** The compaction setting a Run was frozen with. */
+export type FrozenCompaction = {
+  threshold: CompactionThreshold;
+  enabled: boolean;
+  source: "config" | "thread";
+};
+/** The compaction setting a Run was frozen with. */
+export const FrozenCompaction: Schema<FrozenCompaction> = schemas.FrozenCompaction;
 
 /** One recorded conversation. */
 export type GoldenCase = {
@@ -1265,6 +1341,7 @@ export type RunConfig = {
   resumedFromRunId?: RunId;
   budget?: RunBudget;
   price?: ModelPrice;
+  compaction?: FrozenCompaction;
   parts: RunConfigPartRefs;
   tools: RunToolSchema[];
   identity: RunIdentity;
@@ -1329,6 +1406,7 @@ export type RunConfigRecord = {
   resumedFromRunId?: RunId;
   budget?: RunBudget;
   price?: ModelPrice;
+  compaction?: FrozenCompaction;
   parts: RunConfigPartRefs;
 };
 /**
@@ -1483,7 +1561,8 @@ export const RunWithItems: Schema<RunWithItems> = schemas.RunWithItems;
 /**
  * The runtime's settings: its own model calls after a user's Run (thread titles, memory
  * refinement), as saved in config.yaml, and which of them the environment
- * (`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces off.
+ * (`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces off; and when Runs compact
+ * their context.
  */
 export type Settings = {
   threadTitles: boolean;
@@ -1493,12 +1572,14 @@ export type Settings = {
     memoryRefinement: boolean;
     [key: string]: unknown;
   };
+  compaction: CompactionSettings;
   [key: string]: unknown;
 };
 /**
  * The runtime's settings: its own model calls after a user's Run (thread titles, memory
  * refinement), as saved in config.yaml, and which of them the environment
- * (`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces off.
+ * (`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces off; and when Runs compact
+ * their context.
  */
 export const Settings: Schema<Settings> = schemas.Settings;
 
@@ -1547,10 +1628,31 @@ export type Thread = {
 /** A thread summary (seed 000 §6.16 ThreadSummary). */
 export const Thread: Schema<Thread> = schemas.Thread;
 
+/** What a `thread.compact` summarized and by which model. */
+export type ThreadCompaction = {
+  throughTurnId: TurnId;
+  summary: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  providerId: ProviderId;
+  modelId: string;
+  [key: string]: unknown;
+};
+/** What a `thread.compact` summarized and by which model. */
+export const ThreadCompaction: Schema<ThreadCompaction> = schemas.ThreadCompaction;
+
 /** A thread id. */
 export type ThreadId = string;
 /** A thread id. */
 export const ThreadId: Schema<ThreadId> = schemas.ThreadId;
+
+/** A thread's own settings (absent ones follow config.yaml). */
+export type ThreadSettings = {
+  compaction: CompactionOverride | null;
+  [key: string]: unknown;
+};
+/** A thread's own settings (absent ones follow config.yaml). */
+export const ThreadSettings: Schema<ThreadSettings> = schemas.ThreadSettings;
 
 /** A thread title: one line, 1–200 characters. */
 export type ThreadTitle = string;
@@ -1717,6 +1819,26 @@ export type EventPayloadMap = {
   };
   "thread.unarchived": {
     thread: Thread;
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
+  "thread.settings_changed": {
+    settings: ThreadSettings;
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
+  "thread.compacted": {
+    throughTurnId: TurnId;
+    summary: string;
+    tokensBefore: number;
+    tokensAfter: number;
+    providerId: ProviderId;
+    modelId: string;
+    clientRequestId: Identifier;
     turnId?: TurnId;
     runId?: RunId;
     itemId?: ItemId;
@@ -1932,6 +2054,17 @@ export type MethodParamsMap = {
     limit?: number;
     archived?: boolean;
   };
+  "thread.update_settings": {
+    threadId: ThreadId;
+    compaction: CompactionOverride | null;
+  };
+  "thread.compact": {
+    threadId: ThreadId;
+    clientRequestId: Identifier;
+  };
+  "thread.context": {
+    threadId: ThreadId;
+  };
   "turn.start": {
     threadId: ThreadId;
     branchId?: BranchId;
@@ -2084,6 +2217,7 @@ export type MethodParamsMap = {
   "settings.update": {
     threadTitles?: boolean;
     memoryRefinement?: boolean;
+    compaction?: CompactionOverride;
   };
   "approval.respond": {
     approvalId: ApprovalId;
@@ -2163,6 +2297,25 @@ export type MethodResultMap = {
     nextCursor: Cursor | null;
     hasMore: boolean;
     snapshotSeq: number;
+    [key: string]: unknown;
+  };
+  "thread.update_settings": {
+    threadId: ThreadId;
+    settings: ThreadSettings;
+    changed: boolean;
+    event: EventEnvelope | null;
+    [key: string]: unknown;
+  };
+  "thread.compact": {
+    threadId: ThreadId;
+    compacted: boolean;
+    compaction: ThreadCompaction | null;
+    event: EventEnvelope | null;
+    [key: string]: unknown;
+  };
+  "thread.context": {
+    threadId: ThreadId;
+    use: ContextUse | null;
     [key: string]: unknown;
   };
   "turn.start": {

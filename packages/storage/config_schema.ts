@@ -10,6 +10,8 @@ import {
   BUDGET_MODEL_CALLS_MAX,
   BUDGET_TOKENS_MAX,
   BUDGET_WALL_TIME_SECONDS_MAX,
+  COMPACTION_THRESHOLD_MAX,
+  COMPACTION_THRESHOLD_MIN,
   type HighRiskCommands,
   type PermissionPreset,
   type PermissionRule,
@@ -159,6 +161,21 @@ const BudgetsConfigSchema = z.strictObject({
 });
 
 /**
+ * The `compaction` section: the share of the window at which a Run compacts its context
+ * (0.5–0.95) and whether it compacts at all. Absent keys: 0.9, on (as before it existed).
+ */
+export const CompactionConfigSchema = z.strictObject({
+  threshold: z.number({ error: "threshold must be a number (a fraction of the window)" })
+    .min(COMPACTION_THRESHOLD_MIN, {
+      error: `threshold must be at least ${COMPACTION_THRESHOLD_MIN} (a fraction of the window)`,
+    })
+    .max(COMPACTION_THRESHOLD_MAX, {
+      error: `threshold must be at most ${COMPACTION_THRESHOLD_MAX} (a fraction of the window)`,
+    }).optional(),
+  enabled: z.boolean({ error: "enabled must be true or false" }).optional(),
+});
+
+/**
  * The `permissions` section: the default preset of threads and rules checked after it.
  * Validated by the protocol's `PermissionSettings` (the schema the RPC and the PWA use),
  * its issues re-addressed under `permissions` so an error names the rule's index and field
@@ -204,6 +221,7 @@ export const DaedalusConfigSchema = z.strictObject({
   auxiliary: AuxiliaryConfigSchema.optional(),
   permissions: PermissionsConfigSchema.optional(),
   budgets: BudgetsConfigSchema.optional(),
+  compaction: CompactionConfigSchema.optional(),
 }).superRefine((config, ctx) => {
   for (const issue of fallbackIssues(config)) {
     ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
@@ -309,6 +327,14 @@ export interface BudgetsConfig {
   wall_time_seconds?: number;
 }
 
+/** The `compaction` section (absent keys: threshold 0.9, enabled). */
+export interface CompactionConfig {
+  /** The share of the model's window at which a Run compacts (0.5–0.95). */
+  threshold?: number;
+  /** Whether Runs compact at all; off, a Run that no longer fits fails. */
+  enabled?: boolean;
+}
+
 /** A validated config with defaults filled in. */
 export interface DaedalusConfig {
   /** The format version, {@linkcode CONFIG_VERSION}. */
@@ -323,6 +349,8 @@ export interface DaedalusConfig {
   permissions?: PermissionsConfig;
   /** The budgets section (absent: no limits). */
   budgets?: BudgetsConfig;
+  /** The compaction section (absent: 0.9 of the window, on). */
+  compaction?: CompactionConfig;
 }
 
 /** A config as accepted for writing: defaults may be omitted. */
@@ -339,6 +367,8 @@ export interface DaedalusConfigInput {
   permissions?: PermissionsConfig;
   /** The budgets section. */
   budgets?: BudgetsConfig;
+  /** The compaction section. */
+  compaction?: CompactionConfig;
 }
 
 // Compile-time guards: each written-out type equals the schema's own.
@@ -349,5 +379,6 @@ const sameTypes: [
   Same<ProviderConfig, z.output<typeof ProviderConfigSchema>>,
   Same<ModelConfig, z.output<typeof ModelConfigSchema>>,
   Same<AuxiliaryConfig, z.output<typeof AuxiliaryConfigSchema>>,
-] = [true, true, true, true, true];
+  Same<CompactionConfig, z.output<typeof CompactionConfigSchema>>,
+] = [true, true, true, true, true, true];
 void sameTypes;

@@ -22,12 +22,14 @@ export * from "./home.ts";
 export * from "./lock.ts";
 export * from "./config_file.ts";
 export * from "./config_permissions.ts";
+export * from "./config_compaction.ts";
 export * from "./config_fallbacks.ts";
 // Explicit exports win over `export *`: the config schemas typed as `Schema<…>`, not zod's.
 export { DaedalusConfigSchema, ModelConfigSchema, ProviderConfigSchema } from "./config_public.ts";
 export type {
   AuxiliaryConfig,
   BudgetsConfig,
+  CompactionConfig,
   ModelConfigInput,
   ModelPriceConfig,
   PermissionsConfig,
@@ -46,6 +48,8 @@ export * from "./state/journal_export.ts";
 export * from "./state/projections.ts";
 export * from "./state/store.ts";
 export * from "./state/thread_writes.ts";
+export * from "./state/thread_settings.ts";
+export * from "./state/thread_compactions.ts";
 export * from "./state/turn_writes.ts";
 export * from "./state/run_writes.ts";
 export * from "./state/run_facts.ts";

@@ -5,6 +5,7 @@ import { feedEn } from "./feed_en.ts";
 import { reasonsEn } from "./reasons_en.ts";
 import { filesEn } from "./files_en.ts";
 import { revertEn } from "./revert_en.ts";
+import { contextEn } from "./context_en.ts";
 import { projectsEn } from "./projects_en.ts";
 import { noticesEn } from "./notices_en.ts";
 import { settingsEn } from "./settings_en.ts";
@@ -154,6 +155,7 @@ export const en = {
   ...reasonsEn,
   ...filesEn,
   ...revertEn,
+  ...contextEn,
   ...projectsEn,
   ...noticesEn,
   ...attachmentsEn,

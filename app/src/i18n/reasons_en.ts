@@ -10,7 +10,8 @@ export const reasonsEn = {
   // Runs
   "reason.run.cancelled": "The run was stopped before it finished.",
   "reason.run.context_budget_exceeded":
-    "The conversation no longer fits the model's context window, even after compaction.",
+    "The conversation no longer fits the model's context window. To continue: Compact now, " +
+    "turn compaction on, or start a new thread.",
   "reason.run.model_input_unavailable":
     "Part of the model input (an attachment or a recalled memory) is no longer available.",
   "reason.run.protected_value":
@@ -78,6 +79,8 @@ export const reasonsEn = {
   "reason.error.process_not_found": "This process no longer exists.",
   "reason.error.thread_archived": "This thread is archived. Unarchive it to continue.",
   "reason.error.thread_busy": "This thread has a run in progress. Wait for it or stop it.",
+  "reason.error.compaction_failed":
+    "The summary could not be made (the model call failed); nothing was changed. Try again.",
   "reason.error.run_not_active": "This run has already finished.",
   "reason.error.run_not_resumable":
     "This run cannot be resumed: only the latest failed or cancelled run of a thread can continue.",

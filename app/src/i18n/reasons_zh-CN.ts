@@ -4,7 +4,8 @@ import type { reasonsEn } from "./reasons_en.ts";
 export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   // Run
   "reason.run.cancelled": "该运行在完成前被停止。",
-  "reason.run.context_budget_exceeded": "即使压缩之后，对话仍超出模型的上下文窗口。",
+  "reason.run.context_budget_exceeded":
+    "对话已超出模型的上下文窗口。要继续：点“立即压缩”、开启压缩，或新建会话。",
   "reason.run.model_input_unavailable": "模型输入的一部分（附件或召回的记忆）已不可用。",
   "reason.run.protected_value": "为避免发送或显示受保护的值（如 API 密钥），运行已停止。",
   "reason.run.agent_error": "Agent 遇到内部错误，无法继续。",
@@ -59,6 +60,7 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.error.process_not_found": "此进程已不存在。",
   "reason.error.thread_archived": "此会话已归档。取消归档后才能继续。",
   "reason.error.thread_busy": "此会话有正在进行的运行。请等待或停止它。",
+  "reason.error.compaction_failed": "未能生成摘要（模型调用失败），未做任何更改。请重试。",
   "reason.error.run_not_active": "此运行已经结束。",
   "reason.error.run_not_resumable": "无法继续此运行：只有线程中最新的失败或已取消的运行可以继续。",
   "reason.error.approval_not_found": "此审批请求已不存在。",

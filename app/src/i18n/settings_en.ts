@@ -97,6 +97,16 @@ export const settingsEn = {
   "settings.general.memoryRefinement": "Learn memories from conversations",
   "settings.general.memoryRefinementHint":
     "After each answer, asks the model which facts and preferences are worth remembering.",
+  "settings.general.compaction": "Context",
+  "settings.general.compactionIntro":
+    "When a conversation outgrows the model's context window, a run summarizes its older part and goes on. A thread's own setting overrides this one.",
+  "settings.general.compactionEnabled": "Compact long conversations",
+  "settings.general.compactionOnHint":
+    "A run compacts its context when it reaches the share below.",
+  "settings.general.compactionOffHint":
+    "A run that no longer fits fails; use Compact now or start a new thread.",
+  "settings.general.compactionThreshold": "Compact at",
+  "settings.general.compactionPercent": "{percent} % of the window",
   "settings.general.on": "On",
   "settings.general.off": "Off",
   "settings.general.forcedOff": "Switched off where the runtime was started ({variable}=0).",

@@ -1,6 +1,7 @@
 /**
  * Settings › General's switches of the runtime's own model calls after a message
- * (automatic thread titles, memory refinement): `settings.read` and `settings.update`.
+ * (automatic thread titles, memory refinement) and when Runs compact their context:
+ * `settings.read` and `settings.update`.
  * The runtime keeps them in config.yaml and applies a change to its next such call.
  * Every function takes the RPC call as a parameter so tests run without a server.
  *
@@ -20,8 +21,8 @@ export interface AuxiliarySettingsView {
   status: "idle" | "loading" | "ready" | "failed";
   /** The runtime's answer; null before the first one. */
   settings: Settings | null;
-  /** Switches waiting for `settings.update`. */
-  pending: ReadonlySet<AuxiliarySwitch>;
+  /** Switches (and the compaction setting) waiting for `settings.update`. */
+  pending: ReadonlySet<AuxiliarySwitch | "compaction">;
   /** The last failure, cleared by the next success. */
   error: CallFailure | null;
 }
@@ -99,6 +100,43 @@ export async function setAuxiliarySwitch(
   } finally {
     const pending = new Set(auxiliarySettingsView.value.pending);
     pending.delete(name);
+    auxiliarySettingsView.value = { ...auxiliarySettingsView.value, pending };
+  }
+}
+
+/** A change of the compaction setting (each absent field keeps its value). */
+export interface CompactionChange {
+  /** The share of the window at which a Run compacts (0.5–0.95). */
+  threshold?: number;
+  /** Whether Runs compact at all. */
+  enabled?: boolean;
+}
+
+/**
+ * Changes when Runs compact their context (config.yaml's `compaction`); like the switches,
+ * the controls show the runtime's answer, and a change while one waits is ignored.
+ *
+ * @param change the fields to change
+ * @param call the RPC call, the app's connection by default
+ * @returns whether the runtime accepted it
+ */
+export async function setCompaction(
+  change: CompactionChange,
+  call: RpcCall = liveCall,
+): Promise<boolean> {
+  const view = auxiliarySettingsView.value;
+  if (view.pending.has("compaction")) return false;
+  auxiliarySettingsView.value = { ...view, pending: new Set([...view.pending, "compaction"]) };
+  try {
+    const { settings } = await call("settings.update", { compaction: change });
+    auxiliarySettingsView.value = { ...auxiliarySettingsView.value, settings, error: null };
+    return true;
+  } catch (error) {
+    auxiliarySettingsView.value = { ...auxiliarySettingsView.value, error: callFailure(error) };
+    return false;
+  } finally {
+    const pending = new Set(auxiliarySettingsView.value.pending);
+    pending.delete("compaction");
     auxiliarySettingsView.value = { ...auxiliarySettingsView.value, pending };
   }
 }

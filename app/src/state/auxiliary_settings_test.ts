@@ -13,6 +13,7 @@ const settings = (over: Partial<Settings> = {}): Settings => ({
   threadTitles: true,
   memoryRefinement: true,
   forcedOff: { threadTitles: false, memoryRefinement: false },
+  compaction: { threshold: 0.9, enabled: true },
   ...over,
 });
 

@@ -26,6 +26,7 @@ import { currentEffort, effortParam } from "../state/reasoning_effort.ts";
 import { AttachmentChips } from "./attachments/AttachmentChips.tsx";
 import { EffortMenu } from "./attachments/EffortMenu.tsx";
 import { openSettings } from "../state/settings_nav.ts";
+import { ContextMeter } from "./ContextMeter.tsx";
 import { t } from "../i18n/i18n.ts";
 
 /**
@@ -160,6 +161,7 @@ export function Composer() {
           }
         }}
       />
+      <ContextMeter threadId={threadId} running={running} />
       <div class="composer-actions">
         <div class="composer-tools">
           <button

@@ -1,5 +1,5 @@
 /**
- * The journal event envelope and the payload of each of the 19 event types.
+ * The journal event envelope and the payload of each of the 21 event types.
  *
  * @module
  */
@@ -18,6 +18,7 @@ import { TokenUsage } from "./domain/usage.ts";
 import { RunConfigPart, RunConfigRecord } from "./domain/run_config.ts";
 import { ProviderId } from "./domain/provider.ts";
 import { docs } from "./docs.ts";
+import { ThreadCompaction, ThreadSettings } from "./domain/compaction.ts";
 
 /** Scope ids a payload mirrors from its envelope (present exactly when non-null there). */
 const mirrored = {
@@ -52,6 +53,13 @@ export const EVENT_PAYLOADS = {
   "thread.renamed": payload({ thread: Thread }),
   "thread.archived": payload({ thread: Thread }),
   "thread.unarchived": payload({ thread: Thread }),
+  /** `thread.update_settings`: the thread's own settings as they are now. */
+  "thread.settings_changed": payload({ settings: ThreadSettings }),
+  /** `thread.compact`: a summary of the history through `throughTurnId` (the envelope's turn). */
+  "thread.compacted": payload({
+    ...ThreadCompaction.shape,
+    clientRequestId: Identifier,
+  }),
   "run.state_changed": payload({
     status: RunStatus,
     /** Null when the Run was just created (queued). */

@@ -125,6 +125,15 @@ export {
   RevertFileOutcome,
   TurnRevertResult,
 } from "./domain/revert.ts";
+export {
+  CompactionOverride,
+  CompactionSettings,
+  CompactionThreshold,
+  ContextUse,
+  FrozenCompaction,
+  ThreadCompaction,
+  ThreadSettings,
+} from "./domain/compaction.ts";
 export { ProcessOutputPage, ProcessRecord } from "./domain/process.ts";
 export { Approval, ApprovalMessage } from "./domain/approval.ts";
 export { BudgetKind, BudgetReached, ModelPrice, RunBudget } from "./domain/budget.ts";

@@ -41,6 +41,8 @@ export interface CompactionUnit {
   lastOrdinal: number;
   /** The trimmed text. */
   text: string;
+  /** What the unit costs kept verbatim (untrimmed), in estimated tokens. */
+  verbatimTokens: number;
 }
 
 /**
@@ -67,6 +69,8 @@ export function compactionUnits(items: readonly Item[]): CompactionUnit[] {
         firstOrdinal: item.ordinal,
         lastOrdinal: result?.ordinal ?? item.ordinal,
         text: cutBytes(text, COMPACTION_UNIT_MAX_BYTES),
+        verbatimTokens: estimateTextTokens(JSON.stringify(item.data.arguments ?? {})) +
+          estimateTextTokens(result?.content ?? ""),
       });
       continue;
     }
@@ -75,6 +79,7 @@ export function compactionUnits(items: readonly Item[]): CompactionUnit[] {
       firstOrdinal: item.ordinal,
       lastOrdinal: item.ordinal,
       text: `[${item.role ?? "?"}] ${cutBytes(item.content, COMPACTION_RECORD_MAX_BYTES)}`,
+      verbatimTokens: estimateTextTokens(item.content),
     });
   }
   return units;
@@ -105,7 +110,8 @@ export function planCompaction(
   let tail = 0;
   let split = units.length;
   while (split > 0) {
-    const cost = estimateTextTokens(units[split - 1]!.text);
+    // The tail stays verbatim: what it costs is its items' full text, not the trimmed record.
+    const cost = units[split - 1]!.verbatimTokens;
     if (tail + cost > tailBudget) break;
     tail += cost;
     split--;

@@ -8,7 +8,7 @@
  */
 import type { Item, Turn } from "@daedalus/protocol";
 import type { ProviderContentPart, ProviderMessage, ProviderTool } from "../providers/provider.ts";
-import { itemsToMessages, selectHistory } from "./history.ts";
+import { type HistoryCut, itemsToMessages, selectHistory } from "./history.ts";
 import type { RecalledMemory } from "@daedalus/storage";
 import { memoryBlock } from "../memory/recall_block.ts";
 import { buildStatusBlock } from "./status_block.ts";
@@ -37,6 +37,10 @@ export interface ContextSources {
   recalled?: readonly RecalledMemory[];
   /** The tools the call offers: their schemas travel with every request and use the window. */
   tools?: readonly ProviderTool[];
+  /** The share of the window at which the Run compacts (its frozen setting); default 0.9. */
+  compactionThreshold?: number;
+  /** The thread's compactions by the turn each summarizes through (`thread.compact`). */
+  historyCuts?: ReadonlyMap<string, HistoryCut>;
 }
 
 /** One model call's input and its audit. */
@@ -49,7 +53,7 @@ export interface BuiltContext {
   estimatedTokens: number;
   /** 95 % of the window. */
   budgetTokens: number;
-  /** Whether the fixed part (system, tools, current turn) alone passes 90 % of the window. */
+  /** Whether the fixed part (system, tools, current turn) alone passes the compaction threshold. */
   compactionDue: boolean;
   /** Whether it cannot fit at all (even with no history). */
   overBudget: boolean;
@@ -63,7 +67,8 @@ export interface BuiltContext {
  */
 export function buildContext(sources: ContextSources): BuiltContext {
   const budgetTokens = Math.floor(sources.contextWindow * USABLE_CONTEXT_WINDOW_PERCENT / 100);
-  const compactLimit = Math.floor(sources.contextWindow * AUTO_COMPACT_TOKEN_LIMIT_PERCENT / 100);
+  const threshold = sources.compactionThreshold ?? AUTO_COMPACT_TOKEN_LIMIT_PERCENT / 100;
+  const compactLimit = Math.floor(sources.contextWindow * threshold);
   const system: ProviderMessage = { role: "system", content: sources.systemText };
   const current = itemsToMessages(sources.currentItems, sources.attachmentParts);
   const toolTokens = estimateToolsTokens(sources.tools ?? []);
@@ -80,6 +85,7 @@ export function buildContext(sources: ContextSources): BuiltContext {
     sources.readHistoryPage,
     sources.turnOrdinal,
     Math.max(0, budgetTokens - fixedTokens - NOTES_RESERVE_TOKENS - memoryTokens),
+    sources.historyCuts,
   );
   const status = buildStatusBlock(history.turns);
   const omission = history.omittedThroughOrdinal === null ? null : {
@@ -107,6 +113,8 @@ export function buildContext(sources: ContextSources): BuiltContext {
       contextWindow: sources.contextWindow,
       historyTurns: history.turns.map((turn) => turn.ordinal),
       omittedThroughOrdinal: history.omittedThroughOrdinal,
+      compactedThroughTurnId: history.compaction?.throughTurnId ?? null,
+      compactionThreshold: threshold,
       currentItemIds: sources.currentItems.map((item) => item.id),
       statusBlock: status !== null,
       recalledMemories: memory.included.map((m) => ({

@@ -299,3 +299,99 @@ Deno.test("compaction cuts before the first kept unit, so parallel calls keep th
     "c2 with its result; r1 dropped",
   );
 });
+
+Deno.test("the Run's compaction threshold decides when the fixed part is due", () => {
+  const due = (chars: number, compactionThreshold?: number) =>
+    buildContext({
+      systemText: "s",
+      turnOrdinal: 1,
+      currentItems: [item("message", "user", "x".repeat(chars))],
+      readHistoryPage: () => [],
+      contextWindow: 10_000,
+      ...(compactionThreshold === undefined ? {} : { compactionThreshold }),
+    });
+  const cases: [number, number | undefined, boolean][] = [
+    [6_000, undefined, false],
+    [6_000, 0.9, false],
+    [6_000, 0.5, true],
+    [4_000, 0.5, false],
+    [8_600, 0.9, false],
+    [8_600, 0.85, true],
+  ];
+  for (const [chars, threshold, expected] of cases) {
+    const context = due(chars, threshold);
+    assert.equal(context.compactionDue, expected, `${chars} chars at threshold ${threshold}`);
+    assert.equal(context.stepInput.compactionThreshold, threshold ?? 0.9);
+  }
+});
+
+Deno.test("a thread compaction's summary stands for the turns up to its turn", () => {
+  const turns = branch(10);
+  const readPage = (before: number, limit: number) =>
+    turns.filter((t) => t.ordinal < before).reverse().slice(0, limit);
+  const cuts = new Map([[turns[3]!.id, { throughTurnId: turns[3]!.id, summary: "SUMMARY-1-4" }]]);
+  const context = buildContext({
+    systemText: "s",
+    turnOrdinal: 11,
+    currentItems: [item("message", "user", "now")],
+    readHistoryPage: readPage,
+    contextWindow: 100_000,
+    historyCuts: cuts,
+  });
+  const texts = context.messages.map((m) => String(m.content));
+  assert.equal(texts[1], "SUMMARY-1-4", "the summary comes right after the system prompt");
+  for (let n = 1; n <= 4; n++) {
+    assert.ok(!texts.some((t) => t.startsWith(`q${n} `)), `turn ${n} is replaced by the summary`);
+  }
+  for (let n = 5; n <= 10; n++) {
+    assert.ok(texts.some((t) => t.startsWith(`q${n} `)), `turn ${n} is kept verbatim`);
+  }
+  assert.deepEqual(context.stepInput.historyTurns, [5, 6, 7, 8, 9, 10]);
+  assert.equal(context.stepInput.compactedThroughTurnId, turns[3]!.id);
+  assert.equal(context.stepInput.omittedThroughOrdinal, null, "nothing is omitted");
+  assert.ok(!texts.some((t) => t.includes("are not shown")), "no omission note");
+});
+
+Deno.test("a compaction of a turn outside this history (another branch) is not used", () => {
+  const turns = branch(3);
+  const readPage = (before: number, limit: number) =>
+    turns.filter((t) => t.ordinal < before).reverse().slice(0, limit);
+  const elsewhere = `turn_${"f".repeat(32)}`;
+  const selected = selectHistory(
+    readPage,
+    4,
+    100_000,
+    new Map([[elsewhere, { throughTurnId: elsewhere, summary: "OTHER" }]]),
+  );
+  assert.equal(selected.compaction, null);
+  assert.deepEqual(selected.turns.map((t) => t.ordinal), [1, 2, 3]);
+  assert.ok(!selected.messages.some((m) => m.content === "OTHER"));
+});
+
+Deno.test("the newest compacted turn of the history ends it, even when an older one has a summary too", () => {
+  const turns = branch(6);
+  const readPage = (before: number, limit: number) =>
+    turns.filter((t) => t.ordinal < before).reverse().slice(0, limit);
+  const cuts = new Map([
+    [turns[1]!.id, { throughTurnId: turns[1]!.id, summary: "THROUGH-2" }],
+    [turns[3]!.id, { throughTurnId: turns[3]!.id, summary: "THROUGH-4" }],
+  ]);
+  const selected = selectHistory(readPage, 7, 100_000, cuts);
+  assert.equal(selected.compaction?.summary, "THROUGH-4");
+  assert.deepEqual(selected.turns.map((t) => t.ordinal), [5, 6]);
+  assert.equal(selected.messages[0]?.content, "THROUGH-4");
+});
+
+Deno.test("a summary that does not fit is omitted like the turns it stands for", () => {
+  const turns = branch(4);
+  const readPage = (before: number, limit: number) =>
+    turns.filter((t) => t.ordinal < before).reverse().slice(0, limit);
+  const cuts = new Map([[turns[1]!.id, {
+    throughTurnId: turns[1]!.id,
+    summary: "S".repeat(20_000),
+  }]]);
+  const selected = selectHistory(readPage, 5, 1_000, cuts);
+  assert.equal(selected.compaction, null);
+  assert.equal(selected.omittedThroughOrdinal, 2, "the summary's turn is the omission boundary");
+  assert.deepEqual(selected.turns.map((t) => t.ordinal), [3, 4]);
+});

@@ -2,7 +2,8 @@
  * History selection: earlier turns become model messages, read back from the
  * newest in pages of 32, kept as a contiguous suffix of the branch; a tool call
  * is kept only with its result (and never replayed without one); the first turn
- * that does not fit the budget becomes the omission boundary.
+ * that does not fit the budget becomes the omission boundary. A turn a `thread.compact`
+ * summarized through ends the history: its summary stands for it and every older turn.
  *
  * @module
  */
@@ -145,6 +146,26 @@ export interface SelectedHistory {
   tokens: number;
   /** The ordinal of the newest turn left out (it and all older turns are omitted), or null. */
   omittedThroughOrdinal: number | null;
+  /** The thread compaction whose summary stands for the turns up to its turn, or null. */
+  compaction: HistoryCut | null;
+}
+
+/** A `thread.compact` summary that replaces the history up to and including a turn. */
+export interface HistoryCut {
+  /** The newest turn it covers. */
+  throughTurnId: string;
+  /** Its summary (marked as untrusted). */
+  summary: string;
+}
+
+/**
+ * The message a thread compaction's summary becomes.
+ *
+ * @param cut the compaction
+ * @returns a system message with the summary
+ */
+export function cutMessage(cut: HistoryCut): ProviderMessage {
+  return { role: "system", content: cut.summary };
 }
 
 /**
@@ -153,12 +174,14 @@ export interface SelectedHistory {
  * @param readPage reads up to `limit` turns older than `beforeOrdinal`, newest first
  * @param beforeOrdinal the current turn's ordinal (only older turns are history)
  * @param budgetTokens tokens history may use
+ * @param cuts thread compactions by the turn they summarize through (newest per turn)
  * @returns the selection
  */
 export function selectHistory(
   readPage: (beforeOrdinal: number, limit: number) => Turn[],
   beforeOrdinal: number,
   budgetTokens: number,
+  cuts: ReadonlyMap<string, HistoryCut> = new Map(),
 ): SelectedHistory {
   const chosen: { turn: Turn; messages: ProviderMessage[] }[] = [];
   let tokens = 0;
@@ -166,6 +189,14 @@ export function selectHistory(
   for (;;) {
     const page = readPage(cursor, HISTORY_PAGE_TURNS);
     for (const turn of page) {
+      const cut = cuts.get(turn.id);
+      if (cut) {
+        // The summary stands for this turn and every older one; one that does not fit
+        // is left out like the turns would be.
+        const cost = estimateMessagesTokens([cutMessage(cut)]);
+        if (tokens + cost > budgetTokens) return finish(chosen, tokens, turn.ordinal);
+        return finish(chosen, tokens + cost, null, cut);
+      }
       const messages = turnToMessages(turn);
       const cost = estimateMessagesTokens(messages);
       if (tokens + cost > budgetTokens) {
@@ -183,12 +214,15 @@ function finish(
   chosen: { turn: Turn; messages: ProviderMessage[] }[],
   tokens: number,
   omittedThroughOrdinal: number | null,
+  compaction: HistoryCut | null = null,
 ): SelectedHistory {
   chosen.reverse();
+  const messages = chosen.flatMap((c) => c.messages);
   return {
     turns: chosen.map((c) => c.turn),
-    messages: chosen.flatMap((c) => c.messages),
+    messages: compaction ? [cutMessage(compaction), ...messages] : messages,
     tokens,
     omittedThroughOrdinal,
+    compaction,
   };
 }

@@ -130,6 +130,7 @@ export async function runAgentLoop(
       audit: system.audit,
       recalled: recallFor(deps, scope.threadId, runId),
       tools,
+      ...(config.compaction ? { compaction: config.compaction } : {}),
     }, provider.provider);
     const opened = openModelRoute(
       {

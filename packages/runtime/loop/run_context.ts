@@ -1,7 +1,10 @@
 /**
  * The input of each model call of one Run, and the Run's context revisions: when
- * the Run's own part outgrows 90 % of the window it is compacted (one tool-less
- * summary call, a new ContextRevision, `context.compacted`), possibly several times.
+ * the Run's own part outgrows its frozen compaction threshold (default 90 % of the
+ * window) it is compacted (one tool-less summary call, a new ContextRevision,
+ * `context.compacted`), possibly several times. With compaction off, a Run whose input
+ * no longer fits fails with `context_budget_exceeded` and says how to go on. Earlier
+ * turns that a `thread.compact` summarized are replaced by that summary.
  *
  * @module
  */
@@ -9,9 +12,11 @@ import type { Item, RunReasonCode } from "@daedalus/protocol";
 import type { RecalledMemory, RunProgress } from "@daedalus/storage";
 import {
   type Committed,
+  compactionCuts,
   completeCompaction,
   readResumedItems,
   readRunItems,
+  readThreadCompactions,
   readTurnsNewestFirst,
   recordModelInput,
   recordModelResponse,
@@ -34,7 +39,18 @@ import {
   summaryRequest,
   summaryText,
 } from "../context/compaction.ts";
+import type { HistoryCut } from "../context/history.ts";
 import { collectText } from "./collect_text.ts";
+import { COMPACTION_THRESHOLD_DEFAULT } from "@daedalus/protocol";
+
+/** What a Run whose input no longer fits is told, by whether it could compact. */
+export const CONTEXT_BUDGET_MESSAGES = {
+  off: "The conversation no longer fits the model's context window and compaction is " +
+    "off for this thread. To continue: use Compact now, turn compaction on (Settings › " +
+    "General, or the thread's settings), or start a new thread.",
+  on: "The conversation no longer fits the model's context window, even after " +
+    "compaction. To continue: use Compact now, or start a new thread.",
+} as const;
 
 /** What a Run's context needs. */
 export interface RunContextDeps {
@@ -62,6 +78,8 @@ export interface RunFacts {
   recalled?: readonly RecalledMemory[];
   /** The tools each execution call offers (counted in the context estimate). */
   tools?: readonly ProviderTool[];
+  /** The Run's frozen compaction setting; absent: 0.9 of the window, on. */
+  compaction?: { threshold: number; enabled: boolean };
 }
 
 /** One prepared model call. */
@@ -99,6 +117,8 @@ export class RunContext {
   /** The items of the Runs this one continues (`run.resume`), read once: they are settled. */
   #resumed: Item[] | null = null;
   readonly #historyPages = new Map<string, ReturnType<typeof readTurnsNewestFirst>>();
+  /** The thread's compactions by the turn each covers, read once (none can start meanwhile). */
+  #historyCuts: Map<string, HistoryCut> | null = null;
   readonly #renderedAttachments = new Map<string, ProviderContentPart[] | null>();
 
   /**
@@ -156,13 +176,20 @@ export class RunContext {
    * @returns the messages, or why the Run cannot continue
    */
   async prepare(step: number, signal: AbortSignal): Promise<PreparedCall> {
+    const enabled = this.#facts.compaction?.enabled ?? true;
     let context = await this.#build();
-    if (context.compactionDue) {
+    if (context.compactionDue && enabled) {
       const compacted = await this.#compact(signal);
       if (!compacted.ok) return compacted;
       context = await this.#build();
     }
-    if (context.overBudget) return { ok: false, reason: "context_budget_exceeded" };
+    if (context.overBudget) {
+      return {
+        ok: false,
+        reason: "context_budget_exceeded",
+        errorMessage: CONTEXT_BUDGET_MESSAGES[enabled ? "on" : "off"],
+      };
+    }
     const callOrdinal = this.nextCallOrdinal();
     const firstUse = this.#revision.revision > this.#recordedRevision;
     this.#recordedRevision = this.#revision.revision;
@@ -219,6 +246,14 @@ export class RunContext {
     }
     return page;
   };
+
+  /** A thread compaction happens only while no Run of the thread is active: read once. */
+  #cuts(): Map<string, HistoryCut> {
+    this.#historyCuts ??= this.#deps.store.read((db) =>
+      compactionCuts(readThreadCompactions(db, this.#facts.threadId))
+    );
+    return this.#historyCuts;
+  }
 
   /**
    * The Run's items, extended per step: items that reached a terminal status never change
@@ -290,6 +325,8 @@ export class RunContext {
       attachmentParts: await this.#attachmentParts(visible),
       recalled: this.#facts.recalled,
       tools: this.#facts.tools,
+      compactionThreshold: this.#facts.compaction?.threshold ?? COMPACTION_THRESHOLD_DEFAULT,
+      historyCuts: this.#cuts(),
     });
   }
 

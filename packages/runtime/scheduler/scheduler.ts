@@ -212,6 +212,25 @@ export class Scheduler {
   }
 
   /**
+   * Takes a thread for work that is no Run (`thread.compact`): while held, none of the
+   * thread's Runs starts — a `turn.start` meanwhile stays queued and starts on release.
+   *
+   * @param threadId the thread
+   * @returns the release, or null when the thread is busy (a Run executes, waits or is queued)
+   */
+  holdThread(threadId: string): (() => void) | null {
+    if (this.isThreadBusy(threadId)) return null;
+    this.#busyThreads.add(threadId);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#busyThreads.delete(threadId);
+      this.#pump();
+    };
+  }
+
+  /**
    * Whether a thread has a Run executing or waiting here.
    *
    * @param threadId the thread

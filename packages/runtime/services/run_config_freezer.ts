@@ -43,6 +43,8 @@ export interface FreezeInput {
   budget?: RunBudget;
   /** undefined → the model's default; null → "auto" (send none). */
   reasoningEffort?: RunConfig["reasoningEffort"];
+  /** When the Run compacts (config.yaml's, the thread's own over it); absent: not recorded. */
+  compaction?: RunConfig["compaction"];
 }
 
 /** Freezes RunConfigs, keeping the parts and their hashes between turns. */
@@ -86,6 +88,7 @@ export class RunConfigFreezer {
       executionPolicy: input.executionPolicy ?? "ask",
       ...(input.budget && Object.keys(input.budget).length > 0 ? { budget: input.budget } : {}),
       ...(input.model.price ? { price: input.model.price } : {}),
+      ...(input.compaction ? { compaction: input.compaction } : {}),
       reasoningEffort: input.reasoningEffort === undefined
         ? input.model.reasoningEffort
         : input.reasoningEffort,

@@ -40,6 +40,11 @@ import type { ProtectedValues } from "../security/protected_values.ts";
 import type { ProviderHandlers } from "./provider_handlers.ts";
 import { createFileHandlers, type FileHandlers } from "./file_handlers.ts";
 import { createRevertHandlers } from "./revert_handlers.ts";
+import {
+  type CompactionHandlers,
+  createCompactionHandlers,
+  frozenCompaction,
+} from "./compaction_handlers.ts";
 import { createSkillHandlers, type SkillHandlers } from "./skill_handlers.ts";
 import {
   type AuxiliaryForcedOff,
@@ -118,7 +123,8 @@ export type Handlers =
   & ProcessHandlers
   & ApprovalHandlers
   & MemoryHandlers
-  & BreakerHandlers;
+  & BreakerHandlers
+  & CompactionHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -217,6 +223,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         executionPolicy,
         reasoningEffort: params.reasoningEffort,
         budget: params.budget ?? defaults?.budget,
+        compaction: await frozenCompaction(store, deps.configPath, params.threadId),
       }, deps.tools);
       const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = startTurn(store, {
@@ -268,6 +275,11 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         executionPolicy: earlier.executionPolicy,
         reasoningEffort: earlier.reasoningEffort,
         ...(earlier.budget ? { budget: earlier.budget } : {}),
+        compaction: await frozenCompaction(
+          store,
+          deps.configPath,
+          store.read((db) => readRunScope(db, params.runId)).threadId,
+        ),
       }, deps.tools);
       const committed = resumeRun(store, {
         fromRunId: params.runId,
@@ -319,6 +331,14 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       store,
       protectedValues: deps.protectedValues,
       protectedFiles: deps.protectedFiles ?? [],
+    }),
+    ...createCompactionHandlers({
+      store,
+      scheduler: deps.scheduler,
+      registry: deps.registry,
+      contextWindow: deps.contextWindow,
+      protectedValues: deps.protectedValues,
+      today: () => localDate(new Date()),
     }),
     ...createRevertHandlers({
       store,

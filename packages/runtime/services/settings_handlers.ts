@@ -23,7 +23,13 @@ import {
   type Settings,
   type ValidParamsOf,
 } from "@daedalus/protocol";
-import { ConfigError, type DaedalusConfig, readConfig, updateConfig } from "@daedalus/storage";
+import {
+  compactionSetting,
+  ConfigError,
+  type DaedalusConfig,
+  readConfig,
+  updateConfig,
+} from "@daedalus/storage";
 import type { Handled } from "./services.ts";
 import type { ProtectedValues } from "../security/protected_values.ts";
 
@@ -86,7 +92,10 @@ export function createSettingsHandlers(options: SettingsHandlerOptions): Setting
     "settings.update": async (changes) => {
       const current = settingsOf(await guard(readConfig(configPath)), forcedOff);
       const unchanged = (changes.threadTitles ?? current.threadTitles) === current.threadTitles &&
-        (changes.memoryRefinement ?? current.memoryRefinement) === current.memoryRefinement;
+        (changes.memoryRefinement ?? current.memoryRefinement) === current.memoryRefinement &&
+        (changes.compaction?.threshold ?? current.compaction.threshold) ===
+          current.compaction.threshold &&
+        (changes.compaction?.enabled ?? current.compaction.enabled) === current.compaction.enabled;
       // Rewriting an unchanged config would only drop the user's comments and layout.
       if (unchanged) return { result: { settings: current } };
       const written = await guard(
@@ -122,6 +131,7 @@ function settingsOf(config: DaedalusConfig, forcedOff: AuxiliaryForcedOff): Sett
     threadTitles: config.auxiliary?.thread_titles ?? true,
     memoryRefinement: config.auxiliary?.memory_refinement ?? true,
     forcedOff: { ...forcedOff },
+    compaction: compactionSetting(config.compaction),
   };
 }
 
@@ -134,5 +144,16 @@ function withChanges(
   if (changes.memoryRefinement !== undefined) {
     auxiliary.memory_refinement = changes.memoryRefinement;
   }
-  return { ...config, auxiliary };
+  const compaction = { ...config.compaction };
+  if (changes.compaction?.threshold !== undefined) {
+    compaction.threshold = changes.compaction.threshold;
+  }
+  if (changes.compaction?.enabled !== undefined) compaction.enabled = changes.compaction.enabled;
+  const touched = changes.compaction !== undefined && Object.keys(compaction).length > 0;
+  const auxiliaryKept = config.auxiliary !== undefined || Object.keys(auxiliary).length > 0;
+  return {
+    ...config,
+    ...(auxiliaryKept ? { auxiliary } : {}),
+    ...(touched ? { compaction } : {}),
+  };
 }

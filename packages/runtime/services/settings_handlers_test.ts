@@ -29,6 +29,7 @@ Deno.test("without an auxiliary section both calls are on", async () => {
       threadTitles: true,
       memoryRefinement: true,
       forcedOff: { threadTitles: false, memoryRefinement: false },
+      compaction: { threshold: 0.9, enabled: true },
     });
     assert.deepEqual(await readAuxiliarySettings(configPath), {
       threadTitles: true,
@@ -116,4 +117,38 @@ Deno.test("params are strict booleans", async () => {
       "unknown_field",
     );
   });
+});
+
+Deno.test("settings.update changes the compaction fields given and keeps the others", async () => {
+  await withConfig(async (configPath) => {
+    const { call } = handlerCalls(createSettingsHandlers({ configPath }));
+    const first = await call("settings.update", { compaction: { threshold: 0.6 } });
+    assert.deepEqual(first.settings.compaction, { threshold: 0.6, enabled: true });
+    const config = await readConfig(configPath);
+    assert.deepEqual(config.compaction, { threshold: 0.6 });
+    assert.equal(config.auxiliary, undefined, "no empty auxiliary section is written");
+    const second = await call("settings.update", { compaction: { enabled: false } });
+    assert.deepEqual(second.settings.compaction, { threshold: 0.6, enabled: false });
+    assert.deepEqual((await call("settings.read", {})).settings.compaction, {
+      threshold: 0.6,
+      enabled: false,
+    });
+    assert.deepEqual((await readConfig(configPath)).skills.disabled, ["csv"]);
+  }, "version: 1\nskills:\n  disabled: [csv]\n");
+});
+
+Deno.test("a compaction threshold outside 0.5–0.95 is refused naming the field", async () => {
+  await withConfig(async (configPath) => {
+    const { refuse } = handlerCalls(createSettingsHandlers({ configPath }));
+    for (const threshold of [0.4, 0.96, 2]) {
+      const error = await refuse("settings.update", { compaction: { threshold } });
+      assert.equal(error.code, -32602, `threshold ${threshold}`);
+      assert.equal(error.data?.field, "compaction.threshold", `threshold ${threshold}`);
+    }
+    assert.equal(
+      (await refuse("settings.update", { compaction: { level: 1 } })).reasonCode,
+      "unknown_field",
+    );
+    assert.equal(await Deno.readTextFile(configPath), "version: 1\n", "nothing written");
+  }, "version: 1\n");
 });

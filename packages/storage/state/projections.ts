@@ -86,6 +86,13 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
       );
       return;
     }
+    case "thread.settings_changed":
+      run(
+        "UPDATE threads SET settings_json = ? WHERE id = ?",
+        JSON.stringify(event.payload.settings),
+        event.threadId,
+      );
+      return;
     case "run.state_changed":
       return applyRunStateChanged(connection, event);
     case "item.started":
@@ -191,11 +198,13 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
     case "item.delta":
     case "turn.reverted":
     case "context.compacted":
+    case "thread.compacted":
     case "run.settled":
       // The journal row is the whole fact. Deltas reach the item row with its
       // item.completed (readers add them meanwhile: streamed_text.ts); the Run's state
       // moved with its own run.state_changed; the compacted revision is recorded by
-      // the next model.input_prepared.
+      // the next model.input_prepared; a thread's compactions are read from the journal
+      // (thread_compactions.ts).
       return;
   }
 }

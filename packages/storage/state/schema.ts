@@ -19,7 +19,7 @@ import { JOURNAL_CHAIN_BACKFILL_BATCH_ROWS } from "../limits.ts";
  * schema exactly is migrated forward on open (database.ts); any other version means
  * "reset required".
  */
-export const STATE_SCHEMA_VERSION = 6;
+export const STATE_SCHEMA_VERSION = 7;
 
 /**
  * The oldest version that is migrated forward on open; older files need a reset.
@@ -100,6 +100,24 @@ export const STATE_SCHEMA_MIGRATIONS: readonly StateSchemaMigration[] = Object.f
     backfill: (connection) => {
       backfillJournalChain(connection, JOURNAL_CHAIN_BACKFILL_BATCH_ROWS);
     },
+  },
+  // 7: branches that fork a thread at a turn (branch.created), the turn tree (each turn's
+  // previous turn in its branch's history, which finds a turn's siblings for the branch
+  // switcher), the thread's active branch and its own settings (compaction). Every
+  // column is null on rows written before: one branch per thread, turns in ordinal order.
+  {
+    toVersion: 7,
+    statements: [
+      "ALTER TABLE branches ADD COLUMN parent_branch_id TEXT",
+      "ALTER TABLE branches ADD COLUMN fork_turn_id TEXT",
+      "ALTER TABLE branches ADD COLUMN client_request_id TEXT",
+      `CREATE UNIQUE INDEX branches_client_request_id_idx
+    ON branches(client_request_id) WHERE client_request_id IS NOT NULL`,
+      "ALTER TABLE turns ADD COLUMN parent_turn_id TEXT",
+      "CREATE INDEX turns_parent_idx ON turns(thread_id, parent_turn_id)",
+      "ALTER TABLE threads ADD COLUMN active_branch_id TEXT",
+      "ALTER TABLE threads ADD COLUMN settings_json TEXT",
+    ],
   },
 ]);
 

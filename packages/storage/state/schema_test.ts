@@ -30,6 +30,7 @@ const TABLES = [
 const INDEXES = [
   "approvals_run_pending_idx",
   "approvals_thread_idx",
+  "branches_client_request_id_idx",
   "branches_default_thread_idx",
   "events_one_settled_per_run",
   "events_run_seq_idx",
@@ -43,6 +44,7 @@ const INDEXES = [
   "threads_active_catalog_order_idx",
   "threads_archived_catalog_order_idx",
   "threads_client_request_id_idx",
+  "turns_parent_idx",
 ];
 
 function freshSchema(): DatabaseSync {
@@ -72,13 +74,13 @@ function seedRun(db: DatabaseSync): void {
   ).run("run_1", "trn_1", now);
 }
 
-Deno.test("the schema creates exactly the seed's 12 tables, run_config_parts, approvals and 15 indexes", () => {
+Deno.test("the schema creates exactly the seed's 12 tables, run_config_parts, approvals and 17 indexes", () => {
   const db = freshSchema();
   try {
-    assert.equal(STATE_SCHEMA_VERSION, 6);
+    assert.equal(STATE_SCHEMA_VERSION, 7);
     // run_config_parts comes from migration 3 and approvals (with its 2 indexes) from
-    // migration 4, not the version-1 DDL.
-    assert.equal(STATE_SCHEMA_STATEMENTS.length, TABLES.length - 2 + INDEXES.length - 2);
+    // migration 4, and two indexes from migration 7 (branches), not the version-1 DDL.
+    assert.equal(STATE_SCHEMA_STATEMENTS.length, TABLES.length - 2 + INDEXES.length - 4);
     assert.deepEqual(namesOf(db, "table"), TABLES);
     assert.deepEqual(namesOf(db, "index"), INDEXES);
     assert.equal(db.prepare("PRAGMA user_version").get()?.user_version, STATE_SCHEMA_VERSION);
@@ -116,8 +118,8 @@ Deno.test("drift names the version and each missing, unexpected and changed obje
     db.exec("DROP INDEX runs_turn_history_idx");
     db.exec("CREATE TABLE notes (id TEXT)");
     db.exec("ALTER TABLE items ADD COLUMN extra TEXT");
-    assert.deepEqual(describeStateSchemaDrift(db, 7), [
-      "version 7, expected 6",
+    assert.deepEqual(describeStateSchemaDrift(db, 8), [
+      "version 8, expected 7",
       "changed table items",
       "missing index runs_turn_history_idx",
       "unexpected table notes",

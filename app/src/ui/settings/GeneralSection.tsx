@@ -7,6 +7,7 @@ import { useState } from "preact/hooks";
 import { onboardingRecord, saveUserName } from "../../state/onboarding.ts";
 import { USER_NAME_MAX_CHARS } from "../../state/onboarding_flow.ts";
 import { AuxiliarySwitches } from "./AuxiliarySwitches.tsx";
+import { CompactionControls } from "./CompactionControls.tsx";
 // The switches' look is the Skills section's switch.
 import "./data_sections.css";
 import "./skills.css";
@@ -35,6 +36,7 @@ export function GeneralSection() {
       </label>
       <UserNameField />
       <AuxiliarySwitches />
+      <CompactionControls />
       <h4>{t("archived.title")}</h4>
       <ArchivedList />
       <h4>{t("shortcuts.title")}</h4>

@@ -10,6 +10,7 @@ const ready = (threadTitles: boolean, forcedRefinement: boolean) => ({
     threadTitles,
     memoryRefinement: true,
     forcedOff: { threadTitles: false, memoryRefinement: forcedRefinement },
+    compaction: { threshold: 0.9, enabled: true },
   },
 });
 

@@ -17,6 +17,7 @@ import { RunId } from "../ids.ts";
 import { ExecutionPolicy, ReasoningEffort } from "../enums.ts";
 import { ProviderId } from "./provider.ts";
 import { SkillName } from "./skill.ts";
+import { FrozenCompaction } from "./compaction.ts";
 
 export const ContentHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, {
   error: "a content hash is `sha256:` and 64 lowercase hex digits",
@@ -80,6 +81,8 @@ const recordShape = {
   budget: RunBudget.optional(),
   /** The model's price at submission, for a cost budget; absent when not configured. */
   price: ModelPrice.optional(),
+  /** When the Run compacts its context (absent on Runs frozen before it existed: 0.9, on). */
+  compaction: FrozenCompaction.optional(),
   parts: RunConfigPartRefs,
 };
 

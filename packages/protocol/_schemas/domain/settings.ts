@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { docs } from "../docs.ts";
+import { CompactionSettings } from "./compaction.ts";
 
 const AuxiliarySwitches = z.looseObject({
   threadTitles: z.boolean(),
@@ -18,8 +19,11 @@ export const Settings = z.looseObject({
   memoryRefinement: z.boolean(),
   /** Which of them the runtime's environment switches off whatever the setting says. */
   forcedOff: AuxiliarySwitches,
+  /** When a Run compacts its context (config.yaml `compaction`; default 0.9 of the window, on). */
+  compaction: CompactionSettings,
 }).register(docs, {
   description: "The runtime's settings: its own model calls after a user's Run (thread titles, " +
     "memory refinement), as saved in config.yaml, and which of them the environment " +
-    "(`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces off.",
+    "(`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces off; and when " +
+    "Runs compact their context.",
 });

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { method } from "./_define.ts";
 import { Settings } from "../domain/settings.ts";
+import { CompactionOverride } from "../domain/compaction.ts";
 
 /** Methods of the `settings` namespace. */
 export const settingsMethods = {
@@ -20,6 +21,7 @@ export const settingsMethods = {
     params: z.strictObject({
       threadTitles: z.boolean().optional(),
       memoryRefinement: z.boolean().optional(),
+      compaction: CompactionOverride.optional(),
     }),
     result: z.looseObject({ settings: Settings }),
   }),

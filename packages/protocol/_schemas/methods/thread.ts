@@ -1,5 +1,5 @@
 /**
- * `thread.*`: create, rename, archive, unarchive, get, list.
+ * `thread.*`: create, rename, archive, unarchive, get, list, its own settings, compact.
  *
  * @module
  */
@@ -9,6 +9,12 @@ import { Cursor, Identifier, ThreadId } from "../ids.ts";
 import { PAGE_MAX_LIMIT, PATH_MAX_CHARS } from "../../limits.ts";
 import { Thread, ThreadTitle } from "../domain/thread.ts";
 import { EventEnvelope } from "../events.ts";
+import {
+  CompactionOverride,
+  ContextUse,
+  ThreadCompaction,
+  ThreadSettings,
+} from "../domain/compaction.ts";
 
 const threadChange = z.looseObject({
   thread: Thread,
@@ -66,5 +72,36 @@ export const threadMethods = {
       hasMore: z.boolean(),
       snapshotSeq: z.int().min(0),
     }),
+  }),
+  "thread.update_settings": method({
+    description: "Sets or clears (null) the thread's own compaction settings over " +
+      "config.yaml's; later Runs of the thread freeze the result",
+    params: z.strictObject({ threadId: ThreadId, compaction: CompactionOverride.nullable() }),
+    result: z.looseObject({
+      threadId: ThreadId,
+      settings: ThreadSettings,
+      /** False when the settings already were these (no event was written). */
+      changed: z.boolean(),
+      event: EventEnvelope.nullable(),
+    }),
+  }),
+  "thread.compact": method({
+    description: "Summarizes the thread's active history now (one model call); later Runs " +
+      "see the summary in place of the turns it covers. Refused while a Run of the thread " +
+      "is active; idempotent on clientRequestId",
+    params: z.strictObject({ threadId: ThreadId, clientRequestId: Identifier }),
+    result: z.looseObject({
+      threadId: ThreadId,
+      /** False when there was nothing to compact (no turn after the last compaction). */
+      compacted: z.boolean(),
+      compaction: ThreadCompaction.nullable(),
+      event: EventEnvelope.nullable(),
+    }),
+  }),
+  "thread.context": method({
+    description: "Reads how much of its model's context window the thread's last " +
+      "execution call used (null before any)",
+    params: z.strictObject({ threadId: ThreadId }),
+    result: z.looseObject({ threadId: ThreadId, use: ContextUse.nullable() }),
   }),
 };
