@@ -1,5 +1,5 @@
 /**
- * The journal event envelope and the payload of each of the 19 event types.
+ * The journal event envelope and the payload of each of the 21 event types.
  *
  * @module
  */
@@ -37,6 +37,8 @@ const TurnHeader = z.looseObject({
   branchId: BranchId,
   ordinal: z.int().min(1),
   createdAt: Timestamp,
+  /** The previous turn of its branch's history; absent in events older than branches. */
+  parentTurnId: TurnId.nullable().optional(),
 });
 
 /** An approval's fields as its events carry them: `runId` is the mirrored scope id. */
@@ -52,6 +54,14 @@ export const EVENT_PAYLOADS = {
   "thread.renamed": payload({ thread: Thread }),
   "thread.archived": payload({ thread: Thread }),
   "thread.unarchived": payload({ thread: Thread }),
+  /** `branch.create` forked the thread; the new branch is its active branch from now on. */
+  "branch.created": payload({ branch: Branch, clientRequestId: Identifier }),
+  /** `thread.set_active_branch`: the thread shows another branch. */
+  "thread.branch_switched": payload({
+    thread: Thread,
+    branchId: BranchId,
+    previousBranchId: BranchId,
+  }),
   "run.state_changed": payload({
     status: RunStatus,
     /** Null when the Run was just created (queued). */

@@ -16,7 +16,7 @@ import type {
 } from "@daedalus/protocol";
 import {
   createThread,
-  getThread,
+  getThreadWithBranch,
   listThreads,
   listTurns,
   readConfig,
@@ -40,6 +40,7 @@ import type { ProtectedValues } from "../security/protected_values.ts";
 import type { ProviderHandlers } from "./provider_handlers.ts";
 import { createFileHandlers, type FileHandlers } from "./file_handlers.ts";
 import { createRevertHandlers } from "./revert_handlers.ts";
+import { type BranchHandlers, createBranchHandlers } from "./branch_handlers.ts";
 import { createSkillHandlers, type SkillHandlers } from "./skill_handlers.ts";
 import {
   type AuxiliaryForcedOff,
@@ -118,7 +119,8 @@ export type Handlers =
   & ProcessHandlers
   & ApprovalHandlers
   & MemoryHandlers
-  & BreakerHandlers;
+  & BreakerHandlers
+  & BranchHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -179,7 +181,9 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     "thread.unarchive": (params) =>
       Promise.resolve(threadChange(setThreadArchived(store, params.threadId, false))),
     "thread.get": (params) =>
-      Promise.resolve({ result: store.read((db) => getThread(db, params.threadId)) }),
+      Promise.resolve({
+        result: store.read((db) => getThreadWithBranch(db, params.threadId, params.branchId)),
+      }),
     "thread.list": (params) =>
       Promise.resolve({ result: store.read((db) => listThreads(db, params)) }),
     "turn.start": async (params) => {
@@ -320,6 +324,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       protectedValues: deps.protectedValues,
       protectedFiles: deps.protectedFiles ?? [],
     }),
+    ...createBranchHandlers({ store, protectedValues: deps.protectedValues }),
     ...createRevertHandlers({
       store,
       protectedValues: deps.protectedValues,
