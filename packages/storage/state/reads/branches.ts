@@ -9,7 +9,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { StateDatabase } from "../database.ts";
 import { statement } from "../../_statements.ts";
 import { nullableTextColumn, textColumn } from "../_sqlite.ts";
-import { type Row, selectLatestSeq } from "../_rows.ts";
+import type { Row } from "../_rows.ts";
 import { getThread } from "./thread_catalog.ts";
 import { requireId } from "./_params.ts";
 import { ReadError } from "./errors.ts";
