@@ -5,6 +5,7 @@ import { feedEn } from "./feed_en.ts";
 import { reasonsEn } from "./reasons_en.ts";
 import { filesEn } from "./files_en.ts";
 import { revertEn } from "./revert_en.ts";
+import { branchEn } from "./branch_en.ts";
 import { projectsEn } from "./projects_en.ts";
 import { noticesEn } from "./notices_en.ts";
 import { settingsEn } from "./settings_en.ts";
@@ -149,6 +150,7 @@ export const en = {
   ...reasonsEn,
   ...filesEn,
   ...revertEn,
+  ...branchEn,
   ...projectsEn,
   ...noticesEn,
   ...attachmentsEn,

@@ -6,6 +6,7 @@ import { attachmentsZhCN } from "./attachments_zh-CN.ts";
 import { reasonsZhCN } from "./reasons_zh-CN.ts";
 import { filesZhCN } from "./files_zh-CN.ts";
 import { revertZhCN } from "./revert_zh-CN.ts";
+import { branchZhCN } from "./branch_zh-CN.ts";
 import { projectsZhCN } from "./projects_zh-CN.ts";
 import { noticesZhCN } from "./notices_zh-CN.ts";
 import { settingsZhCN } from "./settings_zh-CN.ts";
@@ -148,6 +149,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...reasonsZhCN,
   ...filesZhCN,
   ...revertZhCN,
+  ...branchZhCN,
   ...projectsZhCN,
   ...noticesZhCN,
   ...attachmentsZhCN,

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Item } from "@daedalus/client";
+import type { Item, TurnSiblings } from "@daedalus/client";
 import {
   isActiveStatus,
   type RunFallback,
@@ -17,7 +17,17 @@ import {
 
 /** One row of the feed. */
 export type FeedRow =
-  | { kind: "item"; key: string; turnId: string; item: Item; estimate: number }
+  | {
+    kind: "item";
+    key: string;
+    turnId: string;
+    item: Item;
+    estimate: number;
+    /** On a turn's user message when the turn has siblings: the branch switcher's. */
+    siblings?: TurnSiblings;
+    /** On a turn's last answer: where Regenerate goes. */
+    lastAnswer?: boolean;
+  }
   | { kind: "run-fallback"; key: string; turnId: string; run: RunView; estimate: number }
   | { kind: "run-end"; key: string; turnId: string; run: RunView; estimate: number };
 
@@ -46,6 +56,31 @@ const GUESS_PX = {
 } as const;
 
 const itemRows = new WeakMap<Item, FeedRow>();
+// Siblings come only with `turn.list` pages, which bring new items (so new base rows):
+// a base row's switcher row never goes stale.
+const switcherRows = new WeakMap<FeedRow, FeedRow>();
+
+const lastAnswerRows = new WeakMap<FeedRow, FeedRow>();
+
+function withSiblings(row: FeedRow, siblings: TurnSiblings): FeedRow {
+  const known = switcherRows.get(row);
+  if (known || row.kind !== "item") return known ?? row;
+  const marked: FeedRow = { ...row, siblings };
+  switcherRows.set(row, marked);
+  return marked;
+}
+
+function asLastAnswer(row: FeedRow): FeedRow {
+  const known = lastAnswerRows.get(row);
+  if (known || row.kind !== "item") return known ?? row;
+  const marked: FeedRow = { ...row, lastAnswer: true };
+  lastAnswerRows.set(row, marked);
+  return marked;
+}
+
+function isMessageRow(row: FeedRow, role: "user" | "assistant"): boolean {
+  return row.kind === "item" && row.item.kind === "message" && row.item.role === role;
+}
 const runRows = new WeakMap<RunView, FeedRow[]>();
 
 function guessItemHeight(item: Item): number {
@@ -122,8 +157,21 @@ function rowsOfRun(run: RunView): FeedRow[] {
 export function feedRows(turns: readonly TurnView[]): FeedRow[] {
   const rows: FeedRow[] = [];
   for (const turn of turns) {
+    const siblings = turn.siblings && turn.siblings.count > 1 ? turn.siblings : null;
+    let marked = siblings === null;
+    const start = rows.length;
     for (const run of turn.runs) {
-      for (const row of rowsOfRun(run)) rows.push(row);
+      for (const row of rowsOfRun(run)) {
+        if (!marked && isMessageRow(row, "user")) {
+          rows.push(withSiblings(row, siblings!));
+          marked = true;
+        } else rows.push(row);
+      }
+    }
+    for (let i = rows.length - 1; i >= start; i--) {
+      if (!isMessageRow(rows[i]!, "assistant")) continue;
+      rows[i] = asLastAnswer(rows[i]!);
+      break;
     }
   }
   return rows;
