@@ -2233,7 +2233,7 @@ export type MethodResultMap = {
   };
   "thread.get": {
     thread: Thread;
-    branch: Branch;
+    branch?: Branch;
     snapshotSeq: number;
     [key: string]: unknown;
   };

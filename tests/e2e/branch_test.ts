@@ -94,7 +94,7 @@ Deno.test("spawned: a branch from turn 2 of 4 continues with turns 1–2 as hist
   assert.equal(switched.event?.type, "thread.branch_switched");
   const got = await client.call("thread.get", { threadId: thread.id });
   assert.equal(got.thread.activeBranchId, thread.defaultBranchId);
-  assert.equal(got.branch.id, thread.defaultBranchId);
+  assert.equal(got.branch?.id, thread.defaultBranchId);
   const back = await settledTurn(recording, thread.id, "history?");
   assert.equal(back.branchId, thread.defaultBranchId);
   assert.equal(back.answer, "history: one | two | three | four | history?");

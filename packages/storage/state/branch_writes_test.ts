@@ -6,6 +6,7 @@ import { setThreadArchived } from "./thread_writes.ts";
 import { checkState } from "./maintenance.ts";
 import { listTurns, readTurnsNewestFirst } from "./reads/thread_history.ts";
 import { getThreadWithBranch, listBranches } from "./reads/branches.ts";
+import { readThreadSlice } from "./reads/thread_slice.ts";
 import {
   assertValidEvents,
   countRows,
@@ -253,4 +254,17 @@ Deno.test("turns written before branches follow the turn one ordinal earlier", a
   const turns = fixture.store.read((db) => listTurns(db, { threadId })).turns;
   assert.deepEqual(turns.map((t) => t.parentTurnId), [null, ...turnIds.slice(0, 3)]);
   assert.ok(turns.every((t) => t.siblings!.count === 1));
+});
+
+Deno.test("the history_read slice follows the active branch's lineage", async () => {
+  await using fixture = await openTestStore();
+  const { threadId, defaultBranchId, turnIds } = await fourTurns(fixture);
+  createBranch(fixture.store, { threadId, fromTurnId: turnIds[0]!, clientRequestId: "slice" });
+  turn(fixture, threadId, "two b");
+  const texts = () =>
+    fixture.store.read((db) => readThreadSlice(db, { threadId, maxItems: 50 })).items
+      .map((item) => item.content);
+  assert.deepEqual(texts(), ["one", "two b"]);
+  setActiveBranch(fixture.store, threadId, defaultBranchId);
+  assert.deepEqual(texts(), ["one", "two", "three", "four"]);
 });

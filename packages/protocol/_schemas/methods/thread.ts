@@ -52,7 +52,12 @@ export const threadMethods = {
     description: "Reads one thread with the snapshot seq it was read at, and one of its " +
       "branches (branchId; the active branch when absent)",
     params: z.strictObject({ threadId: ThreadId, branchId: BranchId.optional() }),
-    result: z.looseObject({ thread: Thread, branch: Branch, snapshotSeq: z.int().min(0) }),
+    result: z.looseObject({
+      thread: Thread,
+      /** The branch asked for, else the active one; absent from runtimes older than forks. */
+      branch: Branch.optional(),
+      snapshotSeq: z.int().min(0),
+    }),
   }),
   "thread.list": method({
     description: "Pages the thread catalog, newest first; cursors are bound to their scope",

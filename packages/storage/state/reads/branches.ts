@@ -73,7 +73,7 @@ export function listBranches(db: StateDatabase, threadId: string): BranchList {
 }
 
 /** The `thread.get` result: the thread and one of its branches (the active one by default). */
-export type ThreadWithBranch = ResultOf<"thread.get">;
+export type ThreadWithBranch = ResultOf<"thread.get"> & { branch: Branch };
 
 /**
  * Reads a thread and one of its branches (its active branch when none is named).
