@@ -176,8 +176,10 @@ Deno.test("feed rows: the switcher on a sibling turn's user message, Regenerate 
   const question = of("turn_b_q");
   assert.ok(question?.kind === "item");
   assert.deepEqual(question.siblings, SIBLINGS);
+  assert.equal(question.turnMessage, true);
   const firstQuestion = of("t1_q");
   assert.ok(firstQuestion?.kind === "item" && firstQuestion.siblings === undefined);
+  assert.equal(firstQuestion.turnMessage, true, "every turn's own message can be edited");
   for (const key of ["t1_a", "turn_b_a"]) {
     const answer = of(key);
     assert.ok(
@@ -186,4 +188,16 @@ Deno.test("feed rows: the switcher on a sibling turn's user message, Regenerate 
     );
   }
   assert.equal(feedRows(state.turns)[1], rows[1], "rows keep their identity between calls");
+});
+
+Deno.test("feed rows: a steer is no turn message (Edit is offered on the turn's own only)", () => {
+  const steered = turn("t1", 1);
+  const items = [...steered.runs[0]!.items, message("t1_steer", "t1", "user", 3, "steer: more")];
+  const state = loaded([{ ...steered, runs: [{ ...steered.runs[0]!, items }] }]);
+  const rows = feedRows(state.turns);
+  const steer = rows.find((row) => row.key === "t1_steer");
+  assert.ok(steer?.kind === "item");
+  assert.equal(steer.turnMessage, undefined);
+  const own = rows.find((row) => row.key === "t1_q");
+  assert.ok(own?.kind === "item" && own.turnMessage === true);
 });

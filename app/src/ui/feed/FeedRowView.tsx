@@ -24,7 +24,9 @@ function sendAgainWithComposerEffort(turnId: string): Promise<boolean> {
   return sendAgain(turnId, model ? effortParam(model, currentEffort(model)) : undefined);
 }
 
-function ItemView(props: { item: Item; siblings?: TurnSiblings; lastAnswer?: boolean }) {
+function ItemView(
+  props: { item: Item; turnMessage?: boolean; siblings?: TurnSiblings; lastAnswer?: boolean },
+) {
   const { item } = props;
   const [editing, setEditing] = useState(false);
   if (item.kind === "tool_call") {
@@ -51,7 +53,7 @@ function ItemView(props: { item: Item; siblings?: TurnSiblings; lastAnswer?: boo
           <CopyButton text={item.content} label={t("markdown.copyAnswer")} class="copy-answer" />
         )}
         {answered && props.lastAnswer && <RegenerateButton turnId={item.turnId} />}
-        {isUser && !editing && <EditButton onEdit={() => setEditing(true)} />}
+        {props.turnMessage && !editing && <EditButton onEdit={() => setEditing(true)} />}
         {isUser && props.siblings && (
           <SiblingSwitcher turnId={item.turnId} siblings={props.siblings} />
         )}
@@ -94,7 +96,14 @@ function FeedRowViewInner(props: RowProps) {
       tabIndex={-1}
     >
       {row.kind === "item"
-        ? <ItemView item={row.item} siblings={row.siblings} lastAnswer={row.lastAnswer} />
+        ? (
+          <ItemView
+            item={row.item}
+            turnMessage={row.turnMessage}
+            siblings={row.siblings}
+            lastAnswer={row.lastAnswer}
+          />
+        )
         : row.kind === "run-fallback"
         ? <RunFallbackLine run={row.run} />
         : active

@@ -23,7 +23,9 @@ export type FeedRow =
     turnId: string;
     item: Item;
     estimate: number;
-    /** On a turn's user message when the turn has siblings: the branch switcher's. */
+    /** On a turn's own message (not a steer): where Edit goes. */
+    turnMessage?: boolean;
+    /** On a turn's own message when the turn has siblings: the branch switcher's. */
     siblings?: TurnSiblings;
     /** On a turn's last answer: where Regenerate goes. */
     lastAnswer?: boolean;
@@ -57,16 +59,16 @@ const GUESS_PX = {
 
 const itemRows = new WeakMap<Item, FeedRow>();
 // Siblings come only with `turn.list` pages, which bring new items (so new base rows):
-// a base row's switcher row never goes stale.
-const switcherRows = new WeakMap<FeedRow, FeedRow>();
+// a base row's marked row never goes stale.
+const turnMessageRows = new WeakMap<FeedRow, FeedRow>();
 
 const lastAnswerRows = new WeakMap<FeedRow, FeedRow>();
 
-function withSiblings(row: FeedRow, siblings: TurnSiblings): FeedRow {
-  const known = switcherRows.get(row);
+function asTurnMessage(row: FeedRow, siblings: TurnSiblings | null): FeedRow {
+  const known = turnMessageRows.get(row);
   if (known || row.kind !== "item") return known ?? row;
-  const marked: FeedRow = { ...row, siblings };
-  switcherRows.set(row, marked);
+  const marked: FeedRow = { ...row, turnMessage: true, ...(siblings ? { siblings } : {}) };
+  turnMessageRows.set(row, marked);
   return marked;
 }
 
@@ -158,12 +160,13 @@ export function feedRows(turns: readonly TurnView[]): FeedRow[] {
   const rows: FeedRow[] = [];
   for (const turn of turns) {
     const siblings = turn.siblings && turn.siblings.count > 1 ? turn.siblings : null;
-    let marked = siblings === null;
+    let marked = false;
     const start = rows.length;
     for (const run of turn.runs) {
       for (const row of rowsOfRun(run)) {
+        // The turn's first user message is its own; later ones are steers.
         if (!marked && isMessageRow(row, "user")) {
-          rows.push(withSiblings(row, siblings!));
+          rows.push(asTurnMessage(row, siblings));
           marked = true;
         } else rows.push(row);
       }
