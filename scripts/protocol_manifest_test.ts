@@ -15,8 +15,8 @@ Deno.test("the checked-in manifest is what the schemas generate", async () => {
 
 Deno.test("the manifest lists every method, event, tool and code", () => {
   const manifest = buildProtocolManifest();
-  assert.equal(Object.keys(manifest.methods).length, 48);
-  assert.equal(Object.keys(manifest.events).length, 21);
+  assert.equal(Object.keys(manifest.methods).length, 51);
+  assert.equal(Object.keys(manifest.events).length, 23);
   const names = [
     "approval.respond",
     "approval.list",
@@ -26,11 +26,22 @@ Deno.test("the manifest lists every method, event, tool and code", () => {
     "permission.removeRule",
     "breaker.list",
     "model.set_fallback",
+    "branch.create",
+    "branch.list",
+    "thread.set_active_branch",
   ];
   for (const name of names) {
     assert.ok(name in manifest.methods, `the manifest lacks ${name}`);
   }
-  for (const type of ["approval.requested", "approval.resolved", "run.model_fallback"]) {
+  for (
+    const type of [
+      "approval.requested",
+      "approval.resolved",
+      "run.model_fallback",
+      "branch.created",
+      "thread.branch_switched",
+    ]
+  ) {
     assert.ok(type in manifest.events, `the manifest lacks ${type}`);
   }
   assert.equal(manifest.tools.length, 21);

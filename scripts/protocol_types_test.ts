@@ -15,7 +15,7 @@ Deno.test("every public schema gets a documented type and a typed export of its 
   assert.match(text, /\nexport const Thread: Schema<Thread> = schemas\.Thread;\n/);
   assert.match(text, /\n {2}id: ThreadId;\n/);
   assert.match(text, /\nexport type RunReasonCode =\n {2}\| "cancelled"\n/);
-  assert.match(text, /\n {2}"thread\.get": \{\n {4}threadId: ThreadId;\n {2}\};\n/);
+  assert.match(text, /\n {2}"thread\.archive": \{\n {4}threadId: ThreadId;\n {2}\};\n/);
   assert.match(text, /payload: EventPayloadMap\["run\.settled"\];/);
 });
 

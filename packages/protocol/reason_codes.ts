@@ -116,6 +116,8 @@ export const REQUEST_REASON_CODES = [
   "turn_not_found",
   // turn.revert of a turn whose Run is still queued, running or waiting.
   "turn_active",
+  // branch.create from a turn that belongs to another thread than the one named.
+  "turn_not_in_thread",
   "run_not_found",
   "item_not_found",
   "process_not_found",

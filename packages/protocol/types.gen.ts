@@ -113,15 +113,23 @@ export type AttachmentInputs = AttachmentInput[];
 /** Attachments of one message: at most 8. */
 export const AttachmentInputs: Schema<AttachmentInputs> = schemas.AttachmentInputs;
 
-/** A branch of a thread; every thread has exactly one default branch. */
+/**
+ * A branch of a thread; every thread has exactly one default branch, and `branch.create` forks more
+ * at a turn.
+ */
 export type Branch = {
   id: BranchId;
   threadId: ThreadId;
   createdAt: Timestamp;
   isDefault: boolean;
+  parentBranchId?: BranchId | null;
+  forkTurnId?: TurnId | null;
   [key: string]: unknown;
 };
-/** A branch of a thread; every thread has exactly one default branch. */
+/**
+ * A branch of a thread; every thread has exactly one default branch, and `branch.create` forks more
+ * at a turn.
+ */
 export const Branch: Schema<Branch> = schemas.Branch;
 
 /** A branch id. */
@@ -268,6 +276,7 @@ export type ErrorReasonCode =
   | "branch_not_found"
   | "turn_not_found"
   | "turn_active"
+  | "turn_not_in_thread"
   | "run_not_found"
   | "item_not_found"
   | "process_not_found"
@@ -392,6 +401,30 @@ export type EventEnvelope =
     timestamp: Timestamp;
     type: "thread.compacted";
     payload: EventPayloadMap["thread.compacted"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
+    type: "branch.created";
+    payload: EventPayloadMap["branch.created"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
+    type: "thread.branch_switched";
+    payload: EventPayloadMap["thread.branch_switched"];
   }
   | {
     seq: number;
@@ -1623,6 +1656,7 @@ export type Thread = {
   createdAt: Timestamp;
   updatedAt: Timestamp;
   archivedAt: Timestamp | null;
+  activeBranchId?: BranchId;
   [key: string]: unknown;
 };
 /** A thread summary (seed 000 §6.16 ThreadSummary). */
@@ -1717,6 +1751,8 @@ export type Turn = {
   createdAt: Timestamp;
   updatedAt: Timestamp;
   runs: RunWithItems[];
+  parentTurnId?: TurnId | null;
+  siblings?: TurnSiblings;
   [key: string]: unknown;
 };
 /** A Turn with all of its Runs and their Items. */
@@ -1739,6 +1775,17 @@ export type TurnRevertResult = {
 };
 /** The result of `turn.revert`. */
 export const TurnRevertResult: Schema<TurnRevertResult> = schemas.TurnRevertResult;
+
+/** A turn's siblings: the turns of its thread that follow the same previous turn. */
+export type TurnSiblings = {
+  index: number;
+  count: number;
+  turnIds: TurnId[];
+  branchIds: BranchId[];
+  [key: string]: unknown;
+};
+/** A turn's siblings: the turns of its thread that follow the same previous turn. */
+export const TurnSiblings: Schema<TurnSiblings> = schemas.TurnSiblings;
 
 /** Turns share the Run lifecycle. */
 export type TurnStatus = "queued" | "running" | "waiting" | "completed" | "failed" | "cancelled";
@@ -1844,6 +1891,23 @@ export type EventPayloadMap = {
     itemId?: ItemId;
     [key: string]: unknown;
   };
+  "branch.created": {
+    branch: Branch;
+    clientRequestId: Identifier;
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
+  "thread.branch_switched": {
+    thread: Thread;
+    branchId: BranchId;
+    previousBranchId: BranchId;
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
   "run.state_changed": {
     status: RunStatus;
     previousStatus: RunStatus | null;
@@ -1854,6 +1918,7 @@ export type EventPayloadMap = {
       branchId: BranchId;
       ordinal: number;
       createdAt: Timestamp;
+      parentTurnId?: TurnId | null;
       [key: string]: unknown;
     };
     clientRequestId?: Identifier | null;
@@ -2048,6 +2113,7 @@ export type MethodParamsMap = {
   };
   "thread.get": {
     threadId: ThreadId;
+    branchId?: BranchId;
   };
   "thread.list": {
     cursor?: Cursor | null;
@@ -2101,6 +2167,18 @@ export type MethodParamsMap = {
   "event.replay": {
     afterSeq: number;
     limit?: number;
+  };
+  "branch.create": {
+    threadId: ThreadId;
+    fromTurnId: TurnId | null;
+    clientRequestId: Identifier;
+  };
+  "branch.list": {
+    threadId: ThreadId;
+  };
+  "thread.set_active_branch": {
+    threadId: ThreadId;
+    branchId: BranchId;
   };
   "provider.list": Record<string, never>;
   "provider.configure":
@@ -2289,6 +2367,7 @@ export type MethodResultMap = {
   };
   "thread.get": {
     thread: Thread;
+    branch?: Branch;
     snapshotSeq: number;
     [key: string]: unknown;
   };
@@ -2358,6 +2437,23 @@ export type MethodResultMap = {
     latestSeq: number;
     nextAfterSeq: number;
     hasMore: boolean;
+    [key: string]: unknown;
+  };
+  "branch.create": {
+    branch: Branch;
+    event: EventEnvelope;
+    [key: string]: unknown;
+  };
+  "branch.list": {
+    branches: Branch[];
+    activeBranchId: BranchId;
+    snapshotSeq: number;
+    [key: string]: unknown;
+  };
+  "thread.set_active_branch": {
+    thread: Thread;
+    changed: boolean;
+    event: EventEnvelope | null;
     [key: string]: unknown;
   };
   "provider.list": {

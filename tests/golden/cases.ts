@@ -443,6 +443,52 @@ export const LIVE_CASES: LiveCase[] = [
     },
   },
   {
+    name: "branch.fork",
+    description: "branch.create forks after a turn and makes the fork active; a turn.start " +
+      "there continues after the fork turn; turn.list shows the lineage with siblings; " +
+      "thread.set_active_branch switches back; branch.list; an unknown turn is refused",
+    run: async (s) => {
+      await initialize(s);
+      const thread = await createThread(s, "Fork", "golden-branch-thread");
+      const turn = async (clientRequestId: string, branchId?: string) => {
+        const started = await s.request("turn.start", {
+          threadId: thread.id,
+          ...(branchId ? { branchId } : {}),
+          content: "Summarize notes.md",
+          ...FULL_ACCESS,
+          clientRequestId,
+          ...MODEL,
+        });
+        const runId = started.result?.runId;
+        await s.event("run.settled", (e) => e.runId === runId);
+        return started.result as { turnId: string };
+      };
+      const first = await turn("golden-branch-turn-1");
+      await turn("golden-branch-turn-2");
+      const created = await s.request("branch.create", {
+        threadId: thread.id,
+        fromTurnId: first.turnId,
+        clientRequestId: "golden-branch-create",
+      });
+      await s.event("branch.created");
+      const branch = (created.result as { branch: { id: string } }).branch;
+      await turn("golden-branch-turn-2b", branch.id);
+      await s.request("turn.list", { threadId: thread.id, branchId: branch.id });
+      await s.request("thread.set_active_branch", {
+        threadId: thread.id,
+        branchId: thread.defaultBranchId,
+      });
+      await s.event("thread.branch_switched");
+      await s.request("branch.list", { threadId: thread.id });
+      await s.request("thread.get", { threadId: thread.id, branchId: branch.id });
+      await s.request("branch.create", {
+        threadId: thread.id,
+        fromTurnId: "turn_0123456789abcdef0123456789abcdef",
+        clientRequestId: "golden-branch-unknown-turn",
+      });
+    },
+  },
+  {
     name: "permission.rules",
     description: "permission.read shows the default preset and rules; permission.addRule " +
       "appends a rule (an unknown tool is refused naming it) and permission.removeRule " +

@@ -6,6 +6,7 @@ import { reasonsEn } from "./reasons_en.ts";
 import { filesEn } from "./files_en.ts";
 import { revertEn } from "./revert_en.ts";
 import { contextEn } from "./context_en.ts";
+import { branchEn } from "./branch_en.ts";
 import { projectsEn } from "./projects_en.ts";
 import { noticesEn } from "./notices_en.ts";
 import { settingsEn } from "./settings_en.ts";
@@ -156,6 +157,7 @@ export const en = {
   ...filesEn,
   ...revertEn,
   ...contextEn,
+  ...branchEn,
   ...projectsEn,
   ...noticesEn,
   ...attachmentsEn,

@@ -72,8 +72,9 @@ export const reasonsEn = {
   "reason.error.thread_not_found": "This thread no longer exists.",
   "reason.error.branch_not_found": "This branch no longer exists.",
   "reason.error.turn_not_found": "This turn no longer exists.",
+  "reason.error.turn_not_in_thread": "That turn belongs to another conversation.",
   "reason.error.turn_active":
-    "This turn is still running: stop it or wait until it ends, then undo its file changes.",
+    "This turn is still running: stop it or wait until it ends, then try again.",
   "reason.error.run_not_found": "This run no longer exists.",
   "reason.error.item_not_found": "This item no longer exists.",
   "reason.error.process_not_found": "This process no longer exists.",

@@ -7,6 +7,7 @@ import { reasonsZhCN } from "./reasons_zh-CN.ts";
 import { filesZhCN } from "./files_zh-CN.ts";
 import { revertZhCN } from "./revert_zh-CN.ts";
 import { contextZhCN } from "./context_zh-CN.ts";
+import { branchZhCN } from "./branch_zh-CN.ts";
 import { projectsZhCN } from "./projects_zh-CN.ts";
 import { noticesZhCN } from "./notices_zh-CN.ts";
 import { settingsZhCN } from "./settings_zh-CN.ts";
@@ -155,6 +156,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...filesZhCN,
   ...revertZhCN,
   ...contextZhCN,
+  ...branchZhCN,
   ...projectsZhCN,
   ...noticesZhCN,
   ...attachmentsZhCN,

@@ -14,6 +14,7 @@ import type {
   RunReasonCode,
   RunStatus,
   Turn,
+  TurnSiblings,
 } from "@daedalus/client";
 import { admit, land, type SeqGate } from "./seq_gate.ts";
 
@@ -68,13 +69,24 @@ export interface TurnView {
   id: string;
   ordinal: number;
   runs: readonly RunView[];
+  /** The branch the turn lives on (a shared turn: the branch it was forked from). */
+  branchId?: string;
+  /** The previous turn of its history; null for a first turn; absent when not told. */
+  parentTurnId?: string | null;
+  /** The turns that follow the same previous turn (the branch switcher's ‹ 2/3 ›). */
+  siblings?: TurnSiblings;
 }
 
 /** The open thread's conversation. */
 export interface ConversationState extends SeqGate {
   threadId: string;
-  /** Turns in ordinal order. */
+  /** Turns in ordinal order: the shown branch's history. */
   turns: readonly TurnView[];
+  /**
+   * Turns started on another branch of the thread (their previous turn is not the last
+   * shown one): their events are not this feed's.
+   */
+  otherBranchTurnIds?: readonly string[];
 }
 
 /**
@@ -110,6 +122,9 @@ function turnView(turn: Turn): TurnView {
   return {
     id: turn.id,
     ordinal: turn.ordinal,
+    branchId: turn.branchId,
+    ...(turn.parentTurnId !== undefined ? { parentTurnId: turn.parentTurnId } : {}),
+    ...(turn.siblings ? { siblings: turn.siblings } : {}),
     runs: turn.runs.map((run) => ({
       id: run.id,
       turnId: run.turnId,
@@ -185,13 +200,34 @@ export function applyConversationEvents(
   return admit(state, mine, applyConversationEvent);
 }
 
+/**
+ * Whether a turn that just started continues another branch than the one shown: its
+ * previous turn is not the last shown turn (a runtime older than branches tells none).
+ */
+function startsElsewhere(state: ConversationState, turn: Turn | undefined): boolean {
+  if (!turn || turn.parentTurnId === undefined) return false;
+  if (state.turns.some((known) => known.id === turn.id)) return false;
+  return turn.parentTurnId !== (state.turns.at(-1)?.id ?? null);
+}
+
 function applyConversationEvent(
   state: ConversationState,
   event: JournalEvent,
 ): ConversationState {
+  const elsewhere = state.otherBranchTurnIds ?? [];
+  if (event.turnId && elsewhere.includes(event.turnId)) return state;
   switch (event.type) {
     case "run.state_changed": {
       const { run, turn } = event.payload;
+      if (startsElsewhere(state, turn as Turn | undefined)) {
+        return { ...state, otherBranchTurnIds: [...elsewhere, run.turnId] };
+      }
+      const tree = turn
+        ? {
+          branchId: turn.branchId,
+          ...(turn.parentTurnId !== undefined ? { parentTurnId: turn.parentTurnId } : {}),
+        }
+        : {};
       return updateRun(state, run.turnId, run.id, turn?.ordinal, (view) => ({
         ...view,
         status: event.payload.status,
@@ -206,7 +242,7 @@ function applyConversationEvent(
         ...(run.budget ? { budget: run.budget } : {}),
         startedAt: run.startedAt ?? view.startedAt,
         settledAt: run.settledAt ?? view.settledAt,
-      }));
+      }), tree);
     }
     case "run.settled": {
       if (!event.turnId || !event.runId) return state;
@@ -306,12 +342,13 @@ function updateRun(
   runId: string,
   turnOrdinal: number | undefined,
   change: (run: RunView) => RunView,
+  tree: Pick<TurnView, "branchId" | "parentTurnId"> = {},
 ): ConversationState {
   const turns = [...state.turns];
   let index = turns.findIndex((turn) => turn.id === turnId);
   if (index === -1) {
     const ordinal = turnOrdinal ?? (turns.at(-1)?.ordinal ?? 0) + 1;
-    turns.push({ id: turnId, ordinal, runs: [] });
+    turns.push({ id: turnId, ordinal, runs: [], ...tree });
     turns.sort((a, b) => a.ordinal - b.ordinal);
     index = turns.findIndex((turn) => turn.id === turnId);
   }

@@ -447,13 +447,17 @@ export async function newThread(
  * Sends a message in the open thread with the selected model.
  *
  * @param content the text
- * @param extra uploaded attachments, and the reasoning effort (null: auto; left out when
- *   the model has none)
+ * @param extra uploaded attachments, the reasoning effort (null: auto; left out when
+ *   the model has none), and the branch (the thread's active branch when absent)
  * @returns whether it was accepted
  */
 export async function send(
   content: string,
-  extra: { attachments?: AttachmentInput[]; reasoningEffort?: ReasoningEffort | null } = {},
+  extra: {
+    attachments?: AttachmentInput[];
+    reasoningEffort?: ReasoningEffort | null;
+    branchId?: string;
+  } = {},
 ): Promise<boolean> {
   const choice = selectedModel.value;
   if (!choice || content.trim() === "") return false;
@@ -470,6 +474,7 @@ export async function send(
       providerId: choice.slice(0, slash),
       modelId: choice.slice(slash + 1),
       clientRequestId: crypto.randomUUID(),
+      ...(extra.branchId ? { branchId: extra.branchId } : {}),
       ...(extra.attachments?.length ? { attachments: extra.attachments } : {}),
       ...(extra.reasoningEffort !== undefined ? { reasoningEffort: extra.reasoningEffort } : {}),
     });

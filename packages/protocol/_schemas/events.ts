@@ -38,6 +38,8 @@ const TurnHeader = z.looseObject({
   branchId: BranchId,
   ordinal: z.int().min(1),
   createdAt: Timestamp,
+  /** The previous turn of its branch's history; absent in events older than branches. */
+  parentTurnId: TurnId.nullable().optional(),
 });
 
 /** An approval's fields as its events carry them: `runId` is the mirrored scope id. */
@@ -59,6 +61,14 @@ export const EVENT_PAYLOADS = {
   "thread.compacted": payload({
     ...ThreadCompaction.shape,
     clientRequestId: Identifier,
+  }),
+  /** `branch.create` forked the thread; the new branch is its active branch from now on. */
+  "branch.created": payload({ branch: Branch, clientRequestId: Identifier }),
+  /** `thread.set_active_branch`: the thread shows another branch. */
+  "thread.branch_switched": payload({
+    thread: Thread,
+    branchId: BranchId,
+    previousBranchId: BranchId,
   }),
   "run.state_changed": payload({
     status: RunStatus,

@@ -15,11 +15,13 @@ import { approvalMethods } from "./methods/approval.ts";
 import { breakerMethods } from "./methods/breaker.ts";
 import { permissionMethods } from "./methods/permission.ts";
 import { revertMethods } from "./methods/revert.ts";
+import { branchMethods } from "./methods/branch.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
   ...threadMethods,
   ...turnMethods,
+  ...branchMethods,
   ...providerMethods,
   ...skillMethods,
   ...memoryMethods,

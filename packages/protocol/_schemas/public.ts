@@ -67,6 +67,7 @@ export {
   RunSummary,
   RunWithItems,
   Turn,
+  TurnSiblings,
   UploadedAttachment,
 } from "./domain/item.ts";
 export {

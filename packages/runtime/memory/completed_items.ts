@@ -6,13 +6,17 @@
  */
 import {
   compareExtractionPositions,
+  getThread,
   readTurnsNewestFirst,
   type StateStore,
 } from "@daedalus/storage";
 import type { RefinementItem, RefinementPosition } from "./refinement.ts";
 
 /**
- * Reads completed messages of a thread's default branch after a position.
+ * Reads completed messages of a thread's default branch after a position. Not the active
+ * branch: the extraction cursor is one position per thread ordered by turn ordinal, and
+ * a fork's ordinals restart after its fork turn, so following a switch would skip (or
+ * read again) messages below the cursor.
  *
  * @param store state.db
  * @param threadId the thread
@@ -27,9 +31,10 @@ export function readCompletedItems(
   limits: { maxItems: number; maxBytes: number },
 ): RefinementItem[] {
   const turns = [];
+  const branchId = store.read((db) => getThread(db, threadId)).thread.defaultBranchId;
   for (let before: number | undefined = undefined;;) {
     const page = store.read((db) =>
-      readTurnsNewestFirst(db, { threadId, beforeOrdinal: before, limit: 100 })
+      readTurnsNewestFirst(db, { threadId, branchId, beforeOrdinal: before, limit: 100 })
     );
     turns.push(...page);
     const oldest = page.at(-1);

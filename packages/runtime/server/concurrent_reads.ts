@@ -19,6 +19,7 @@ export const CONCURRENT_READ_METHODS: ReadonlySet<string> = new Set<MethodName>(
   "thread.get",
   "thread.list",
   "turn.list",
+  "branch.list",
   "event.replay",
   "file.preview",
   "file.change.get",

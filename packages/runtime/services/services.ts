@@ -16,7 +16,7 @@ import type {
 } from "@daedalus/protocol";
 import {
   createThread,
-  getThread,
+  getThreadWithBranch,
   listThreads,
   listTurns,
   readConfig,
@@ -45,6 +45,7 @@ import {
   createCompactionHandlers,
   frozenCompaction,
 } from "./compaction_handlers.ts";
+import { type BranchHandlers, createBranchHandlers } from "./branch_handlers.ts";
 import { createSkillHandlers, type SkillHandlers } from "./skill_handlers.ts";
 import {
   type AuxiliaryForcedOff,
@@ -124,7 +125,8 @@ export type Handlers =
   & ApprovalHandlers
   & MemoryHandlers
   & BreakerHandlers
-  & CompactionHandlers;
+  & CompactionHandlers
+  & BranchHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -185,7 +187,9 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     "thread.unarchive": (params) =>
       Promise.resolve(threadChange(setThreadArchived(store, params.threadId, false))),
     "thread.get": (params) =>
-      Promise.resolve({ result: store.read((db) => getThread(db, params.threadId)) }),
+      Promise.resolve({
+        result: store.read((db) => getThreadWithBranch(db, params.threadId, params.branchId)),
+      }),
     "thread.list": (params) =>
       Promise.resolve({ result: store.read((db) => listThreads(db, params)) }),
     "turn.start": async (params) => {
@@ -340,6 +344,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       protectedValues: deps.protectedValues,
       today: () => localDate(new Date()),
     }),
+    ...createBranchHandlers({ store, protectedValues: deps.protectedValues }),
     ...createRevertHandlers({
       store,
       protectedValues: deps.protectedValues,

@@ -38,7 +38,8 @@ export type ReplayedEvent = ResultOf<"event.replay">["events"][number];
 
 /** Columns {@linkcode threadFromRow} reads, for `SELECT ${THREAD_COLUMNS} FROM threads`. */
 export const THREAD_COLUMNS =
-  "id, title, default_branch_id, workspace_json, created_at, updated_at, archived_at";
+  "id, title, default_branch_id, active_branch_id, workspace_json, created_at, updated_at, " +
+  "archived_at";
 
 /** Columns {@linkcode turnFromRow} reads. */
 export const TURN_COLUMNS = "id, thread_id, branch_id, ordinal, status, created_at, updated_at";
@@ -70,6 +71,9 @@ export function threadFromRow(row: Row): Thread {
     createdAt: textColumn(row, "created_at"),
     updatedAt: textColumn(row, "updated_at"),
     archivedAt: nullableTextColumn(row, "archived_at"),
+    // Null until a branch.create or thread.set_active_branch: the default branch.
+    activeBranchId: nullableTextColumn(row, "active_branch_id") ??
+      textColumn(row, "default_branch_id"),
   }));
 }
 

@@ -93,6 +93,29 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
         event.threadId,
       );
       return;
+    case "branch.created": {
+      const branch = event.payload.branch;
+      run(
+        `INSERT INTO branches (id, thread_id, created_at, is_default, parent_branch_id,
+           fork_turn_id, client_request_id) VALUES (?, ?, ?, 0, ?, ?, ?)`,
+        branch.id,
+        branch.threadId,
+        branch.createdAt,
+        branch.parentBranchId ?? null,
+        branch.forkTurnId ?? null,
+        event.payload.clientRequestId,
+      );
+      // A fork is what the user wants to see next (Edit and resend, Regenerate).
+      run("UPDATE threads SET active_branch_id = ? WHERE id = ?", branch.id, branch.threadId);
+      return;
+    }
+    case "thread.branch_switched":
+      run(
+        "UPDATE threads SET active_branch_id = ? WHERE id = ?",
+        event.payload.branchId,
+        event.payload.thread.id,
+      );
+      return;
     case "run.state_changed":
       return applyRunStateChanged(connection, event);
     case "item.started":
@@ -226,8 +249,8 @@ function applyRunStateChanged(
     const turn = body.turn;
     if (turn) {
       run(
-        `INSERT INTO turns (id, thread_id, branch_id, ordinal, status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO turns (id, thread_id, branch_id, ordinal, status, created_at, updated_at,
+           parent_turn_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         turn.id,
         turn.threadId,
         turn.branchId,
@@ -235,6 +258,7 @@ function applyRunStateChanged(
         body.status,
         turn.createdAt,
         event.timestamp,
+        turn.parentTurnId !== undefined ? turn.parentTurnId : previousOnBranch(connection, turn),
       );
     }
     run(
@@ -284,6 +308,21 @@ function applyRunStateChanged(
   if (body.previousStatus === null || isTerminal(body.status)) {
     run("UPDATE threads SET updated_at = ? WHERE id = ?", event.timestamp, summary.threadId);
   }
+}
+
+/**
+ * The previous turn of a turn whose event is older than branches (no `parentTurnId`): the
+ * turn one ordinal earlier on its branch, which the journal created before it, so a
+ * rebuild finds the same one.
+ */
+function previousOnBranch(
+  connection: DatabaseSync,
+  turn: { branchId: string; ordinal: number },
+): string | null {
+  if (turn.ordinal <= 1) return null;
+  const row = statement(connection, "SELECT id FROM turns WHERE branch_id = ? AND ordinal = ?")
+    .get(turn.branchId, turn.ordinal - 1);
+  return row === undefined ? null : String(row.id);
 }
 
 function isTerminal(status: string): boolean {

@@ -83,14 +83,16 @@ function appendCreated(
   input: CreateThreadInput,
 ): CreateThreadResult {
   {
+    const defaultBranchId = newId("branch");
     const thread: Thread = {
       id: threadId,
       title: input.title ?? null,
-      defaultBranchId: newId("branch"),
+      defaultBranchId,
       workspace,
       createdAt,
       updatedAt: now,
       archivedAt: null,
+      activeBranchId: defaultBranchId,
     };
     append({
       type: "thread.created",

@@ -18,12 +18,14 @@ import { StoreError } from "./errors.ts";
 import { statement } from "../_statements.ts";
 import { readThread } from "./thread_writes.ts";
 import { splitRunConfig } from "./run_config_parts.ts";
+import { activeBranchOf } from "./reads/branches.ts";
+import { lastHistoryTurn } from "./reads/branch_lineage.ts";
 
 /** What {@linkcode startTurn} needs. */
 export interface StartTurnInput {
   /** The thread. */
   threadId: string;
-  /** The branch; the thread's default branch when absent. */
+  /** The branch; the thread's active branch when absent. */
   branchId?: string;
   /** The user's message. */
   content: string;
@@ -82,7 +84,7 @@ export function startTurn(store: StateStore, input: StartTurnInput): Committed<S
         `Thread ${thread.id} is archived; unarchive it first`,
       );
     }
-    const branchId = input.branchId ?? thread.defaultBranchId;
+    const branchId = input.branchId ?? activeBranchOf(thread);
     const branch = statement(db.connection, "SELECT thread_id FROM branches WHERE id = ?").get(
       branchId,
     );
@@ -92,13 +94,10 @@ export function startTurn(store: StateStore, input: StartTurnInput): Committed<S
         `Branch ${branchId} is not a branch of ${thread.id}`,
       );
     }
-    const ordinal = Number(
-      statement(
-        db.connection,
-        "SELECT coalesce(max(ordinal), 0) + 1 AS n FROM turns WHERE branch_id = ?",
-      )
-        .get(branchId)?.n ?? 1,
-    );
+    // A turn follows the last turn of its branch's history, shared turns included, so
+    // a fork's ordinals continue after its fork turn's: an ordinal is a history position.
+    const previous = lastHistoryTurn(db.connection, branchId);
+    const ordinal = (previous?.ordinal ?? 0) + 1;
     const turnId = newId("turn");
     const runId = newId("run");
     const run: RunSummary = {
@@ -127,7 +126,14 @@ export function startTurn(store: StateStore, input: StartTurnInput): Committed<S
         status: "queued",
         previousStatus: null,
         run,
-        turn: { id: turnId, threadId: thread.id, branchId, ordinal, createdAt: now },
+        turn: {
+          id: turnId,
+          threadId: thread.id,
+          branchId,
+          ordinal,
+          createdAt: now,
+          parentTurnId: previous?.id ?? null,
+        },
         clientRequestId: input.clientRequestId ?? null,
         runConfig: record,
         // Only the first Run that uses a part carries it: the journal holds each once.

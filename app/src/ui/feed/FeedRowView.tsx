@@ -1,5 +1,6 @@
-import type { Item } from "@daedalus/client";
+import type { Item, TurnSiblings } from "@daedalus/client";
 import { memo } from "preact/compat";
+import { useState } from "preact/hooks";
 import { t } from "../../i18n/i18n.ts";
 import { Markdown } from "../markdown/Markdown.tsx";
 import { ToolCard } from "../tools/ToolCard.tsx";
@@ -15,6 +16,7 @@ import type { FeedRow } from "./feed_rows.ts";
 import { latestRunId, models, resumeRun, selectedModel, sendAgain } from "../../state/store.ts";
 import { canSendAgain } from "../../state/send_again.ts";
 import { currentEffort, effortParam } from "../../state/reasoning_effort.ts";
+import { EditButton, MessageEditor, RegenerateButton, SiblingSwitcher } from "./BranchControls.tsx";
 
 /** Repeats a turn's message with the selected model and the composer's effort for it. */
 function sendAgainWithComposerEffort(turnId: string): Promise<boolean> {
@@ -22,8 +24,11 @@ function sendAgainWithComposerEffort(turnId: string): Promise<boolean> {
   return sendAgain(turnId, model ? effortParam(model, currentEffort(model)) : undefined);
 }
 
-function ItemView(props: { item: Item }) {
+function ItemView(
+  props: { item: Item; turnMessage?: boolean; siblings?: TurnSiblings; lastAnswer?: boolean },
+) {
   const { item } = props;
+  const [editing, setEditing] = useState(false);
   if (item.kind === "tool_call") {
     return (
       <>
@@ -37,21 +42,28 @@ function ItemView(props: { item: Item }) {
   const who = item.role === "user"
     ? onboardingRecord.value.userName ?? t("item.user")
     : t("item.assistant");
+  const isUser = item.role === "user";
+  const answered = !isUser && item.status === "completed" && item.content !== "";
   return (
     <article class={`message role-${item.role ?? "assistant"}`}>
       <header>
         {who}
-        {item.role !== "user" && item.status === "completed" && item.content !== "" && (
+        {answered && (
           // the answer as the model wrote it (Markdown source)
           <CopyButton text={item.content} label={t("markdown.copyAnswer")} class="copy-answer" />
         )}
+        {answered && props.lastAnswer && <RegenerateButton turnId={item.turnId} />}
+        {props.turnMessage && !editing && <EditButton onEdit={() => setEditing(true)} />}
+        {isUser && props.siblings && (
+          <SiblingSwitcher turnId={item.turnId} siblings={props.siblings} />
+        )}
       </header>
-      {item.role === "user"
+      {isUser && editing ? <MessageEditor item={item} onClose={() => setEditing(false)} /> : isUser
         // the user's own text stays plain text
         ? <p class="text">{item.content}</p>
         // assistant Markdown becomes vnodes; raw HTML in it stays text
         : <Markdown text={item.content} />}
-      {item.role === "user" && <MessageAttachments data={item.data} />}
+      {isUser && <MessageAttachments data={item.data} />}
       {item.status === "streaming" && <span class="cursor" aria-hidden="true">▍</span>}
     </article>
   );
@@ -84,7 +96,14 @@ function FeedRowViewInner(props: RowProps) {
       tabIndex={-1}
     >
       {row.kind === "item"
-        ? <ItemView item={row.item} />
+        ? (
+          <ItemView
+            item={row.item}
+            turnMessage={row.turnMessage}
+            siblings={row.siblings}
+            lastAnswer={row.lastAnswer}
+          />
+        )
         : row.kind === "run-fallback"
         ? <RunFallbackLine run={row.run} />
         : active

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Item } from "@daedalus/client";
+import type { Item, TurnSiblings } from "@daedalus/client";
 import {
   isActiveStatus,
   type RunFallback,
@@ -17,7 +17,19 @@ import {
 
 /** One row of the feed. */
 export type FeedRow =
-  | { kind: "item"; key: string; turnId: string; item: Item; estimate: number }
+  | {
+    kind: "item";
+    key: string;
+    turnId: string;
+    item: Item;
+    estimate: number;
+    /** On a turn's own message (not a steer): where Edit goes. */
+    turnMessage?: boolean;
+    /** On a turn's own message when the turn has siblings: the branch switcher's. */
+    siblings?: TurnSiblings;
+    /** On a turn's last answer: where Regenerate goes. */
+    lastAnswer?: boolean;
+  }
   | { kind: "run-fallback"; key: string; turnId: string; run: RunView; estimate: number }
   | { kind: "run-end"; key: string; turnId: string; run: RunView; estimate: number };
 
@@ -46,6 +58,31 @@ const GUESS_PX = {
 } as const;
 
 const itemRows = new WeakMap<Item, FeedRow>();
+// Siblings come only with `turn.list` pages, which bring new items (so new base rows):
+// a base row's marked row never goes stale.
+const turnMessageRows = new WeakMap<FeedRow, FeedRow>();
+
+const lastAnswerRows = new WeakMap<FeedRow, FeedRow>();
+
+function asTurnMessage(row: FeedRow, siblings: TurnSiblings | null): FeedRow {
+  const known = turnMessageRows.get(row);
+  if (known || row.kind !== "item") return known ?? row;
+  const marked: FeedRow = { ...row, turnMessage: true, ...(siblings ? { siblings } : {}) };
+  turnMessageRows.set(row, marked);
+  return marked;
+}
+
+function asLastAnswer(row: FeedRow): FeedRow {
+  const known = lastAnswerRows.get(row);
+  if (known || row.kind !== "item") return known ?? row;
+  const marked: FeedRow = { ...row, lastAnswer: true };
+  lastAnswerRows.set(row, marked);
+  return marked;
+}
+
+function isMessageRow(row: FeedRow, role: "user" | "assistant"): boolean {
+  return row.kind === "item" && row.item.kind === "message" && row.item.role === role;
+}
 const runRows = new WeakMap<RunView, FeedRow[]>();
 
 function guessItemHeight(item: Item): number {
@@ -122,8 +159,22 @@ function rowsOfRun(run: RunView): FeedRow[] {
 export function feedRows(turns: readonly TurnView[]): FeedRow[] {
   const rows: FeedRow[] = [];
   for (const turn of turns) {
+    const siblings = turn.siblings && turn.siblings.count > 1 ? turn.siblings : null;
+    let marked = false;
+    const start = rows.length;
     for (const run of turn.runs) {
-      for (const row of rowsOfRun(run)) rows.push(row);
+      for (const row of rowsOfRun(run)) {
+        // The turn's first user message is its own; later ones are steers.
+        if (!marked && isMessageRow(row, "user")) {
+          rows.push(asTurnMessage(row, siblings));
+          marked = true;
+        } else rows.push(row);
+      }
+    }
+    for (let i = rows.length - 1; i >= start; i--) {
+      if (!isMessageRow(rows[i]!, "assistant")) continue;
+      rows[i] = asLastAnswer(rows[i]!);
+      break;
     }
   }
   return rows;

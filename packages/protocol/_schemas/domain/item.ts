@@ -115,6 +115,17 @@ export const RunWithItems = RunSummary.extend({ items: z.array(Item) }).register
   description: "A Run with all of its Items, as `turn.list` returns it.",
 });
 
+export const TurnSiblings = z.looseObject({
+  /** This turn's place among them, 0-based. */
+  index: z.int().min(0),
+  count: z.int().min(1),
+  turnIds: z.array(TurnId),
+  /** The branch of each turn in `turnIds`, in the same order. */
+  branchIds: z.array(BranchId),
+}).register(docs, {
+  description: "A turn's siblings: the turns of its thread that follow the same previous turn.",
+});
+
 export const Turn = z.looseObject({
   id: TurnId,
   threadId: ThreadId,
@@ -124,4 +135,11 @@ export const Turn = z.looseObject({
   createdAt: Timestamp,
   updatedAt: Timestamp,
   runs: z.array(RunWithItems),
+  /** The previous turn of its branch's history; null for a first turn. */
+  parentTurnId: TurnId.nullable().optional(),
+  /**
+   * The turns that follow the same previous turn (this one included), oldest first, each
+   * with the branch it lives on: what a branch switcher (‹ 2/3 ›) moves between.
+   */
+  siblings: TurnSiblings.optional(),
 }).register(docs, { description: "A Turn with all of its Runs and their Items." });

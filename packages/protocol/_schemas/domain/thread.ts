@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { docs } from "../docs.ts";
-import { BranchId, ThreadId, Timestamp, WorkspaceId } from "../ids.ts";
+import { BranchId, ThreadId, Timestamp, TurnId, WorkspaceId } from "../ids.ts";
 import { PATH_MAX_CHARS, THREAD_TITLE_MAX_CHARS } from "../../limits.ts";
 
 export const ThreadTitle = z.string().trim().min(1).max(THREAD_TITLE_MAX_CHARS).regex(
@@ -34,6 +34,11 @@ export const Thread = z.looseObject({
   createdAt: Timestamp,
   updatedAt: Timestamp,
   archivedAt: Timestamp.nullable(),
+  /**
+   * The branch the thread shows and a `turn.start` without a branch continues. Optional so
+   * events written before branches could fork still parse (there it is the default branch).
+   */
+  activeBranchId: BranchId.optional(),
 }).register(docs, { description: "A thread summary (seed 000 §6.16 ThreadSummary)." });
 
 export const Branch = z.looseObject({
@@ -41,6 +46,14 @@ export const Branch = z.looseObject({
   threadId: ThreadId,
   createdAt: Timestamp,
   isDefault: z.boolean(),
+  /** The branch it was forked from; null (or absent, in older events) for the default branch. */
+  parentBranchId: BranchId.nullable().optional(),
+  /**
+   * The last turn it shares with its parent's history; null for the default branch and for
+   * a branch that shares nothing (an edit of the very first message).
+   */
+  forkTurnId: TurnId.nullable().optional(),
 }).register(docs, {
-  description: "A branch of a thread; every thread has exactly one default branch.",
+  description: "A branch of a thread; every thread has exactly one default branch, and " +
+    "`branch.create` forks more at a turn.",
 });

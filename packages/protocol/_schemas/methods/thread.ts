@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 import { method } from "./_define.ts";
-import { Cursor, Identifier, ThreadId } from "../ids.ts";
+import { BranchId, Cursor, Identifier, ThreadId } from "../ids.ts";
 import { PAGE_MAX_LIMIT, PATH_MAX_CHARS } from "../../limits.ts";
-import { Thread, ThreadTitle } from "../domain/thread.ts";
+import { Branch, Thread, ThreadTitle } from "../domain/thread.ts";
 import { EventEnvelope } from "../events.ts";
 import {
   CompactionOverride,
@@ -55,9 +55,15 @@ export const threadMethods = {
     result: threadChange,
   }),
   "thread.get": method({
-    description: "Reads one thread with the snapshot seq it was read at",
-    params: z.strictObject({ threadId: ThreadId }),
-    result: z.looseObject({ thread: Thread, snapshotSeq: z.int().min(0) }),
+    description: "Reads one thread with the snapshot seq it was read at, and one of its " +
+      "branches (branchId; the active branch when absent)",
+    params: z.strictObject({ threadId: ThreadId, branchId: BranchId.optional() }),
+    result: z.looseObject({
+      thread: Thread,
+      /** The branch asked for, else the active one; absent from runtimes older than forks. */
+      branch: Branch.optional(),
+      snapshotSeq: z.int().min(0),
+    }),
   }),
   "thread.list": method({
     description: "Pages the thread catalog, newest first; cursors are bound to their scope",

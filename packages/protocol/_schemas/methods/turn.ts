@@ -40,7 +40,9 @@ export const turnMethods = {
     }),
   }),
   "turn.list": method({
-    description: "Pages a branch's turns, each with all runs and items; a page is in ordinal " +
+    description: "Pages a branch's history (the active branch when absent): the turns it " +
+      "shares with the branches it was forked from, then its own, each with all runs and " +
+      "items, its previous turn and its siblings; a page is in ordinal " +
       "order, and pages run from the oldest turn (forward, the default) or from the newest " +
       "(backward: the newest page first, then older ones)",
     params: z.strictObject({

@@ -34,3 +34,9 @@ export const USAGE_WINDOW_MAX_DAYS = 3660;
 
 /** Milliseconds in a calendar day, for whole-day arithmetic on UTC-anchored local dates. */
 export const DAY_MS = 86_400_000;
+
+/**
+ * Most branches a branch's lineage walks through (itself and its ancestors); far more
+ * forks of forks than a conversation has, and a guard against a corrupt parent cycle.
+ */
+export const BRANCH_LINEAGE_MAX_DEPTH = 1000;

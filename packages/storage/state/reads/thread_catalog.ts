@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type ResultOf, ThreadId } from "@daedalus/protocol";
+import { type ResultOf, type Thread, ThreadId } from "@daedalus/protocol";
 import type { StateDatabase } from "../database.ts";
 import { type CatalogScope, decodeCatalogCursor, encodeCatalogCursor } from "./_cursor.ts";
 import { pageLimit, requireId } from "./_params.ts";
@@ -15,8 +15,13 @@ import { ReadError } from "./errors.ts";
 import { PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS } from "./limits.ts";
 import { statement } from "../../_statements.ts";
 
-/** What {@linkcode getThread} returns: the `thread.get` result. */
-export type ThreadSnapshot = ResultOf<"thread.get">;
+/** What {@linkcode getThread} returns: a thread and the seq it was read at. */
+export interface ThreadSnapshot {
+  /** The thread. */
+  thread: Thread;
+  /** The highest seq committed when it was read. */
+  snapshotSeq: number;
+}
 
 /** What {@linkcode listThreads} returns: the `thread.list` result. */
 export type ThreadPage = ResultOf<"thread.list">;

@@ -11,6 +11,7 @@ import {
 } from "./_fixtures.ts";
 import { getThread, isThreadUserNamed, listThreads, type ThreadPage } from "./thread_catalog.ts";
 import { ReadError } from "./errors.ts";
+import { getThreadWithBranch } from "./branches.ts";
 import type { StateDatabase } from "../database.ts";
 
 const WORKSPACE = {
@@ -65,6 +66,7 @@ Deno.test("getThread returns the thread DTO with the latest seq of the same read
       createdAt: at(0),
       updatedAt: at(30),
       archivedAt: null,
+      activeBranchId: fixtureId("branch", 1),
     },
     snapshotSeq: 0,
   });
@@ -74,7 +76,8 @@ Deno.test("getThread returns the thread DTO with the latest seq of the same read
   const { thread, snapshotSeq } = getThread(temp.db, id);
   assert.equal(snapshotSeq, 2);
   Thread.parse(thread);
-  parseResult("thread.get", { thread, snapshotSeq });
+  parseResult("thread.get", getThreadWithBranch(temp.db, id));
+  assert.equal(getThreadWithBranch(temp.db, id).branch.id, thread.defaultBranchId);
 });
 
 Deno.test("getThread maps an untitled, archived thread without a workspace", async () => {

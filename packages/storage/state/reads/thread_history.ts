@@ -1,7 +1,9 @@
 /**
  * A branch's turn history, oldest first, each turn with all of its runs and their
- * items. One page costs a fixed number of statements however many runs and items it
- * holds: the turns, then every run of those turns, then every item of those runs.
+ * items. The history of a forked branch is its lineage (branch_lineage.ts): the turns it
+ * shares with the branches it was forked from, then its own, each with its own branchId.
+ * One page costs a fixed number of statements however many runs and items it holds: the
+ * lineage, the turns, then every run of those turns, then every item of those runs.
  *
  * @module
  */
@@ -35,6 +37,7 @@ import {
 import { ReadError } from "./errors.ts";
 import { PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS } from "./limits.ts";
 import { statement } from "../../_statements.ts";
+import { branchLineage, readLineageTurns, turnTreePlaces } from "./branch_lineage.ts";
 
 /** What {@linkcode listTurns} returns: the `turn.list` result. */
 export type TurnPage = ResultOf<"turn.list">;
@@ -43,7 +46,7 @@ export type TurnPage = ResultOf<"turn.list">;
 export interface ListTurnsOptions {
   /** The thread whose history is read. */
   threadId: string;
-  /** The branch to read; the thread's default branch when absent. */
+  /** The branch to read; the thread's active branch when absent. */
   branchId?: string;
   /** `nextCursor` of the previous page of the same branch; absent or null for the first. */
   cursor?: string | null;
@@ -83,24 +86,16 @@ export function listTurns(db: StateDatabase, options: ListTurnsOptions): TurnPag
     const position = options.cursor == null
       ? null
       : decodeHistoryCursor(options.cursor, scope, direction);
-    const turnRows = direction === "forward"
-      ? statement(
-        db.connection,
-        `SELECT ${TURN_COLUMNS} FROM turns WHERE branch_id = ? AND ordinal > ?
-         ORDER BY ordinal ASC LIMIT ?`,
-      ).all(scope.branchId, position ?? 0, limit + 1)
-      : statement(
-        db.connection,
-        `SELECT ${TURN_COLUMNS} FROM turns WHERE branch_id = ? AND ordinal < ?
-         ORDER BY ordinal DESC LIMIT ?`,
-      ).all(scope.branchId, position ?? Number.MAX_SAFE_INTEGER, limit + 1);
+    const turnRows = readLineageTurns(
+      db.connection,
+      branchLineage(db.connection, scope.branchId),
+      { direction, position, limit: limit + 1 },
+      TURN_COLUMNS,
+    );
     const pageRows = direction === "forward"
       ? turnRows.slice(0, limit)
       : turnRows.slice(0, limit).reverse();
-    const runsByTurn = selectRunsOfTurns(db, scope, pageRows.map((row) => textColumn(row, "id")));
-    const turns = pageRows.map((row) =>
-      turnFromRow(row, runsByTurn.get(textColumn(row, "id")) ?? [])
-    );
+    const turns = turnsWithRuns(db, threadId, pageRows, true);
     const hasMore = turnRows.length > limit;
     // forward pages continue after their last turn, backward pages before their first
     const edge = direction === "forward" ? turns.at(-1) : turns.at(0);
@@ -115,19 +110,21 @@ export function listTurns(db: StateDatabase, options: ListTurnsOptions): TurnPag
   });
 }
 
-/** Checks the thread exists and the branch is one of its own (its default when absent). */
+/** Checks the thread exists and the branch is one of its own (its active one when absent). */
 function resolveBranch(
   db: StateDatabase,
   threadId: string,
   branchId: string | undefined,
 ): HistoryScope {
-  const thread = statement(db.connection, "SELECT default_branch_id FROM threads WHERE id = ?")
-    .get(threadId);
+  const thread = statement(
+    db.connection,
+    "SELECT coalesce(active_branch_id, default_branch_id) AS branch_id FROM threads WHERE id = ?",
+  ).get(threadId);
   if (thread === undefined) {
     throw new ReadError("thread_not_found", `Thread ${threadId} does not exist`, "threadId");
   }
   if (branchId === undefined) {
-    return { threadId, branchId: textColumn(thread, "default_branch_id") };
+    return { threadId, branchId: textColumn(thread, "branch_id") };
   }
   const branch = statement(db.connection, "SELECT 1 FROM branches WHERE id = ? AND thread_id = ?")
     .get(branchId, threadId);
@@ -142,15 +139,45 @@ function resolveBranch(
 }
 
 /**
- * Every run of the given turns (all on `scope`'s branch) with its items, grouped by turn
- * id. The IN list is walked in turn-id order, so `runs_turn_history_idx` yields each
+ * The turns of `rows` with their runs and items; with `withTree`, each also with its
+ * previous turn and its siblings (what `turn.list` shows; the context builder skips it).
+ */
+function turnsWithRuns(
+  db: StateDatabase,
+  threadId: string,
+  rows: Row[],
+  withTree: boolean,
+): Turn[] {
+  const branchOf = new Map(
+    rows.map((row) => [textColumn(row, "id"), textColumn(row, "branch_id")]),
+  );
+  const runsByTurn = selectRunsOfTurns(db, threadId, branchOf);
+  const places = withTree
+    ? turnTreePlaces(
+      db.connection,
+      threadId,
+      rows.map((row) => ({ id: textColumn(row, "id"), ordinal: Number(row.ordinal) })),
+    )
+    : new Map();
+  return rows.map((row) => {
+    const id = textColumn(row, "id");
+    const turn = turnFromRow(row, runsByTurn.get(id) ?? []);
+    const place = places.get(id);
+    return place === undefined ? turn : { ...turn, ...place };
+  });
+}
+
+/**
+ * Every run of the given turns (by id, each with its branch) with its items, grouped by
+ * turn id. The IN list is walked in turn-id order, so `runs_turn_history_idx` yields each
  * turn's runs by (created_at, id) without a sort.
  */
 function selectRunsOfTurns(
   db: StateDatabase,
-  scope: HistoryScope,
-  turnIds: string[],
+  threadId: string,
+  branchOf: ReadonlyMap<string, string>,
 ): Map<string, RunWithItems[]> {
+  const turnIds = [...branchOf.keys()];
   const byTurn = new Map<string, RunWithItems[]>();
   if (turnIds.length === 0) return byTurn;
   const runRows = statement(
@@ -169,6 +196,7 @@ function selectRunsOfTurns(
   ).all(JSON.stringify(turnIds));
   const itemsByRun = selectItemsOfRuns(db, runRows.map((row) => textColumn(row, "id")));
   for (const row of runRows) {
+    const scope = { threadId, branchId: branchOf.get(textColumn(row, "turn_id")) ?? "" };
     const run = runFromRow(row, scope, itemsByRun.get(textColumn(row, "id")) ?? []);
     appendTo(byTurn, run.turnId, run);
   }
@@ -200,7 +228,7 @@ function appendTo<T>(groups: Map<string, T[]>, key: string, value: T): void {
 export interface RecentTurnsOptions {
   /** The thread. */
   threadId: string;
-  /** The branch; the thread's default branch when absent. */
+  /** The branch; the thread's active branch when absent. */
   branchId?: string;
   /** Only turns with a smaller ordinal (the previous page's last); all when absent. */
   beforeOrdinal?: number;
@@ -209,8 +237,9 @@ export interface RecentTurnsOptions {
 }
 
 /**
- * Reads a branch's turns newest first, each with its runs and items — how the
- * context builder walks history back from the present, one page at a time.
+ * Reads a branch's history newest first (its lineage: shared turns too), each turn with
+ * its runs and items — how the context builder walks history back from the present, one
+ * page at a time.
  *
  * @param db the state database
  * @param options thread, branch, where to continue, and how many
@@ -225,12 +254,12 @@ export function readTurnsNewestFirst(db: StateDatabase, options: RecentTurnsOpti
   const limit = pageLimit(options.limit, PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS);
   return db.readTransaction(() => {
     const scope = resolveBranch(db, threadId, branchId);
-    const turnRows = statement(
+    const turnRows = readLineageTurns(
       db.connection,
-      `SELECT ${TURN_COLUMNS} FROM turns WHERE branch_id = ? AND ordinal < ?
-       ORDER BY ordinal DESC LIMIT ?`,
-    ).all(scope.branchId, options.beforeOrdinal ?? Number.MAX_SAFE_INTEGER, limit);
-    const runsByTurn = selectRunsOfTurns(db, scope, turnRows.map((row) => textColumn(row, "id")));
-    return turnRows.map((row) => turnFromRow(row, runsByTurn.get(textColumn(row, "id")) ?? []));
+      branchLineage(db.connection, scope.branchId),
+      { direction: "backward", position: options.beforeOrdinal ?? null, limit },
+      TURN_COLUMNS,
+    );
+    return turnsWithRuns(db, threadId, turnRows, false);
   });
 }

@@ -9,6 +9,26 @@ import type { StateDatabase } from "../database.ts";
 import { ITEM_COLUMNS, itemFromRow } from "../_rows.ts";
 import { overlayStreamedText } from "../streamed_text.ts";
 import { statement } from "../../_statements.ts";
+import { branchLineage } from "./branch_lineage.ts";
+
+/** Every item id of the thread's active history, in conversation order. */
+function historyItemIds(db: StateDatabase, threadId: string): string[] {
+  const thread = statement(
+    db.connection,
+    "SELECT coalesce(active_branch_id, default_branch_id) AS branch_id FROM threads WHERE id = ?",
+  ).get(threadId);
+  if (thread === undefined) return [];
+  const segments = branchLineage(db.connection, String(thread.branch_id))
+    .sort((a, b) => a.after - b.after);
+  return segments.flatMap((segment) =>
+    statement(
+      db.connection,
+      `SELECT i.id FROM items i JOIN runs r ON r.id = i.run_id JOIN turns t ON t.id = i.turn_id
+       WHERE t.branch_id = ? AND t.ordinal > ? AND t.ordinal <= ?
+       ORDER BY t.ordinal, r.created_at, r.id, i.ordinal`,
+    ).all(segment.branchId, segment.after, segment.upTo).map((row) => String(row.id))
+  );
+}
 
 /** Options of {@linkcode readThreadSlice}. */
 export interface ThreadSliceOptions {
@@ -33,7 +53,8 @@ export interface ThreadSlice {
 }
 
 /**
- * Reads items of a thread's default branch around an anchor.
+ * Reads items of a thread's active branch (its whole history: the turns it shares with
+ * the branches it was forked from too) around an anchor.
  *
  * @param db the state database
  * @param options thread, anchor and size
@@ -41,12 +62,7 @@ export interface ThreadSlice {
  */
 export function readThreadSlice(db: StateDatabase, options: ThreadSliceOptions): ThreadSlice {
   return db.readTransaction(() => {
-    const ids = statement(
-      db.connection,
-      `SELECT i.id FROM items i JOIN runs r ON r.id = i.run_id JOIN turns t ON t.id = i.turn_id
-       JOIN threads th ON th.id = t.thread_id AND th.default_branch_id = t.branch_id
-       WHERE t.thread_id = ? ORDER BY t.ordinal, r.created_at, r.id, i.ordinal`,
-    ).all(options.threadId).map((row) => String(row.id));
+    const ids = historyItemIds(db, options.threadId);
     const anchor = options.anchorItemId ? ids.indexOf(options.anchorItemId) : ids.length - 1;
     const anchorFound = options.anchorItemId === undefined || anchor >= 0;
     const center = anchor >= 0 ? anchor : ids.length - 1;
