@@ -5,8 +5,6 @@
  */
 export const markdownEn = {
   "markdown.showAll": "Show all ({size} more)",
-  "markdown.showingAll": "Showing the whole answer…",
-  "markdown.collapsedNote": "Only the first {size} of this answer is shown.",
   "markdown.footnotes": "Footnotes",
   "markdown.footnoteBack": "Back to the reference",
   "markdown.image": "Image: {alt}",

@@ -5,8 +5,6 @@
  */
 export const markdownZhCN = {
   "markdown.showAll": "显示全部（还有 {size}）",
-  "markdown.showingAll": "正在显示完整回答…",
-  "markdown.collapsedNote": "此回答只显示了前 {size}。",
   "markdown.footnotes": "脚注",
   "markdown.footnoteBack": "返回引用处",
   "markdown.image": "图片：{alt}",

@@ -29,15 +29,17 @@ loadRenderer();
  * renderer's chunk has arrived, the text as plain text (its start only, for a huge one).
  *
  * @param props.text the Markdown source
+ * @param props.streaming whether the answer is still streaming (its last block then draws
+ *   the caret, see feed.css)
  */
-export function Markdown(props: { text: string }) {
+export function Markdown(props: { text: string; streaming?: boolean }) {
   const loaded = renderer.value;
   useEffect(() => {
     if (!loaded) loadRenderer();
   }, [loaded]);
-  if (loaded) return <loaded.RichMarkdown text={props.text} />;
+  if (loaded) return <loaded.RichMarkdown text={props.text} streaming={props.streaming} />;
   return (
-    <div class="markdown">
+    <div class={props.streaming ? "markdown streaming" : "markdown"}>
       <p class="md-plain">{props.text.slice(0, COLLAPSE_CHARS)}</p>
     </div>
   );
