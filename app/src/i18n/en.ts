@@ -1,3 +1,4 @@
+import { markdownEn } from "./markdown_en.ts";
 import { healthEn } from "./health_en.ts";
 import { approvalsEn } from "./approvals_en.ts";
 import { attachmentsEn } from "./attachments_en.ts";
@@ -153,6 +154,7 @@ export const en = {
   "process.state.exited": "exited",
   "process.state.terminated": "terminated",
   "process.state.unknown": "unknown",
+  ...markdownEn,
   ...reasonsEn,
   ...filesEn,
   ...revertEn,

@@ -1,3 +1,4 @@
+import { markdownZhCN } from "./markdown_zh-CN.ts";
 import { healthZhCN } from "./health_zh-CN.ts";
 import { approvalsZhCN } from "./approvals_zh-CN.ts";
 import { feedZhCN } from "./feed_zh-CN.ts";
@@ -152,6 +153,7 @@ export const zhCN: Record<MessageKey, string> = {
   "process.state.exited": "已退出",
   "process.state.terminated": "已终止",
   "process.state.unknown": "未知",
+  ...markdownZhCN,
   ...reasonsZhCN,
   ...filesZhCN,
   ...revertZhCN,

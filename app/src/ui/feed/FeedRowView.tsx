@@ -62,7 +62,7 @@ function ItemView(
         // the user's own text stays plain text
         ? <p class="text">{item.content}</p>
         // assistant Markdown becomes vnodes; raw HTML in it stays text
-        : <Markdown text={item.content} />}
+        : <Markdown text={item.content} streaming={item.status === "streaming"} />}
       {isUser && <MessageAttachments data={item.data} />}
       {item.status === "streaming" && <span class="cursor" aria-hidden="true">▍</span>}
     </article>

@@ -47,6 +47,11 @@ export interface TurnEntry {
 const TURN_LABEL_MAX_CHARS = 80;
 /** Characters per rendered line in the height guess (a medium-width column). */
 const GUESS_CHARS_PER_LINE = 90;
+/**
+ * Characters of a message the height guess reads (64 KiB): an answer shows no more
+ * before "Show all", and reading a 5 MB one on every streamed delta would block the page.
+ */
+const GUESS_CHARS_MAX = 65_536;
 /** Height guesses in px, close to the rendered sizes so that first scrolls barely jump. */
 const GUESS_PX = {
   header: 40,
@@ -87,7 +92,7 @@ const runRows = new WeakMap<RunView, FeedRow[]>();
 
 function guessItemHeight(item: Item): number {
   if (item.kind === "tool_call" || item.kind === "tool_result") return GUESS_PX.tool;
-  const lines = item.content.split("\n").reduce(
+  const lines = item.content.slice(0, GUESS_CHARS_MAX).split("\n").reduce(
     (sum, line) => sum + Math.max(1, Math.ceil(line.length / GUESS_CHARS_PER_LINE)),
     0,
   );
