@@ -35,6 +35,14 @@ Deno.test({
         // An empty path is refused in the dialog itself.
         await page.click("dialog.new-project button[type=submit]");
         await page.waitForSelector("dialog.new-project input[aria-invalid=true]");
+        // A folder the runtime refuses: its reason beside the field, in the dialog.
+        await page.fill("dialog.new-project input >> nth=0", `${folder}/does-not-exist`);
+        await page.click("dialog.new-project button[type=submit]");
+        const refusal = await page.waitForSelector("dialog.new-project .field-problem", {
+          timeout: PAGE_WAIT_MS,
+        });
+        assert.ok((await refusal.textContent())?.trim(), "the runtime's reason is shown");
+        assert.equal(await page.$("div.error[role=alert]"), null, "not behind the backdrop");
         await page.fill("dialog.new-project input >> nth=0", folder);
         await page.fill("dialog.new-project input >> nth=1", "Site");
         await page.click("dialog.new-project button[type=submit]");

@@ -426,6 +426,21 @@ export async function loadMoreThreads(): Promise<void> {
 export async function newThread(
   workspace?: { rootUri: string; name?: string },
 ): Promise<boolean> {
+  const problem = await createThread(workspace);
+  if (problem !== null) report(problem);
+  return problem === null;
+}
+
+/**
+ * Creates a thread and opens it, like {@linkcode newThread}, but hands a refusal back to
+ * the caller (a dialog shows it beside its field, above its own backdrop).
+ *
+ * @param workspace the project folder (absolute path) and its name, for a project thread
+ * @returns null when it was created, else what went wrong
+ */
+export async function createThread(
+  workspace?: { rootUri: string; name?: string },
+): Promise<Error | null> {
   try {
     const { thread, event } = await need().call("thread.create", {
       clientRequestId: crypto.randomUUID(),
@@ -436,10 +451,9 @@ export async function newThread(
     // history (as a chat app does): Back then leaves the thread, not to an empty screen.
     const fromStartScreen = threadOfAddress(globalThis.location?.hash ?? "") === null;
     await openThread(thread.id, { address: fromStartScreen ? "replace" : "push" });
-    return true;
+    return null;
   } catch (error) {
-    report(error);
-    return false;
+    return error instanceof Error ? error : new Error(String(error));
   }
 }
 

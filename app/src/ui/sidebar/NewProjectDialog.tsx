@@ -1,6 +1,6 @@
 import { signal } from "@preact/signals";
 import { useState } from "preact/hooks";
-import { newThread } from "../../state/store.ts";
+import { createThread } from "../../state/store.ts";
 import { t } from "../../i18n/i18n.ts";
 import { useModalDialog } from "../modal_dialog.ts";
 
@@ -29,13 +29,15 @@ export function NewProjectDialog() {
       setProblem(t("projects.pathRequired"));
       return;
     }
-    const created = await newThread({
+    const refused = await createThread({
       rootUri: folder,
       // Without a name the runtime names the project after the folder.
       name: name.trim() === "" ? undefined : name.trim(),
     });
-    // On failure the runtime's reason shows in the alert line and the input stays.
-    if (created) modal.close();
+    // A refusal is shown beside the folder, in the dialog (not behind its backdrop), and
+    // the input stays for the user to correct.
+    if (refused === null) modal.close();
+    else setProblem(refused.message);
   };
   return (
     <dialog
@@ -58,7 +60,13 @@ export function NewProjectDialog() {
             onInput={(event) => setPath(event.currentTarget.value)}
           />
         </label>
-        <p id="new-project-hint" class="muted">{problem ?? t("projects.pathHint")}</p>
+        <p
+          id="new-project-hint"
+          class={problem === null ? "muted" : "field-problem"}
+          role={problem === null ? undefined : "alert"}
+        >
+          {problem ?? t("projects.pathHint")}
+        </p>
         <label>
           {t("projects.name")}
           <input
