@@ -150,7 +150,7 @@ Deno.test({
         assert.equal(await page.getAttribute("html", "data-theme"), "light");
         assert.equal(await page.getAttribute("html", "lang"), "zh-CN");
         // The name from step 1 marks the user's own messages.
-        assert.equal(await page.textContent("article.message.role-user header"), "Ana");
+        assert.equal(await page.textContent("article.message.role-user header .author"), "Ana");
         assert.deepEqual(run.pageErrors, []);
       },
       undefined,

@@ -47,7 +47,7 @@ function ItemView(
   return (
     <article class={`message role-${item.role ?? "assistant"}`}>
       <header>
-        {who}
+        <span class="author">{who}</span>
         {answered && (
           // the answer as the model wrote it (Markdown source)
           <CopyButton text={item.content} label={t("markdown.copyAnswer")} class="copy-answer" />
