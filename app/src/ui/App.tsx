@@ -1,5 +1,5 @@
-import { useEffect } from "preact/hooks";
-import { lastError, startNewThread } from "../state/store.ts";
+import { useEffect, useLayoutEffect } from "preact/hooks";
+import { conversation, lastError, startNewThread } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { ConnectionBanner } from "./ConnectionBanner.tsx";
 import { UpdatePrompt } from "./UpdatePrompt.tsx";
@@ -10,6 +10,8 @@ import { Conversation } from "./Conversation.tsx";
 import { Composer } from "./Composer.tsx";
 import { RunAnnouncer } from "./run/RunAnnouncer.tsx";
 import { ConversationHeader } from "./ConversationHeader.tsx";
+import { PhoneBar, PhoneNewThread } from "./PhoneBar.tsx";
+import { closeDrawer, drawerOpen, phoneLayout, restoreDrawerFocus } from "../state/drawer.ts";
 import { DiffDialog } from "./files/DiffDialog.tsx";
 import { RevertDialog } from "./files/RevertDialog.tsx";
 import { FilePanel } from "./files/FilePanel.tsx";
@@ -51,6 +53,16 @@ export function App() {
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);
   }, []);
+  const threadId = conversation.value?.threadId ?? null;
+  useEffect(() => {
+    // Another thread opened (from the drawer, a link, back/forward): the drawer has done its job.
+    closeDrawer(false);
+  }, [threadId]);
+  // behind the open drawer, the page is out of reach until the drawer closes
+  const covered = phoneLayout.value && drawerOpen.value;
+  useLayoutEffect(() => {
+    if (!covered) restoreDrawerFocus();
+  }, [covered]);
   return (
     <div class="shell">
       <ConnectionBanner />
@@ -64,8 +76,12 @@ export function App() {
       <div class="layout">
         <Sidebar />
         <SidebarResizer />
-        <main class="main">
-          <ConversationHeader />
+        <main class="main" inert={covered}>
+          <div class="main-top">
+            <PhoneBar />
+            <ConversationHeader />
+            <PhoneNewThread />
+          </div>
           <Conversation />
           <RunAnnouncer />
           <Composer />

@@ -1,0 +1,45 @@
+import { useRef } from "preact/hooks";
+import { conversation, startNewThread } from "../state/store.ts";
+import { drawerOpen, openDrawer } from "../state/drawer.ts";
+import { t } from "../i18n/i18n.ts";
+
+/**
+ * The phone layout's controls at the start of the header row: the menu button that opens
+ * the sidebar's drawer and, while the drawer is closed, New thread (so it is always one
+ * tap away). Hidden by styles.css on wider screens, where the sidebar is a column.
+ */
+export function PhoneBar() {
+  const menu = useRef<HTMLButtonElement>(null);
+  return (
+    <div class="phone-bar">
+      <button
+        ref={menu}
+        type="button"
+        class="drawer-open"
+        aria-label={t("drawer.open")}
+        title={t("drawer.open")}
+        aria-controls="sidebar"
+        aria-expanded={drawerOpen.value}
+        onClick={() => openDrawer(menu.current)}
+      >
+        <span aria-hidden="true">☰</span>
+      </button>
+      {!conversation.value && <span class="phone-title">{t("app.title")}</span>}
+    </div>
+  );
+}
+
+/** New thread in the phone header (the drawer has its own). */
+export function PhoneNewThread() {
+  return (
+    <button
+      type="button"
+      class="phone-new-thread"
+      aria-label={t("sidebar.newThread")}
+      title={t("sidebar.newThread")}
+      onClick={() => startNewThread()}
+    >
+      <span aria-hidden="true">＋</span>
+    </button>
+  );
+}
