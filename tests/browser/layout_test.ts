@@ -84,12 +84,22 @@ function layoutBoxes(page: Page): Promise<{
     const text = [];
     if (frame) {
       for (const el of scroller.querySelectorAll(
-        // a code block's text is its code, not the frame its Copy button sits in
-        '.message .text, .markdown > :not(.code-block), .markdown pre > code, ' +
+        // a code block's text is its code: the pre's content box (any line may be as long
+        // as the block is wide), not the frame its Copy button sits in
+        '.message .text, .markdown > :not(.code-block), .markdown pre, ' +
           '.tool-card header, .run-progress, .run-outcome',
       )) {
         if (!visible(el)) continue;
-        const r = el.getBoundingClientRect();
+        let r = el.getBoundingClientRect();
+        if (el.tagName === 'PRE') {
+          const cs = getComputedStyle(el);
+          const px = (v) => parseFloat(v) || 0;
+          const left = r.left + px(cs.borderLeftWidth) + px(cs.paddingLeft);
+          const right = r.right - px(cs.borderRightWidth) - px(cs.paddingRight);
+          const t = r.top + px(cs.borderTopWidth) + px(cs.paddingTop);
+          const b = r.bottom - px(cs.borderBottomWidth) - px(cs.paddingBottom);
+          r = { left, right, top: t, bottom: b, x: left, width: right - left };
+        }
         const top = Math.max(r.top, frame.top), bottom = Math.min(r.bottom, frame.bottom);
         if (bottom - top <= 1) continue;
         text.push([el.className || el.tagName, { x: r.x, y: top, width: r.width, height: bottom - top }]);
@@ -495,4 +505,69 @@ Deno.test({
         },
       },
     ),
+});
+
+/** The layout screenshots: each scene at each size, light and dark. */
+const SHOT_SIZES = [[1440, 900], [390, 844]] as const;
+
+Deno.test({
+  name: "browser layout: screenshots of the start screen, a thread, settings and the drawer",
+  ignore,
+  fn: async () => {
+    const dir = Deno.env.get("LAYOUT_SCREENSHOTS_DIR") ??
+      await Deno.makeTempDir({ prefix: "daedalus_layout_shots_" });
+    await Deno.mkdir(dir, { recursive: true });
+    const shots: string[] = [];
+    await withBrowser(
+      async (run) => {
+        const { page } = run;
+        await logIn(run);
+        const shoot = async (name: string) => {
+          await frames(page);
+          const path = `${dir}/${name}.png`;
+          await page.screenshot({ path });
+          const { size } = await Deno.stat(path);
+          assert.ok(size > 5000, `${path} is only ${size} bytes`);
+          shots.push(path);
+        };
+        for (const theme of ["light", "dark"] as const) {
+          await page.emulateMedia({ colorScheme: theme, reducedMotion: "reduce" });
+          for (const [width, height] of SHOT_SIZES) {
+            await page.setViewportSize({ width, height });
+            const phone = width <= 700;
+            const size = `${width}x${height}-${theme}`;
+            await page.click(phone ? ".phone-new-thread" : "nav.sidebar button.new-thread");
+            await page.waitForSelector("form.composer textarea", wait);
+            await shoot(`start-${size}`);
+
+            if (phone) {
+              await page.click(".drawer-open");
+              await waitDrawer(page, true);
+              await shoot(`drawer-${size}`);
+            }
+            await page.click(
+              `nav.sidebar button.thread:has-text(${JSON.stringify(SHOWCASE_TITLE)})`,
+            );
+            await waitDrawer(page, !phone);
+            await page.waitForSelector(`${SCROLLER} .tool-card`, wait);
+            await page.waitForFunction(
+              `(() => { const s = document.querySelector(${JSON.stringify(SCROLLER)});` +
+                " return s.scrollTop + s.clientHeight >= s.scrollHeight - 2; })()",
+            );
+            await shoot(`thread-${size}`);
+
+            await page.keyboard.press("Control+,");
+            await page.waitForSelector("dialog.settings[open]", wait);
+            await shoot(`settings-${size}`);
+            await page.keyboard.press("Escape");
+            await page.waitForSelector("dialog.settings[open]", { ...wait, state: "detached" });
+          }
+        }
+      },
+      { width: 1440, height: 900 },
+      { beforeStart: (home) => writeShowcaseThread(home.home, home.workspacesRoot).then(() => {}) },
+    );
+    assert.equal(shots.length, 14, `screenshots taken: ${shots.join(", ")}`);
+    console.log(`layout screenshots: ${dir}`);
+  },
 });

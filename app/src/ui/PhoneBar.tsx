@@ -22,7 +22,15 @@ export function PhoneBar() {
         aria-expanded={drawerOpen.value}
         onClick={() => openDrawer(menu.current)}
       >
-        <span aria-hidden="true">☰</span>
+        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+          <path
+            d="M4 6h16M4 12h16M4 18h16"
+            fill="none"
+            stroke="currentColor"
+            stroke-width="2"
+            stroke-linecap="round"
+          />
+        </svg>
       </button>
       {!conversation.value && <span class="phone-title">{t("app.title")}</span>}
     </div>
@@ -39,7 +47,15 @@ export function PhoneNewThread() {
       title={t("sidebar.newThread")}
       onClick={() => startNewThread()}
     >
-      <span aria-hidden="true">＋</span>
+      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+        <path
+          d="M12 5v14M5 12h14"
+          fill="none"
+          stroke="currentColor"
+          stroke-width="2"
+          stroke-linecap="round"
+        />
+      </svg>
     </button>
   );
 }
