@@ -1,4 +1,6 @@
 import { useEffect, useLayoutEffect } from "preact/hooks";
+import { computed } from "@preact/signals";
+import { railCollapsed } from "../state/turn_rail.ts";
 import { conversation, lastError, startNewThread } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { ConnectionBanner } from "./ConnectionBanner.tsx";
@@ -24,10 +26,25 @@ import { openSettings, settingsSection } from "../state/settings_nav.ts";
 import { Onboarding } from "./onboarding/Onboarding.tsx";
 import { onboardingOpen } from "../state/onboarding.ts";
 
+/**
+ * Whether the open thread shows the turn navigator (it has turns). Computed, so the App
+ * re-renders when that changes, not on every streamed delta.
+ */
+const showsTurnRail = computed(() => {
+  const state = conversation.value;
+  return state !== null && state.snapshotSeq !== null && state.turns.length > 0;
+});
+
 /** Settings' code loads the first time it opens. */
 const SettingsDialog = lazyComponent(() =>
   import("./settings/SettingsDialog.tsx").then((module) => module.SettingsDialog)
 );
+
+/** The class styles.css lines the composer up by, beside the docked turn rail. */
+function railClass(): string {
+  if (!showsTurnRail.value) return "";
+  return railCollapsed.value ? " with-rail-collapsed" : " with-rail";
+}
 
 /** The signed-in app: banner, sidebar, conversation and composer. */
 export function App() {
@@ -76,7 +93,7 @@ export function App() {
       <div class="layout">
         <Sidebar />
         <SidebarResizer />
-        <main class="main" inert={covered}>
+        <main class={`main${railClass()}`} inert={covered}>
           <div class="main-top">
             <PhoneBar />
             <ConversationHeader />

@@ -1,7 +1,11 @@
 import { useRef } from "preact/hooks";
+import { computed } from "@preact/signals";
 import { conversation, startNewThread } from "../state/store.ts";
 import { drawerOpen, openDrawer } from "../state/drawer.ts";
 import { t } from "../i18n/i18n.ts";
+
+/** No thread is open (computed: the bar re-renders when that changes, not on each delta). */
+const noThread = computed(() => conversation.value === null);
 
 /**
  * The phone layout's controls at the start of the header row: the menu button that opens
@@ -11,7 +15,7 @@ import { t } from "../i18n/i18n.ts";
 export function PhoneBar() {
   const menu = useRef<HTMLButtonElement>(null);
   return (
-    <div class="phone-bar">
+    <div class={noThread.value ? "phone-bar alone" : "phone-bar"}>
       <button
         ref={menu}
         type="button"
@@ -32,7 +36,7 @@ export function PhoneBar() {
           />
         </svg>
       </button>
-      {!conversation.value && <span class="phone-title">{t("app.title")}</span>}
+      {noThread.value && <span class="phone-title">{t("app.title")}</span>}
     </div>
   );
 }
