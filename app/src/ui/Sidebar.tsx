@@ -95,15 +95,18 @@ export function Sidebar() {
       >
         {phone
           ? (
-            <button
-              type="button"
-              class="sidebar-toggle"
-              aria-label={t("drawer.close")}
-              title={t("drawer.close")}
-              onClick={() => closeDrawer()}
-            >
-              ×
-            </button>
+            <div class="drawer-head">
+              <span class="drawer-title">{t("app.title")}</span>
+              <button
+                type="button"
+                class="sidebar-toggle"
+                aria-label={t("drawer.close")}
+                title={t("drawer.close")}
+                onClick={() => closeDrawer()}
+              >
+                ×
+              </button>
+            </div>
           )
           : (
             <button
