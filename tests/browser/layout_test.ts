@@ -395,6 +395,30 @@ Deno.test({
         await frames(page);
         await assertNothingOverlaps(page, "360×740, a new thread with a tool call");
 
+        // The file preview of a long path: its title one line, Close on screen.
+        const path = "src/components/navigation/drawer/ResponsiveNavigationDrawer.tsx";
+        await sendHere(page, `write: ${path} hello`);
+        await waitForAnswer(page, "Wrote it.");
+        await page.click(".tool-card button:has-text('Open file')");
+        await page.waitForSelector("dialog.file-panel[open]", wait);
+        const preview = await page.evaluate<{ lines: number; closeRight: number; title: string }>(
+          `(() => {
+            const h2 = document.querySelector('dialog.file-panel > header h2');
+            const lineHeight = parseFloat(getComputedStyle(h2).lineHeight) || 24;
+            const close = h2.parentElement.querySelector('button').getBoundingClientRect();
+            return {
+              lines: Math.round(h2.getBoundingClientRect().height / lineHeight),
+              closeRight: close.right,
+              title: h2.querySelector('code')?.title ?? '',
+            };
+          })()`,
+        );
+        assert.equal(preview.lines, 1, "the file title is one line, cut by an ellipsis");
+        assert.ok(preview.closeRight <= 360, `Close ends at ${preview.closeRight} px, off screen`);
+        assert.equal(preview.title, path, "the full path is the title's tooltip");
+        await page.keyboard.press("Escape");
+        await page.waitForSelector("dialog.file-panel[open]", { ...wait, state: "detached" });
+
         // Wider again, the sidebar is a column and never inert.
         await page.setViewportSize({ width: 1024, height: 740 });
         await page.waitForFunction(
