@@ -78,8 +78,8 @@ interface View {
   /** The last item's key when the user was last at the bottom. */
   lastSeen: string | null;
   detached: boolean;
-  /** The last turn when the feed last rendered: a new one at the end is a sent message. */
-  lastTurnId: string | null;
+  /** The last turn's ordinal when the feed last rendered: a later one is a sent message. */
+  lastOrdinal: number;
   focusKey: string | null;
   settleRenders: number;
 }
@@ -99,8 +99,9 @@ function indexOfKey(rows: readonly FeedRow[], key: string, hint: number): number
  * between two spacers sized from measured heights (estimates for rows never rendered).
  * It follows the bottom while content streams in unless the user scrolled up (then,
  * while a Run streams or once new rows came, "Jump to latest" counts the new rows); a
- * new turn at the end (a message sent) brings the user back to the bottom; it keeps the row at the viewport's top in
- * place when older turns are prepended or rows above it change height.
+ * new turn at the end (a message sent) brings the user back to the bottom. It keeps the
+ * row at the viewport's top in place when older turns are prepended or rows above it
+ * change height.
  */
 export function Feed(props: FeedProps) {
   const { rows } = props;
@@ -126,21 +127,19 @@ export function Feed(props: FeedProps) {
     anchor: null,
     lastSeen: null,
     detached: false,
-    lastTurnId: props.turns.at(-1)?.turnId ?? null,
+    lastOrdinal: props.turns.at(-1)?.ordinal ?? 0,
     focusKey: null,
     settleRenders: 0,
   };
   view.props = props;
   view.offsets = offsets;
-  const lastTurnId = props.turns.at(-1)?.turnId ?? null;
-  if (lastTurnId !== view.lastTurnId) {
-    view.lastTurnId = lastTurnId;
+  const lastTurn = props.turns.at(-1);
+  if (lastTurn && lastTurn.ordinal > view.lastOrdinal) {
+    view.lastOrdinal = lastTurn.ordinal;
     // A new turn at the end is a message just sent (here or in another tab): the user is
     // taken to it wherever they had scrolled, and the feed follows its answer from there.
-    if (lastTurnId !== null && props.rows.at(-1)?.turnId === lastTurnId) {
-      view.pinned = true;
-      view.anchor = null;
-    }
+    view.pinned = true;
+    view.anchor = null;
   }
   const total = offsets[rows.length]!;
 
