@@ -367,6 +367,7 @@ Deno.test({
         await page.click(`nav.sidebar button.thread:has-text(${JSON.stringify(SHOWCASE_TITLE)})`);
         await waitDrawer(page, false);
         await page.waitForSelector(`${SCROLLER} .tool-card`, wait);
+        assert.match(await focused(page), /drawer-open/, "the focus is back on the menu button");
         assert.ok(await page.isVisible(".phone-new-thread"), "New thread stays in the header");
         await frames(page);
         await assertNothingOverlaps(page, "390×844, a thread at its end");

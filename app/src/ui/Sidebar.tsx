@@ -12,12 +12,14 @@ import { isCloseSwipe } from "./swipe.ts";
 import "./sidebar/sidebar.css";
 
 /**
- * Sidebar controls that take the user somewhere else (a thread, a dialog): on a phone the
- * drawer gets out of the way for them, and the focus goes where they lead.
+ * Sidebar controls that lead somewhere that takes the focus itself (a dialog, the start
+ * screen's composer): on a phone the drawer gets out of the way for them.
  */
 const LEAVES_DRAWER =
-  "button.thread, .new-thread, .search-threads, .new-project-thread, .archived-threads, " +
-  ".open-settings, .project-new";
+  ".new-thread, .search-threads, .new-project-thread, .archived-threads, .open-settings, " +
+  ".project-new";
+/** A thread chosen in the drawer: it closes and the focus returns to the menu button. */
+const OPENS_THREAD = "button.thread";
 
 /**
  * Threads, most recent first and grouped by project, with "new thread" and search. In the
@@ -74,9 +76,9 @@ export function Sidebar() {
         }}
         onClick={(event) => {
           const target = event.target;
-          if (open && target instanceof Element && target.closest(LEAVES_DRAWER)) {
-            closeDrawer(false);
-          }
+          if (!open || !(target instanceof Element)) return;
+          if (target.closest(LEAVES_DRAWER)) closeDrawer(false);
+          else if (target.closest(OPENS_THREAD)) closeDrawer();
         }}
         onTouchStart={(event) => {
           const point = event.touches[0];
