@@ -394,6 +394,11 @@ Deno.test({
         await sendHere(page, "tool phone");
         await waitForAnswer(page, "Tool said: echo: tool phone");
         await frames(page);
+        assert.equal(
+          await page.isVisible("nav.turn-nav"),
+          false,
+          "one turn: no Turns bar above the feed",
+        );
         await assertNothingOverlaps(page, "360×740, a new thread with a tool call");
 
         // The file preview of a long path: its title one line, Close on screen.

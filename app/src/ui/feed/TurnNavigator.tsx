@@ -54,7 +54,10 @@ function TurnNavigatorInner(props: NavigatorProps) {
   const collapsed = railCollapsed.value;
   return (
     <nav
-      class={`turn-nav${open ? " open" : ""}${collapsed ? " rail-collapsed" : ""}`}
+      // one turn: nothing to navigate, and on a narrow screen no bar for it either
+      class={`turn-nav${open ? " open" : ""}${collapsed ? " rail-collapsed" : ""}${
+        entries.length === 1 ? " single" : ""
+      }`}
       aria-label={t("turnNav.label")}
     >
       <button
