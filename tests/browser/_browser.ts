@@ -342,7 +342,8 @@ export async function logIn(run: BrowserRun): Promise<void> {
  * @param page the page
  */
 export async function waitConnected(page: Page): Promise<void> {
-  await page.waitForSelector("nav.sidebar", { timeout: PAGE_WAIT_MS });
+  // attached, not visible: on a phone the sidebar is a closed drawer
+  await page.waitForSelector("nav.sidebar", { state: "attached", timeout: PAGE_WAIT_MS });
   await page.waitForFunction(
     "document.querySelector('nav.sidebar p.muted:not(:empty)')?.textContent !== 'Loading threads…'" +
       " && document.querySelector('.banner') === null",

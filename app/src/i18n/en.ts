@@ -70,7 +70,7 @@ export const en = {
   "empty.heading": "What shall we work on next?",
   "empty.description":
     "Start a conversation and let Daedalus help you plan, explore, create or get things done.",
-  "conversation.none": "Type below to start a new thread, or pick one on the left.",
+  "conversation.none": "Type below to start a new thread, or open one from your threads.",
   "conversation.loading": "Loading conversation…",
   "conversation.label": "Conversation",
   "item.user": "You",

@@ -15,4 +15,8 @@ export const feedEn = {
   "turnNav.keys":
     "Arrows, Home and End choose a turn, Enter jumps to it. Alt+↑ / Alt+↓ move to the previous / next turn from anywhere in the conversation.",
   "turnNav.noText": "(no message)",
+  "turnNav.hide": "Hide the turn list",
+  "turnNav.show": "Show the turn list",
+  "drawer.open": "Open the menu",
+  "drawer.close": "Close the menu",
 };

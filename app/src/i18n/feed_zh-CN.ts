@@ -13,4 +13,8 @@ export const feedZhCN: Record<keyof typeof feedEn, string> = {
   "turnNav.keys":
     "方向键、Home 和 End 选择轮次，Enter 跳转。在对话中任意位置按 Alt+↑ / Alt+↓ 可移到上一轮 / 下一轮。",
   "turnNav.noText": "（无消息）",
+  "turnNav.hide": "收起轮次列表",
+  "turnNav.show": "展开轮次列表",
+  "drawer.open": "打开菜单",
+  "drawer.close": "关闭菜单",
 };

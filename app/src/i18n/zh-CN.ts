@@ -70,7 +70,7 @@ export const zhCN: Record<MessageKey, string> = {
   "markdown.copyAnswer": "复制回答",
   "empty.heading": "我们接下来做什么？",
   "empty.description": "开始一段对话，让 Daedalus 帮你规划、探索、创作或完成任务。",
-  "conversation.none": "在下方输入即可开始新会话，或在左侧选择一个会话。",
+  "conversation.none": "在下方输入即可开始新会话，或打开已有的会话。",
   "conversation.loading": "正在加载对话…",
   "conversation.label": "对话",
   "item.user": "你",

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from "preact/hooks";
 import type { ConversationState } from "../state/projection.ts";
-import { conversation, loadOlderTurns, olderTurns } from "../state/store.ts";
+import { activeRun, conversation, loadOlderTurns, olderTurns } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { feedRows, turnEntries, type TurnEntry } from "./feed/feed_rows.ts";
 import { Feed, type FeedHandle } from "./feed/Feed.tsx";
@@ -27,6 +27,7 @@ function ThreadFeed(props: { state: ConversationState }) {
         loadingOlder={paging.loading}
         onLoadOlder={() => void loadOlderTurns()}
         onTurn={setCurrent}
+        streaming={activeRun.value !== null}
         handle={handle}
       />
       <TurnNavigator entries={entries} current={current} onJump={onJump} />

@@ -58,6 +58,8 @@ interface FeedProps {
   onLoadOlder: () => void;
   /** Told when a keyboard step moved to a turn. */
   onTurn: (turnId: string) => void;
+  /** A Run of the thread is queued or running: new rows may arrive below. */
+  streaming: boolean;
   handle: RefObject<FeedHandle | null>;
 }
 
@@ -76,6 +78,8 @@ interface View {
   /** The last item's key when the user was last at the bottom. */
   lastSeen: string | null;
   detached: boolean;
+  /** The last turn's ordinal when the feed last rendered: a later one is a sent message. */
+  lastOrdinal: number;
   focusKey: string | null;
   settleRenders: number;
 }
@@ -93,9 +97,11 @@ function indexOfKey(rows: readonly FeedRow[], key: string, hint: number): number
 /**
  * The virtualized conversation feed: only the rows near the viewport are in the DOM,
  * between two spacers sized from measured heights (estimates for rows never rendered).
- * It follows the bottom while content streams in unless the user scrolled up (then
- * "Jump to latest" counts the new rows), and keeps the row at the viewport's top in
- * place when older turns are prepended or rows above it change height.
+ * It follows the bottom while content streams in unless the user scrolled up (then,
+ * while a Run streams or once new rows came, "Jump to latest" counts the new rows); a
+ * new turn at the end (a message sent) brings the user back to the bottom. It keeps the
+ * row at the viewport's top in place when older turns are prepended or rows above it
+ * change height.
  */
 export function Feed(props: FeedProps) {
   const { rows } = props;
@@ -121,11 +127,20 @@ export function Feed(props: FeedProps) {
     anchor: null,
     lastSeen: null,
     detached: false,
+    lastOrdinal: props.turns.at(-1)?.ordinal ?? 0,
     focusKey: null,
     settleRenders: 0,
   };
   view.props = props;
   view.offsets = offsets;
+  const lastTurn = props.turns.at(-1);
+  if (lastTurn && lastTurn.ordinal > view.lastOrdinal) {
+    view.lastOrdinal = lastTurn.ordinal;
+    // A new turn at the end is a message just sent (here or in another tab): the user is
+    // taken to it wherever they had scrolled, and the feed follows its answer from there.
+    view.pinned = true;
+    view.anchor = null;
+  }
   const total = offsets[rows.length]!;
 
   // Where the viewport will be once the layout effect has restored the scroll position.
@@ -150,6 +165,7 @@ export function Feed(props: FeedProps) {
     const el = scroller.current;
     const listEl = list.current;
     if (!el || !listEl) return;
+    if (view.pinned) setDetachedOnce(false);
     view.base = listEl.offsetTop;
     view.viewport = el.clientHeight;
     let changed = false;
@@ -278,6 +294,9 @@ export function Feed(props: FeedProps) {
   const unseen = detached
     ? unseenCount(rows.filter((row) => row.kind === "item").map((row) => row.key), view.lastSeen)
     : 0;
+  // Scrolled up in a settled thread the user is reading: no button. It shows while a Run
+  // may still add rows below, or once rows arrived that the user has not seen.
+  const offerJump = detached && (props.streaming || unseen > 0);
   return (
     <>
       <section
@@ -317,7 +336,7 @@ export function Feed(props: FeedProps) {
           <div class="feed-spacer" style={{ height: `${total - offsets[range.end]!}px` }} />
         </div>
       </section>
-      {detached && (
+      {offerJump && (
         <button type="button" class="jump-latest" onClick={jumpToLatest}>
           {unseen > 0 ? t("feed.jumpLatestCount", { count: unseen }) : t("feed.jumpLatest")}
         </button>

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { t } from "../../i18n/i18n.ts";
 import { sameEntries, type TurnEntry } from "./feed_rows.ts";
 import { isImeComposing, listKeyIndex } from "./turn_keys.ts";
+import { railCollapsed, setRailCollapsed } from "../../state/turn_rail.ts";
 
 interface NavigatorProps {
   entries: readonly TurnEntry[];
@@ -15,6 +16,10 @@ interface NavigatorProps {
  * The thread's turns as a listbox of the user's messages: arrows, Home and End move the
  * active option, Enter (or a click) jumps the feed to that turn. The feed's own
  * Alt+ArrowUp/Alt+ArrowDown move turn by turn from anywhere in the conversation.
+ *
+ * Where the conversation is wide enough, feed.css docks it as a rail of fixed width beside
+ * the feed (entries cut by an ellipsis), which its own button collapses to a narrow strip;
+ * narrower, it is a "Turns" button in a bar above the feed that opens the list over it.
  */
 function TurnNavigatorInner(props: NavigatorProps) {
   const { entries } = props;
@@ -46,8 +51,27 @@ function TurnNavigatorInner(props: NavigatorProps) {
     setOpen(false);
     props.onJump(entry);
   };
+  const collapsed = railCollapsed.value;
   return (
-    <nav class={`turn-nav${open ? " open" : ""}`} aria-label={t("turnNav.label")}>
+    <nav
+      // one turn: nothing to navigate, and on a narrow screen no bar for it either
+      class={`turn-nav${open ? " open" : ""}${collapsed ? " rail-collapsed" : ""}${
+        entries.length === 1 ? " single" : ""
+      }`}
+      aria-label={t("turnNav.label")}
+    >
+      <button
+        type="button"
+        class="turn-rail-toggle"
+        aria-expanded={!collapsed}
+        aria-controls="turn-nav-list"
+        aria-label={collapsed ? t("turnNav.show") : t("turnNav.hide")}
+        title={collapsed ? t("turnNav.show") : t("turnNav.hide")}
+        onClick={() => setRailCollapsed(!collapsed)}
+      >
+        <span aria-hidden="true">{collapsed ? "‹" : "›"}</span>
+        {!collapsed && <span class="turn-rail-title">{t("turnNav.list")}</span>}
+      </button>
       <button
         ref={toggle}
         type="button"
@@ -95,7 +119,7 @@ function TurnNavigatorInner(props: NavigatorProps) {
             onClick={() => jump(index)}
           >
             <span class="turn-ordinal">{entry.ordinal}</span>
-            {entry.label || t("turnNav.noText")}
+            <span class="turn-label">{entry.label || t("turnNav.noText")}</span>
           </li>
         ))}
       </ul>

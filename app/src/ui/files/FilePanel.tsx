@@ -33,7 +33,7 @@ export function FilePanel() {
       titleId="file-panel-title"
       title={
         <>
-          <span class="muted">{t("file.panel")}</span> <code>{state.path}</code>
+          <span class="muted">{t("file.panel")}</span> <code title={state.path}>{state.path}</code>
         </>
       }
       closeLabel={t("file.close")}
