@@ -45,9 +45,12 @@ Deno.test({
 
       const markdown = await exportVia(page, "Export as Markdown");
       assert.equal(markdown.name, "Weekly-report-写周报-v2.md", "named from the title, safely");
-      assert.match(markdown.text, /^# Thread thread_[0-9a-f]{32}\n/);
-      assert.match(markdown.text, /\*\*user\*\* · .* · seq \d+\n\n> Weekly report: 写周报\n/);
-      assert.match(markdown.text, /\*\*assistant\*\* · .*\n\n> Answer to: Weekly report: 写周报\n/);
+      assert.match(
+        markdown.text,
+        /^# Weekly report: 写周报 \/ v2\?\n\nThread `thread_[0-9a-f]{32}`/,
+      );
+      assert.match(markdown.text, /### You · .*\n\nWeekly report: 写周报\n/);
+      assert.match(markdown.text, /### Assistant · .*\n\nAnswer to: Weekly report: 写周报\n/);
       assert.match(markdown.text, /Last event: seq \d+, hash `[0-9a-f]{64}`\.\n$/);
       // The menu closed and gave the focus back to its button.
       await page.waitForSelector("[role=menu]", { state: "detached" });

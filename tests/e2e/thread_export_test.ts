@@ -32,8 +32,9 @@ Deno.test("spawned: a thread's export downloads as Markdown and as a JSON lines 
   assert.equal(markdown.status, 200);
   assert.equal(markdown.headers.get("content-type"), "text/markdown; charset=utf-8");
   const transcript = await markdown.text();
-  assert.match(transcript, /\*\*user\*\* · .* · seq \d+\n\n> hello\n/);
-  assert.match(transcript, /\*\*assistant\*\* · .*\n\n> Answer to: hello\n/);
+  assert.match(transcript, /### You · .*\n\nhello\n/);
+  assert.match(transcript, /### Assistant · .*\n\nAnswer to: hello\n/);
+  assert.doesNotMatch(transcript, /run\.state_changed/, "lifecycle events stay in the JSON");
 
   const jsonl = await exported("jsonl");
   assert.equal(jsonl.status, 200);

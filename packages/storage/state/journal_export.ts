@@ -86,7 +86,13 @@ export function* exportThreadChunks(
   for (;;) {
     const rows = read((connection) => threadRowsPage(connection, threadId, after, untilSeq));
     if (rows.length === 0) break;
-    if (head === null && format === "markdown") yield `# Thread ${threadId}\n\n`;
+    if (head === null && format === "markdown") {
+      const title = read((connection) => threadTitle(connection, threadId));
+      // No export time: the same journal exports to the same text (the head below says
+      // how far it goes).
+      yield `# ${title ?? `Thread ${threadId}`}\n\nThread \`${threadId}\`. ` +
+        "The JSON export has every event with its hashes.\n\n";
+    }
     let text = "";
     for (const row of rows) text += format === "jsonl" ? jsonlLine(row) : markdownBlock(row);
     head = rows[rows.length - 1]!;
@@ -185,8 +191,10 @@ export function verifyExportedSegment(text: string): ChainVerification {
 }
 
 /**
- * A readable Markdown transcript of a thread: the messages' text (streamed deltas joined),
- * and one line for every other event.
+ * A readable Markdown transcript of a thread: its title, each message under who said it
+ * (streamed deltas joined), one line per tool call (a failure with its first line), and
+ * how a Run ended when it did not complete. The other events (states, model calls) are
+ * in the JSON export, with the chain.
  *
  * @param connection the state.db connection
  * @param threadId the thread
@@ -197,19 +205,46 @@ export function exportThreadMarkdown(connection: DatabaseSync, threadId: string)
   return [...exportThreadChunks((fn) => fn(connection), threadId, "markdown")].join("");
 }
 
+/** Longest tool-argument text shown on a tool call's line. */
+const TRANSCRIPT_ARGUMENTS_MAX_CHARS = 200;
+
+function threadTitle(connection: DatabaseSync, threadId: string): string | null {
+  const row = connection.prepare("SELECT title FROM threads WHERE id = ?").get(threadId);
+  const title = row?.title;
+  return typeof title === "string" && title.trim() !== "" ? title.trim() : null;
+}
+
 function markdownBlock(row: ChainRow): string {
-  if (row.type === "item.delta") return ""; // the completed item carries the whole text
-  const payload = JSON.parse(row.payloadJson) as Record<string, unknown>;
-  const item = payload.item as Record<string, unknown> | undefined;
-  // A user message is started completed; an assistant message completes after its deltas.
-  const finished = row.type === "item.completed" ||
-    (row.type === "item.started" && item?.status === "completed");
-  if (finished && item?.kind === "message" && typeof item.content === "string") {
-    const quoted = item.content.split("\n").map((line) => `> ${line}`).join("\n");
-    return `**${
-      String(item.role ?? "message")
-    }** · ${row.timestamp} · seq ${row.seq}\n\n${quoted}\n\n`;
+  if (row.type === "run.settled") {
+    const payload = JSON.parse(row.payloadJson) as Record<string, unknown>;
+    if (payload.status === "completed") return "";
+    return `_The run ${String(payload.status)}: ${String(payload.reasonCode ?? "")}._\n\n`;
   }
-  const kind = item && typeof item.kind === "string" ? ` (${item.kind})` : "";
-  return `- seq ${row.seq} · ${row.timestamp} · \`${row.type}\`${kind}\n\n`;
+  if (row.type !== "item.started" && row.type !== "item.completed" && row.type !== "run.steered") {
+    return ""; // states, deltas, model calls: in the JSON export
+  }
+  const item = (JSON.parse(row.payloadJson) as Record<string, unknown>).item as
+    | Record<string, unknown>
+    | undefined;
+  if (!item) return "";
+  // A user message is started completed; an assistant message completes after its deltas.
+  const finished = row.type !== "item.started" || item.status === "completed";
+  if (!finished) return "";
+  const data = (item.data ?? {}) as Record<string, unknown>;
+  if (item.kind === "message" && typeof item.content === "string") {
+    const who = item.role === "user" ? "You" : item.role === "assistant" ? "Assistant" : "Message";
+    return `### ${who} · ${row.timestamp}\n\n${item.content}\n\n`;
+  }
+  if (item.kind === "tool_call") {
+    const args = JSON.stringify(data.arguments ?? {});
+    const shown = args.length > TRANSCRIPT_ARGUMENTS_MAX_CHARS
+      ? `${args.slice(0, TRANSCRIPT_ARGUMENTS_MAX_CHARS)}…`
+      : args;
+    return `- Tool \`${String(data.toolId ?? "?")}\` \`${shown.replaceAll("`", "'")}\`\n\n`;
+  }
+  if (item.kind === "tool_result" && data.isError === true && typeof item.content === "string") {
+    const first = item.content.trim().split("\n")[0] ?? "";
+    return `  - failed: ${first}\n\n`;
+  }
+  return "";
 }

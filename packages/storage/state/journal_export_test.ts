@@ -110,11 +110,18 @@ Deno.test("the Markdown transcript shows the messages and the head", () => {
     conversation(db);
     const markdown = exportThreadMarkdown(db.connection, "thr_a");
     assert.ok(markdown.startsWith("# Thread thr_a\n"), markdown);
-    assert.ok(markdown.includes("> 写一篇周报\n> please"), "the user message, quoted line by line");
-    assert.ok(markdown.includes("**assistant**"), "the assistant message");
-    assert.ok(markdown.includes("> Done."), "the completed text, not the deltas");
+    assert.match(
+      markdown,
+      /### You · [^\n]+\n\n写一篇周报\nplease\n/,
+      "the user message as written",
+    );
+    assert.match(
+      markdown,
+      /### Assistant · [^\n]+\n\nDone\./,
+      "the completed text, not the deltas",
+    );
     assert.ok(!markdown.includes("item.delta"), "deltas are folded into the completed item");
-    assert.ok(markdown.includes("`thread.created`"), "other events get a line");
+    assert.ok(!markdown.includes("thread.created"), "lifecycle events stay in the JSON export");
     assert.ok(!markdown.includes("B2"), "another thread's events are left out");
     assert.match(markdown, /Last event: seq 7, hash `[0-9a-f]{64}`/);
   } finally {
@@ -152,7 +159,7 @@ Deno.test("storage verify and export work on a runtime home", async () => {
     assert.equal((wrong.failure as { reason: string }).reason, "head_mismatch");
     const text = await storageExport(home, "thr_a", "jsonl");
     assert.equal(verifyExportedSegment(text).ok, true);
-    assert.ok((await storageExport(home, "thr_a", "markdown")).includes("> Done."));
+    assert.ok((await storageExport(home, "thr_a", "markdown")).includes("\n\nDone."));
     const chunks: string[] = [];
     await storageExportTo(home, "thr_a", "markdown", (chunk) => {
       chunks.push(chunk);
