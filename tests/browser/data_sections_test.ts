@@ -87,8 +87,8 @@ Deno.test({
       memories = await client.call("memory.list", {});
       assert.deepEqual(memories.memories.map((m) => m.state), ["forgotten"]);
 
-      // Profile: the five figures and the chart (the scripted model reports no usage).
-      await page.click("#settings-tab-profile");
+      // Usage: the five figures and the chart (the scripted model reports no usage).
+      await page.click("#settings-tab-usage");
       await page.waitForSelector("dl[aria-label='Usage figures']", wait);
       const figures = await page.$$eval(
         "dl[aria-label='Usage figures'] .profile-figure",

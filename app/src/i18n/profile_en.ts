@@ -4,7 +4,7 @@
  * @module
  */
 export const profileEn = {
-  "profile.title": "Profile",
+  "profile.title": "Usage",
   "profile.intro":
     "Your token usage, counted from what the model providers reported. Days are your local calendar days.",
   "profile.refresh": "Refresh",

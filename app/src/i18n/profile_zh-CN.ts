@@ -6,7 +6,7 @@
 import type { profileEn } from "./profile_en.ts";
 
 export const profileZhCN: Record<keyof typeof profileEn, string> = {
-  "profile.title": "个人资料",
+  "profile.title": "用量",
   "profile.intro": "你的 Token 用量，依据模型服务商上报的数据统计。日期按你本地时区的日历日计算。",
   "profile.refresh": "刷新",
   "profile.loading": "正在加载用量…",

@@ -13,7 +13,7 @@ export const settingsEn = {
   "settings.section.providers": "Providers and models",
   "settings.section.skills": "Skills",
   "settings.section.memory": "Memory",
-  "settings.section.profile": "Profile",
+  "settings.section.usage": "Usage",
   "settings.section.appearance": "Appearance",
   "settings.section.general": "General",
   "settings.save": "Save",

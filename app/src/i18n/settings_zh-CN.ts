@@ -15,7 +15,7 @@ export const settingsZhCN: Record<keyof typeof settingsEn, string> = {
   "settings.section.providers": "服务商与模型",
   "settings.section.skills": "技能",
   "settings.section.memory": "记忆",
-  "settings.section.profile": "用户画像",
+  "settings.section.usage": "用量",
   "settings.section.appearance": "外观",
   "settings.section.general": "通用",
   "settings.save": "保存",

@@ -12,7 +12,7 @@ export type SettingsSection =
   | "providers"
   | "skills"
   | "memory"
-  | "profile"
+  | "usage"
   | "appearance"
   | "permissions"
   | "health"

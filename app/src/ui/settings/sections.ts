@@ -12,7 +12,7 @@ import { GeneralSection } from "./GeneralSection.tsx";
 import { AppearanceSection } from "./AppearanceSection.tsx";
 import { SkillsSection } from "./SkillsSection.tsx";
 import { MemorySection } from "./MemorySection.tsx";
-import { ProfileSection } from "./ProfileSection.tsx";
+import { UsageSection } from "./UsageSection.tsx";
 import { PermissionsSection } from "./PermissionsSection.tsx";
 import { HealthSection } from "./HealthSection.tsx";
 
@@ -28,7 +28,7 @@ export const SECTIONS: readonly SectionEntry[] = [
   { id: "providers", labelKey: "settings.section.providers", component: ProvidersSection },
   { id: "skills", labelKey: "settings.section.skills", component: SkillsSection },
   { id: "memory", labelKey: "settings.section.memory", component: MemorySection },
-  { id: "profile", labelKey: "settings.section.profile", component: ProfileSection },
+  { id: "usage", labelKey: "settings.section.usage", component: UsageSection },
   { id: "appearance", labelKey: "settings.section.appearance", component: AppearanceSection },
   {
     id: "permissions",

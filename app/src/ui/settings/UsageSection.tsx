@@ -19,12 +19,12 @@ const RANGES = [7, 30, 90] as const;
 type Range = typeof RANGES[number];
 
 /**
- * Settings → Profile: daily tokens over the last 7, 30 or 90 local days as a bar chart
+ * Settings → Usage: daily tokens over the last 7, 30 or 90 local days as a bar chart
  * (with the same figures as a table), and lifetime tokens, the peak day, the longest
  * run and the current and longest streaks of days with usage — all from `usage.read`,
  * which counts only provider-reported tokens. Loads when mounted.
  */
-export function ProfileSection() {
+export function UsageSection() {
   const [report, setReport] = useState<UsageReport | null>(null);
   const [failure, setFailure] = useState<CallFailure | null>(null);
   const [loading, setLoading] = useState(true);
