@@ -99,6 +99,7 @@ export const en = {
   "outcome.sendAgain": "Try again",
   "outcome.details": "Details:",
   "outcome.code": "Reason code",
+  "outcome.technical": "Technical details",
   "outcome.noReason": "No reason was recorded.",
   "outcome.unknownReason": "Unrecognized reason.",
   "outcome.class.retryable": "You can try again — this looks like a passing problem.",

@@ -38,6 +38,7 @@ export const memoryEn = {
   "memory.field.scope": "Scope",
   "memory.field.content": "Memory text",
   "memory.field.source": "Source item (optional)",
+  "memory.field.advanced": "Link to a message (advanced)",
   "memory.field.sourceHint":
     "The id of the conversation item this memory comes from, if any; the runtime checks that it exists.",
   "memory.field.sourceInvalid": "An item id is item_ followed by 32 lowercase hex digits.",

@@ -40,6 +40,7 @@ export const memoryZhCN: Record<keyof typeof memoryEn, string> = {
   "memory.field.scope": "范围",
   "memory.field.content": "记忆正文",
   "memory.field.source": "来源条目（可选）",
+  "memory.field.advanced": "关联到一条消息（高级）",
   "memory.field.sourceHint": "这条记忆来自的对话条目 ID（如有）；运行时会检查它是否存在。",
   "memory.field.sourceInvalid": "条目 ID 为 item_ 后接 32 位小写十六进制数字。",
   "memory.count": "{count} / {max} 个字符",

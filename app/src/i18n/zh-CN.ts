@@ -99,6 +99,7 @@ export const zhCN: Record<MessageKey, string> = {
   "outcome.sendAgain": "重试",
   "outcome.details": "详情：",
   "outcome.code": "原因码",
+  "outcome.technical": "技术详情",
   "outcome.noReason": "没有记录原因。",
   "outcome.unknownReason": "无法识别的原因。",
   "outcome.class.retryable": "可以重试——这看起来是暂时性问题。",

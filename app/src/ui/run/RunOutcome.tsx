@@ -52,9 +52,11 @@ export function RunOutcome(
         </p>
       )}
       {reasonCode && (
-        <p class="reason-code">
+        // The stable code is for reports and searches, not the first thing to read.
+        <details class="reason-code">
+          <summary>{t("outcome.technical")}</summary>
           {t("outcome.code")} <code>{reasonCode}</code>
-        </p>
+        </details>
       )}
       {reasonCode === "provider_circuit_open" && (
         // The breaker's state and when it retries are in Settings › Health.

@@ -92,24 +92,31 @@ export function MemoryForm(
       <p class="muted memory-count" id="memory-new-count">
         {t("memory.count", { count: content.length, max: MEMORY_CONTENT_MAX_CHARS })}
       </p>
-      <label class="memory-form-source">
-        <span>{t("memory.field.source")}</span>
-        <input
-          value={sourceItemId}
-          spellcheck={false}
-          autocomplete="off"
-          placeholder="item_…"
-          aria-invalid={sourceInvalid}
-          aria-describedby="memory-new-source-hint"
-          onInput={(event) => setSourceItemId(event.currentTarget.value)}
-        />
-      </label>
-      <p
-        class={sourceInvalid ? "section-failure" : "muted memory-count"}
-        id="memory-new-source-hint"
-      >
-        {sourceInvalid ? t("memory.field.sourceInvalid") : t("memory.field.sourceHint")}
-      </p>
+      {
+        /* Which message a memory came from is an id the user rarely knows: tucked away,
+          open by itself while what is typed there is wrong. */
+      }
+      <details class="memory-form-advanced" open={sourceInvalid || undefined}>
+        <summary>{t("memory.field.advanced")}</summary>
+        <label class="memory-form-source">
+          <span>{t("memory.field.source")}</span>
+          <input
+            value={sourceItemId}
+            spellcheck={false}
+            autocomplete="off"
+            placeholder="item_…"
+            aria-invalid={sourceInvalid}
+            aria-describedby="memory-new-source-hint"
+            onInput={(event) => setSourceItemId(event.currentTarget.value)}
+          />
+        </label>
+        <p
+          class={sourceInvalid ? "section-failure" : "muted memory-count"}
+          id="memory-new-source-hint"
+        >
+          {sourceInvalid ? t("memory.field.sourceInvalid") : t("memory.field.sourceHint")}
+        </p>
+      </details>
       {failure && <FailureLine failure={failure} />}
       <div class="memory-form-actions">
         <button type="submit" disabled={trimmed === "" || sourceInvalid} aria-disabled={saving}>
