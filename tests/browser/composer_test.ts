@@ -174,3 +174,32 @@ Deno.test({
       assert.deepEqual(run.pageErrors, []);
     }),
 });
+
+Deno.test({
+  name:
+    "browser: the composer grows with its text up to half the window; messages show when they were written",
+  ignore,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      await logIn(run);
+      await sendMessage(page, "hello", "Answer to: hello");
+      const time = await page.waitForSelector("article.message.role-user time.message-time", {
+        timeout: PAGE_WAIT_MS,
+      });
+      assert.equal(await time.textContent(), "now");
+      assert.match(await time.getAttribute("title") ?? "", /\d{4}/, "the exact time on hover");
+      assert.ok(Date.parse(await time.getAttribute("datetime") ?? "") > 0);
+
+      const box = page.locator("form.composer textarea");
+      const empty = (await box.boundingBox())!.height;
+      await box.fill(Array.from({ length: 8 }, (_, i) => `line ${i}`).join("\n"));
+      const eight = (await box.boundingBox())!.height;
+      assert.ok(eight > empty * 1.5, `it grows: ${empty} → ${eight}`);
+      await box.fill(Array.from({ length: 200 }, (_, i) => `line ${i}`).join("\n"));
+      const most = (await box.boundingBox())!.height;
+      const viewport = page.viewportSize()!.height;
+      assert.ok(most <= viewport / 2 + 1, `at most half the window: ${most} of ${viewport}`);
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});

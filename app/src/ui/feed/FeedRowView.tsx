@@ -16,6 +16,7 @@ import type { FeedRow } from "./feed_rows.ts";
 import { latestRunId, models, resumeRun, selectedModel, sendAgain } from "../../state/store.ts";
 import { canSendAgain } from "../../state/send_again.ts";
 import { currentEffort, effortParam } from "../../state/reasoning_effort.ts";
+import { MessageTime } from "./MessageTime.tsx";
 import { EditButton, MessageEditor, RegenerateButton, SiblingSwitcher } from "./BranchControls.tsx";
 
 /** Repeats a turn's message with the selected model and the composer's effort for it. */
@@ -48,6 +49,7 @@ function ItemView(
     <article class={`message role-${item.role ?? "assistant"}`}>
       <header>
         <span class="author">{who}</span>
+        <MessageTime at={item.createdAt} />
         {answered && (
           // the answer as the model wrote it (Markdown source)
           <CopyButton text={item.content} label={t("markdown.copyAnswer")} class="copy-answer" />
