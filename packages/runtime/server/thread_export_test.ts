@@ -79,8 +79,8 @@ Deno.test("GET /api/threads/:id/export?format=markdown is the transcript storage
   assert.equal(response.status, 200);
   assert.equal(response.headers.get("content-type"), "text/markdown; charset=utf-8");
   const text = await response.text();
-  assert.ok(text.startsWith(`# Thread ${f.threadId}\n`), text.slice(0, 80));
-  assert.match(text, /\*\*user\*\* · .* · seq \d+\n\n> 写一篇周报\n> please\n/);
+  assert.ok(text.startsWith(`# Weekly\n\nThread \`${f.threadId}\``), text.slice(0, 80));
+  assert.match(text, /### You · .*\n\n写一篇周报\nplease\n/);
   assert.match(text, /Last event: seq \d+, hash `[0-9a-f]{64}`\.\n$/);
 });
 
