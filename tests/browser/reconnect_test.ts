@@ -92,13 +92,11 @@ Deno.test({
         assert.equal(await page.$(".banner button"), null, "no Retry or Reload while it tries");
         assert.equal(await page.$("[role=alert]"), null, "no error line for the lost connection");
       });
-      const restarted = Date.now();
       // Within 6 s of the runtime coming back (the curve waits at most 5 s between tries).
       await page.waitForFunction("document.querySelector('.banner') === null", undefined, {
         timeout: 6_000,
       });
       await waitForAnswer(page, "Answer to: first thread");
-      assert.ok(Date.now() - restarted < 8_000, "the page recovered by itself");
       assert.equal(await page.$("[role=alert]"), null, "no error left behind");
 
       // The interrupted thread shows its outcome, and Resume finishes the answer.

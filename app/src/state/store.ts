@@ -150,27 +150,19 @@ function tryNow(): void {
 /**
  * Connected (again): the replay brings loaded state up to date by itself; what never
  * loaded (the page opened while the runtime was away, or a read cut off by the drop) is
- * loaded now, and an error the lost connection caused is gone with it.
+ * loaded now.
  */
 function caughtUp(): void {
-  if (connectionCausedError) {
-    lastError.value = null;
-    connectionCausedError = false;
-  }
   if (threads.value.snapshotSeq === null) void loadInitial();
   const open = conversation.value;
-  if (open && !conversationLoaded.has(open.threadId) && conversationLoading !== open.threadId) {
+  // A conversation without a snapshot never got its first page (what "Loading…" shows).
+  if (open && open.snapshotSeq === null && conversationLoading !== open.threadId) {
     void openThread(open.threadId, { address: "keep" });
   }
 }
 
 /** The thread whose first page of turns is being read (a read waiting for the connection). */
 let conversationLoading: string | null = null;
-
-/** Threads whose first page of turns arrived since they were opened. */
-const conversationLoaded = new Set<string>();
-/** Whether the error shown is one a lost connection caused (cleared on reconnect). */
-let connectionCausedError = false;
 
 const eventListeners = new Set<(event: JournalEvent) => void>();
 
@@ -214,10 +206,8 @@ export function report(error: unknown): void {
   if (isConnectionError(error)) {
     // The banner already says the connection is gone, and the reconnect retries what
     // matters (caughtUp): repeating it here with a raw close code helps nobody.
-    connectionCausedError = lastError.value === null || connectionCausedError;
     return;
   }
-  connectionCausedError = false;
   lastError.value = error instanceof Error ? error.message : String(error);
 }
 
@@ -275,7 +265,6 @@ export async function openThread(
   options: { address?: "push" | "replace" | "keep" } = {},
 ): Promise<void> {
   conversation.value = emptyConversation(threadId);
-  conversationLoaded.delete(threadId);
   olderTurns.value = { cursor: null, loading: false };
   const address = options.address ?? "push";
   if (address !== "keep") showAddress(threadId, address);
@@ -283,7 +272,6 @@ export async function openThread(
   try {
     const page = await need().call("turn.list", { threadId, limit: 50, direction: "backward" });
     if (conversation.value?.threadId === threadId) {
-      conversationLoaded.add(threadId);
       conversation.value = applyTurnList(conversation.value, page);
       olderTurns.value = { cursor: page.nextCursor, loading: false };
       // The thread's own model comes back with it, while it is still enabled.

@@ -7,6 +7,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { EXPORT_PAGE_ROWS } from "../limits.ts";
+import { statement } from "../_statements.ts";
 import {
   CHAIN_COLUMNS,
   type ChainRow,
@@ -52,7 +53,8 @@ function threadRowsPage(
   afterSeq: number,
   untilSeq: number,
 ): ChainRow[] {
-  return connection.prepare(
+  return statement(
+    connection,
     `SELECT ${CHAIN_COLUMNS} FROM events WHERE thread_id = ? AND seq > ? AND seq <= ?
        ORDER BY seq LIMIT ?`,
   ).all(threadId, afterSeq, untilSeq, EXPORT_PAGE_ROWS).map((row) =>
@@ -79,7 +81,7 @@ export function* exportThreadChunks(
   format: ExportFormat,
 ): Generator<string, void, undefined> {
   const untilSeq = read((connection) =>
-    Number(connection.prepare("SELECT coalesce(max(seq), 0) AS seq FROM events").get()?.seq)
+    Number(statement(connection, "SELECT coalesce(max(seq), 0) AS seq FROM events").get()?.seq)
   );
   let after = 0;
   let head: ChainRow | null = null;
@@ -209,7 +211,7 @@ export function exportThreadMarkdown(connection: DatabaseSync, threadId: string)
 const TRANSCRIPT_ARGUMENTS_MAX_CHARS = 200;
 
 function threadTitle(connection: DatabaseSync, threadId: string): string | null {
-  const row = connection.prepare("SELECT title FROM threads WHERE id = ?").get(threadId);
+  const row = statement(connection, "SELECT title FROM threads WHERE id = ?").get(threadId);
   const title = row?.title;
   return typeof title === "string" && title.trim() !== "" ? title.trim() : null;
 }
