@@ -97,6 +97,21 @@ function incompleteTail(bytes: Uint8Array): number {
   return 0;
 }
 
+/**
+ * Holds a child that writes the log itself still while a fold cuts the file (`SIGSTOP` and
+ * `SIGCONT` to its process group); null when nothing else writes it.
+ */
+export interface WriterPause {
+  /** Stops the writer. */
+  pause(): void;
+  /** Lets it go on. */
+  resume(): void;
+}
+
+/** A paused writer's in-flight write(2) finishes within microseconds; look a few times. */
+const PAUSE_SETTLE_MS = 2;
+const PAUSE_SETTLE_LOOKS = 5;
+
 /** The retained output of one process; every operation is serialized. */
 export class ProcessLog {
   /** The files. */
@@ -110,6 +125,7 @@ export class ProcessLog {
   #window: number;
   #closed = false;
   #maskOutput: ((bytes: Uint8Array) => Uint8Array | null) | null = null;
+  #pauseWriter: () => WriterPause | null = () => null;
   /** File offset up to which output was masked. */
   #maskedUpTo = 0;
 
@@ -139,6 +155,7 @@ export class ProcessLog {
     processId: string;
     windowBytes?: number;
     maskOutput?: (bytes: Uint8Array) => Uint8Array | null;
+    pauseWriter?: () => WriterPause | null;
   }): Promise<ProcessLog> {
     const paths = processLogPaths(options.root, options.threadId, options.processId);
     await Deno.mkdir(paths.dir, { recursive: true });
@@ -155,6 +172,7 @@ export class ProcessLog {
     const log = new ProcessLog(paths, file, meta, options.windowBytes ?? PROCESS_LOG_WINDOW_BYTES);
     log.#size = (await file.stat()).size;
     log.#maskOutput = options.maskOutput ?? null;
+    log.#pauseWriter = options.pauseWriter ?? (() => null);
     return log;
   }
 
@@ -323,18 +341,38 @@ export class ProcessLog {
     await this.#writeAt(headBytes + markerBytes.length, tail);
     let end = headBytes + markerBytes.length + tail.length;
     // The child may have appended meanwhile (O_APPEND lands past `size`): move it down too.
-    for (;;) {
-      const now = (await this.#file.stat()).size;
-      if (now <= size) break;
-      const extra = await this.#readAt(size, now - size);
-      await this.#writeAt(end, extra);
-      end += extra.length;
-      size = now;
+    // A write landing between the last look and the truncate would be cut off, so a child
+    // still writing is paused for that last step (logrotate's copytruncate loses it instead).
+    const writer = this.#pauseWriter();
+    writer?.pause();
+    try {
+      if (writer) await this.#untilStill();
+      for (;;) {
+        const now = (await this.#file.stat()).size;
+        if (now <= size) break;
+        const extra = await this.#readAt(size, now - size);
+        await this.#writeAt(end, extra);
+        end += extra.length;
+        size = now;
+      }
+      await this.#file.truncate(end);
+    } finally {
+      writer?.resume();
     }
-    await this.#file.truncate(end);
     this.#size = end;
     this.#layout = { headBytes, tailStart, tailFileOffset: headBytes + markerBytes.length };
     await this.#writeMeta();
+  }
+
+  /** Waits until the file stops growing: a paused writer's last write(2) has landed. */
+  async #untilStill(): Promise<void> {
+    let last = (await this.#file.stat()).size;
+    for (let look = 0; look < PAUSE_SETTLE_LOOKS; look++) {
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_SETTLE_MS));
+      const now = (await this.#file.stat()).size;
+      if (now === last) return;
+      last = now;
+    }
   }
 
   #logical(fileOffset: number): number {

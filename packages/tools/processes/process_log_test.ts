@@ -195,3 +195,59 @@ Deno.test("output masking covers the kept head and tail when a flood is folded",
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("process log loses nothing while a running child keeps appending during folds", async () => {
+  const root = await Deno.makeTempDir();
+  const lines = 30_000;
+  const paths = { root, threadId: THREAD, processId: PROCESS, windowBytes: 16 * 1024 };
+  let child: Deno.ChildProcess | null = null;
+  const log = await ProcessLog.open({
+    ...paths,
+    pauseWriter: () => {
+      if (child === null) return null;
+      const signal = (name: Deno.Signal) => {
+        try {
+          child?.kill(name);
+        } catch {
+          // it exited meanwhile
+        }
+      };
+      return { pause: () => signal("SIGSTOP"), resume: () => signal("SIGCONT") };
+    },
+  });
+  try {
+    // Each line is one write(2) of 9 bytes through an O_APPEND redirection, as a command's is.
+    const script = `i=0; while [ $i -lt ${lines} ]; do printf '%08d\\n' $i; i=$((i+1)); done`;
+    child = new Deno.Command("/bin/sh", {
+      args: ["-c", `exec >>"$1"; ${script}`, "sh", log.paths.log],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    let exited = false;
+    const status = child.status.then(() => (exited = true));
+    let folds = 0;
+    while (!exited) {
+      const before = (await Deno.stat(log.paths.log)).size;
+      await log.sync();
+      if ((await Deno.stat(log.paths.log)).size < before) folds++;
+    }
+    await status;
+    child = null;
+    const total = await log.sync();
+    assert.ok(folds > 3, `the test folds while the child writes (it folded ${folds} times)`);
+    assert.equal(total, lines * 9, "every byte the child wrote is counted");
+    let text = "";
+    let cursor = total - 9 * 500; // inside the 8 KiB tail the 16 KiB window keeps
+    for (let guard = 0; guard < 100 && cursor < total; guard++) {
+      const page = await log.readPage(cursor);
+      text += page.output;
+      cursor = page.nextCursor;
+    }
+    const kept = text.trimEnd().split("\n").map(Number);
+    const expected = Array.from({ length: 500 }, (_, i) => lines - 500 + i);
+    assert.deepEqual(kept, expected, "the newest 500 lines are all there, in order");
+  } finally {
+    await log.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

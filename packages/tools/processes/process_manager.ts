@@ -10,7 +10,7 @@ import { newId } from "@daedalus/protocol";
 import type { ProcessOutputPage, ProcessRecord } from "@daedalus/protocol";
 import * as limits from "./limits.ts";
 import { ProcessError } from "./process_error.ts";
-import { ProcessLog, processLogPaths } from "./process_log.ts";
+import { ProcessLog, processLogPaths, type WriterPause } from "./process_log.ts";
 import { childEnv, ENV_ALLOW_LIST, observeStartTime, resizePty, spawnCommand } from "./_spawn.ts";
 
 /** Restart policy. */
@@ -133,11 +133,13 @@ export class ProcessManager {
         "Commands under a terminal are not supervised",
       );
     }
+    const owner: { managed?: Managed } = {}; // known once tracked, after the log is open
     const log = await ProcessLog.open({
       root: this.#options.processesRoot,
       threadId: options.threadId,
       processId,
       maskOutput: this.#options.maskOutput,
+      pauseWriter: () => writerPause(owner.managed),
     });
     const record: ProcessRecord = {
       processId,
@@ -160,6 +162,7 @@ export class ProcessManager {
       outputBytes: 0,
     };
     const managed = this.#track(record, log, options, false);
+    owner.managed = managed;
     try {
       await this.#spawn(managed);
     } catch (error) {
@@ -305,11 +308,14 @@ export class ProcessManager {
         settled.push(previous);
         continue;
       }
+      // No pause before custody is proven: the recorded pid may belong to someone else now.
+      let adopted: Managed | undefined;
       const log = await ProcessLog.open({
         root: this.#options.processesRoot,
         threadId: previous.threadId,
         processId: previous.processId,
         maskOutput: this.#options.maskOutput,
+        pauseWriter: () => writerPause(adopted),
       });
       const custody = log.meta.custody as { pid?: number; startedAtMs?: number } | undefined;
       const record: ProcessRecord = { ...previous, outputBytes: await log.sync() };
@@ -322,6 +328,8 @@ export class ProcessManager {
         Math.abs(observed - expected) <= limits.PROCESS_CUSTODY_TOLERANCE_MS;
       if (alive && !previous.pty) {
         Object.assign(record, { state: "running", pid, errorCode: "runtime_recovered" });
+        adopted = managed;
+        if (pid) signalGroup(pid, "SIGCONT"); // a runtime that died mid-fold left it paused
         this.#follow(managed);
         await this.#emit(managed);
       } else if (policy && !previous.pty) {
@@ -549,6 +557,17 @@ export class ProcessManager {
     await managed.log.saveMeta({ record: managed.record });
     this.#options.onRecord?.({ ...managed.record });
   }
+}
+
+/**
+ * How a fold holds a child that appends to its own log still: its process group is stopped
+ * for the moment the file is cut (a PTY child's output is appended by the runtime instead).
+ */
+function writerPause(managed: Managed | undefined): WriterPause | null {
+  const pid = managed?.record.pid;
+  if (!managed || managed.spec.pty || managed.record.state !== "running" || !pid) return null;
+  if (managed.child === null && !managed.recovered) return null; // exited: nothing writes
+  return { pause: () => signalGroup(pid, "SIGSTOP"), resume: () => signalGroup(pid, "SIGCONT") };
 }
 
 function signalGroup(pid: number, signal: Deno.Signal): void {

@@ -120,15 +120,18 @@ Deno.test("process manager stop kills the whole process tree", () =>
 
 Deno.test("process manager folds large output and keeps head, marker and newest tail", () =>
   withManager(async ({ manager, spec }) => {
-    const command = "printf START; head -c 2000000 /dev/zero | tr '\\0' x; printf END";
-    const record = await manager.start(spec(command));
-    // 2 MB through `tr` can take a while on a loaded 2-core machine: wait long, and say so
-    // when it did not finish rather than failing on an empty tail.
+    // 1.8 MB in 200,000 writes spread over several follow ticks, so the log folds while the
+    // command still writes (a fold that cut the file under a writer lost bytes here).
+    const flood = "i=0; while [ $i -lt 200000 ]; do printf xxxxxxxxx; i=$((i+1)); done";
+    const record = await manager.start(spec(`printf START; ${flood}; printf END`));
+    // On a loaded 2-core machine this can take a while: wait long, and say so when it did
+    // not finish rather than failing on an empty tail.
     const waited = await manager.wait(record.processId, 60_000);
-    assert.equal(waited.timedOut, false, "the 2 MB command did not finish within 60 s");
+    assert.equal(waited.timedOut, false, "the 1.8 MB command did not finish within 60 s");
     const head = await manager.read(record.processId, 0, 5);
     assert.equal(head.output, "START");
-    const total = 2_000_008;
+    const total = 1_800_008;
+    assert.equal(waited.record.outputBytes, total, "every byte is counted");
     const tail = await manager.read(record.processId, total - 3);
     assert.equal(tail.output, "END");
     assert.equal(tail.hasMore, false);
