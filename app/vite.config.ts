@@ -1,6 +1,7 @@
 import { defineConfig } from "vite";
 import preact from "@preact/preset-vite";
 import { VitePWA } from "vite-plugin-pwa";
+import { ICON_SIZES, MASKABLE_SIZES } from "./tools/icon_sizes.ts";
 
 const packages = new URL("../packages/", import.meta.url);
 
@@ -20,7 +21,7 @@ export default defineConfig({
       strategies: "generateSW",
       registerType: "prompt",
       injectRegister: false,
-      includeAssets: ["icon-192.png", "icon-512.png", "icon-maskable-512.png"],
+      includeAssets: ["icon.svg", "apple-touch-icon.png"],
       manifest: {
         name: "Daedalus",
         short_name: "Daedalus",
@@ -32,14 +33,18 @@ export default defineConfig({
         background_color: "#0f172a",
         theme_color: "#1e293b",
         icons: [
-          { src: "/icon-192.png", sizes: "192x192", type: "image/png" },
-          { src: "/icon-512.png", sizes: "512x512", type: "image/png" },
-          {
-            src: "/icon-maskable-512.png",
-            sizes: "512x512",
+          ...ICON_SIZES.map((size) => ({
+            src: `/icon-${size}.png`,
+            sizes: `${size}x${size}`,
+            type: "image/png",
+          })),
+          { src: "/icon.svg", sizes: "any", type: "image/svg+xml" },
+          ...MASKABLE_SIZES.map((size) => ({
+            src: `/icon-maskable-${size}.png`,
+            sizes: `${size}x${size}`,
             type: "image/png",
             purpose: "maskable",
-          },
+          })),
         ],
       },
       workbox: {

@@ -39,6 +39,7 @@ function ThreadFeed(props: { state: ConversationState }) {
 function EmptyState(props: { hint: string }) {
   return (
     <section class="conversation empty" aria-labelledby="empty-heading">
+      <img class="app-mark" src="/icon.svg" alt="" width="56" height="56" />
       <h2 id="empty-heading">{t("empty.heading")}</h2>
       <p>{t("empty.description")}</p>
       <p class="muted">{props.hint}</p>

@@ -5,6 +5,7 @@ import { withInlineCode } from "./inline_code.tsx";
 export function NoSession(props: { rejected: boolean }) {
   return (
     <main class="no-session">
+      <img class="app-mark" src="/icon.svg" alt="" width="48" height="48" />
       <h1>{t("session.title")}</h1>
       {props.rejected && <p role="alert">{withInlineCode(t("session.invalid"))}</p>}
       <p>{withInlineCode(t("session.body"))}</p>
