@@ -245,7 +245,7 @@ Deno.test({
 
       const rail = await boxOf(page, "nav.turn-nav");
       const feed = await boxOf(page, `${SCROLLER} > .feed`);
-      const composer = await boxOf(page, "form.composer textarea");
+      const composer = await boxOf(page, "form.composer .composer-box");
       assert.ok(rail && feed && composer, "the rail, the feed and the composer are shown");
       // 14rem: the rail keeps its width whatever its entries say
       assert.ok(Math.abs(rail.width - 224) <= 1, `the rail is ${rail.width} px wide, not 224`);

@@ -140,91 +140,95 @@ export function Composer() {
     >
       {dropping.value && <p class="drop-hint" aria-live="polite">{t("attachments.drop")}</p>}
       <ProjectCard threadId={openThreadId} />
-      <AttachmentChips items={attached} onRemove={(id) => removeAttachment(threadId, id)} />
-      {notice && <p class="attachment-notice" role="alert">{notice}</p>}
-      <textarea
-        ref={textbox}
-        aria-label={t("composer.label")}
-        placeholder={t(running ? "composer.steerPlaceholder" : "composer.placeholder")}
-        value={draft.value}
-        onInput={(event) => edit(event.currentTarget.value)}
-        onPaste={(event) => {
-          const files = [...(event.clipboardData?.files ?? [])];
-          if (files.length === 0) return;
-          // A paste carrying files attaches them (and types nothing); text-only pastes type.
-          event.preventDefault();
-          attachFiles(threadId, files);
-        }}
-        onKeyDown={(event) => {
-          if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-            void submit(event);
-          }
-        }}
-      />
-      <ContextMeter threadId={threadId} running={running} />
-      <div class="composer-actions">
-        <div class="composer-tools">
-          <button
-            type="button"
-            class="attachment-picker"
-            aria-label={t("attachments.attach")}
-            title={t("attachments.attach")}
-            onClick={() => picker.current?.click()}
-          >
-            {/* A drawn paperclip: emoji fonts are missing on some systems. */}
-            <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-              <path
-                d="M21.44 11.05l-9.19 9.19a6 6 0 0 1-8.49-8.49l9.19-9.19a4 4 0 0 1 5.66 5.66l-9.2 9.19a2 2 0 0 1-2.83-2.83l8.49-8.48"
-                fill="none"
-                stroke="currentColor"
-                stroke-width="2"
-                stroke-linecap="round"
-                stroke-linejoin="round"
-              />
-            </svg>
-          </button>
-          <input
-            ref={picker}
-            type="file"
-            multiple
-            hidden
-            onChange={(event) => {
-              attachFiles(threadId, [...(event.currentTarget.files ?? [])]);
-              // The same file can be picked again after it was removed.
-              event.currentTarget.value = "";
-            }}
-          />
-          <label>
-            <span class="visually-hidden">{t("composer.model")}</span>
-            <select
-              value={selectedModel.value ?? ""}
-              disabled={available.length === 0 || running}
-              onChange={(event) => (selectedModel.value = event.currentTarget.value)}
+      {/* One box like a chat app's: attachments, the text and its controls together. */}
+      <div class="composer-box">
+        <AttachmentChips items={attached} onRemove={(id) => removeAttachment(threadId, id)} />
+        {notice && <p class="attachment-notice" role="alert">{notice}</p>}
+        <textarea
+          ref={textbox}
+          aria-label={t("composer.label")}
+          placeholder={t(running ? "composer.steerPlaceholder" : "composer.placeholder")}
+          value={draft.value}
+          onInput={(event) => edit(event.currentTarget.value)}
+          onPaste={(event) => {
+            const files = [...(event.clipboardData?.files ?? [])];
+            if (files.length === 0) return;
+            // A paste carrying files attaches them (and types nothing); text-only pastes type.
+            event.preventDefault();
+            attachFiles(threadId, files);
+          }}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+              void submit(event);
+            }
+          }}
+        />
+        <div class="composer-actions">
+          <div class="composer-tools">
+            <button
+              type="button"
+              class="attachment-picker"
+              aria-label={t("attachments.attach")}
+              title={t("attachments.attach")}
+              onClick={() => picker.current?.click()}
             >
-              {available.length === 0 && <option value="">{t("composer.noModel")}</option>}
-              {available.map((option) => (
-                <option
-                  key={`${option.providerId}/${option.id}`}
-                  value={`${option.providerId}/${option.id}`}
-                >
-                  {option.displayName}
-                </option>
-              ))}
-            </select>
-          </label>
-          {model && <EffortMenu model={model} disabled={running} />}
-        </div>
-        <div class="composer-tools">
-          {running && (
-            <button type="button" onClick={() => void stop()}>{t("composer.stop")}</button>
-          )}
-          <button
-            type="submit"
-            disabled={empty || !settled ||
-              (!running && available.length > 0 && !selectedModel.value)}
-          >
-            {t(running ? "composer.steer" : "composer.send")}
-          </button>
+              {/* A drawn paperclip: emoji fonts are missing on some systems. */}
+              <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+                <path
+                  d="M21.44 11.05l-9.19 9.19a6 6 0 0 1-8.49-8.49l9.19-9.19a4 4 0 0 1 5.66 5.66l-9.2 9.19a2 2 0 0 1-2.83-2.83l8.49-8.48"
+                  fill="none"
+                  stroke="currentColor"
+                  stroke-width="2"
+                  stroke-linecap="round"
+                  stroke-linejoin="round"
+                />
+              </svg>
+            </button>
+            <input
+              ref={picker}
+              type="file"
+              multiple
+              hidden
+              onChange={(event) => {
+                attachFiles(threadId, [...(event.currentTarget.files ?? [])]);
+                // The same file can be picked again after it was removed.
+                event.currentTarget.value = "";
+              }}
+            />
+            <label>
+              <span class="visually-hidden">{t("composer.model")}</span>
+              <select
+                value={selectedModel.value ?? ""}
+                disabled={available.length === 0 || running}
+                onChange={(event) => (selectedModel.value = event.currentTarget.value)}
+              >
+                {available.length === 0 && <option value="">{t("composer.noModel")}</option>}
+                {available.map((option) => (
+                  <option
+                    key={`${option.providerId}/${option.id}`}
+                    value={`${option.providerId}/${option.id}`}
+                  >
+                    {option.displayName}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {model && <EffortMenu model={model} disabled={running} />}
+          </div>
+          <div class="composer-tools">
+            {/* The start screen has no context to measure or compact yet. */}
+            {openThreadId !== null && <ContextMeter threadId={openThreadId} running={running} />}
+            {running && (
+              <button type="button" onClick={() => void stop()}>{t("composer.stop")}</button>
+            )}
+            <button
+              type="submit"
+              disabled={empty || !settled ||
+                (!running && available.length > 0 && !selectedModel.value)}
+            >
+              {t(running ? "composer.steer" : "composer.send")}
+            </button>
+          </div>
         </div>
       </div>
     </form>
