@@ -84,6 +84,33 @@ Deno.test({
       await waitForUserMessages(page, ["alpha", "gamma"]);
       await waitForText(page, ".branch-switcher .branch-position", "2/2");
 
+      // Each version has its own address: reload stays on it, Back returns to the one before.
+      const branchAddress = /^#\/t\/thread_[0-9a-f]{32}\/b\/branch_[0-9a-f]{32}$/;
+      const onFork = await page.evaluate<string>("location.hash");
+      assert.match(onFork, branchAddress, "the fork's address names its branch");
+      await page.reload();
+      await waitForUserMessages(page, ["alpha", "gamma"]);
+      await waitForText(page, ".branch-switcher .branch-position", "2/2");
+      await page.goBack();
+      await waitForUserMessages(page, ["alpha", "beta"]);
+      await waitForText(page, ".branch-switcher .branch-position", "1/2");
+      const onFirst = await page.evaluate<string>("location.hash");
+      assert.match(onFirst, branchAddress, "with two versions the first is named too");
+      assert.notEqual(onFirst, onFork);
+      await page.goForward();
+      await waitForUserMessages(page, ["alpha", "gamma"]);
+      assert.equal(await page.evaluate<string>("location.hash"), onFork);
+      // A branch that does not exist: the thread opens as it is, and says so.
+      await page.evaluate(
+        `location.hash = ${
+          JSON.stringify(onFork.replace(/branch_[0-9a-f]{32}/, "branch_" + "0".repeat(32)))
+        }`,
+      );
+      await page.waitForSelector("[role=alert]:has-text('This branch no longer exists.')", {
+        timeout: PAGE_WAIT_MS,
+      });
+      await waitForUserMessages(page, ["alpha", "gamma"]);
+
       // Regenerate the answer to gamma: a third version of the second turn.
       const answer = page.locator("article.message.role-assistant", {
         hasText: "Answer to: gamma",

@@ -1,5 +1,6 @@
 /**
- * The app's addresses: every thread has one (`#/t/<threadId>`), the start screen is `#/`.
+ * The app's addresses: every thread has one (`#/t/<threadId>`), a branch other than its
+ * first one adds itself (`#/t/<threadId>/b/<branchId>`), the start screen is `#/`.
  * A hash route, because the runtime serves the app's shell at `/` only and the service
  * worker precaches that one document: a reload, a bookmark or a link opened in a new tab
  * lands on the same shell and the hash says which thread to open.
@@ -7,7 +8,7 @@
  * @module
  */
 
-const THREAD_ADDRESS = /^#\/t\/(thread_[0-9a-f]{32})\/?$/;
+const THREAD_ADDRESS = /^#\/t\/(thread_[0-9a-f]{32})(?:\/b\/(branch_[0-9a-f]{32}))?\/?$/;
 
 /** The start screen's address. */
 export const START_ADDRESS = "#/";
@@ -24,13 +25,43 @@ export function threadOfAddress(hash: string): string | null {
 }
 
 /**
- * The address of a thread, or of the start screen.
+ * The branch an address names.
+ *
+ * @param hash `location.hash`
+ * @returns the branch id, or null when the address names none (the thread's own choice)
+ */
+export function branchOfAddress(hash: string): string | null {
+  return THREAD_ADDRESS.exec(hash)?.[2] ?? null;
+}
+
+/**
+ * The address of a thread (at a branch), or of the start screen.
  *
  * @param threadId the thread, or null
+ * @param branchId the branch shown, or null for the thread's first one
  * @returns its hash
  */
-export function addressOf(threadId: string | null): string {
-  return threadId === null ? START_ADDRESS : `#/t/${threadId}`;
+export function addressOf(threadId: string | null, branchId: string | null = null): string {
+  if (threadId === null) return START_ADDRESS;
+  return branchId === null ? `#/t/${threadId}` : `#/t/${threadId}/b/${branchId}`;
+}
+
+/**
+ * The branch a thread's address names: the branch it shows once it has more than one
+ * version of a turn (then the first branch is named too, so Back returns to it rather than
+ * to "whatever the thread shows now"), or a branch other than its first one.
+ *
+ * @param thread the thread's summary (`activeBranchId` is absent in older events)
+ * @param forked whether the shown history has a turn with other versions
+ * @returns the branch for the address, or null
+ */
+export function addressedBranch(
+  thread: { defaultBranchId: string; activeBranchId?: string } | undefined,
+  forked = false,
+): string | null {
+  if (!thread) return null;
+  const active = thread.activeBranchId ?? thread.defaultBranchId;
+  return forked || active !== thread.defaultBranchId ? active : null;
 }
 
 /**

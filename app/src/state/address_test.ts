@@ -1,7 +1,39 @@
 import assert from "node:assert/strict";
-import { addressOf, documentTitle, START_ADDRESS, threadOfAddress } from "./address.ts";
+import {
+  addressedBranch,
+  addressOf,
+  branchOfAddress,
+  documentTitle,
+  START_ADDRESS,
+  threadOfAddress,
+} from "./address.ts";
 
 const ID = "thread_0123456789abcdef0123456789abcdef";
+const BRANCH = "branch_fedcba9876543210fedcba9876543210";
+const FIRST = "branch_00000000000000000000000000000000";
+
+Deno.test("a branch's address names its thread and the branch", () => {
+  const hash = addressOf(ID, BRANCH);
+  assert.equal(hash, `#/t/${ID}/b/${BRANCH}`);
+  assert.equal(threadOfAddress(hash), ID);
+  assert.equal(branchOfAddress(hash), BRANCH);
+  assert.equal(branchOfAddress(`${hash}/`), BRANCH, "a trailing slash is the same address");
+  assert.equal(branchOfAddress(addressOf(ID)), null, "a thread's own address names no branch");
+  assert.equal(addressOf(ID, null), `#/t/${ID}`);
+});
+
+Deno.test("only a branch other than the thread's first one is in its address", () => {
+  assert.equal(addressedBranch({ defaultBranchId: FIRST, activeBranchId: BRANCH }), BRANCH);
+  assert.equal(addressedBranch({ defaultBranchId: FIRST, activeBranchId: FIRST }), null);
+  assert.equal(addressedBranch({ defaultBranchId: FIRST }), null, "older events name none");
+  assert.equal(addressedBranch(undefined), null, "a thread not listed yet");
+  assert.equal(
+    addressedBranch({ defaultBranchId: FIRST, activeBranchId: FIRST }, true),
+    FIRST,
+    "with versions to switch between, the first branch is named too",
+  );
+  assert.equal(addressedBranch({ defaultBranchId: FIRST }, true), FIRST);
+});
 
 Deno.test("a thread's address round-trips; the start screen is #/", () => {
   assert.equal(addressOf(ID), `#/t/${ID}`);
@@ -24,6 +56,10 @@ Deno.test("anything that is not a thread's address opens the start screen", () =
       `#/x/${ID}`,
       `#/t/${ID}/../../settings`,
       `#/t/${ID}?q=1`,
+      `#/t/${ID}/b/`,
+      `#/t/${ID}/b/branch_123`,
+      `#/t/${ID}/b/${ID}`,
+      `#/t/${ID}/x/${BRANCH}`,
     ]
   ) {
     assert.equal(threadOfAddress(hash), null, hash);

@@ -10,7 +10,7 @@
 import type { ReasoningEffort } from "@daedalus/client";
 import type { ConversationState, TurnView } from "./projection.ts";
 import { messageOfTurn } from "./send_again.ts";
-import { conversation, openThread, report, rpc, send } from "./store.ts";
+import { conversation, openThread, report, rpc, send, showBranch } from "./store.ts";
 
 /**
  * The turn a redo of `turnId` forks from: the turn before it in the shown history.
@@ -126,12 +126,8 @@ export async function switchSibling(turnId: string, step: -1 | 1): Promise<boole
   const turn = open?.turns.find((candidate) => candidate.id === turnId);
   const branchId = turn ? siblingBranch(turn, step) : null;
   if (!open || !branchId) return false;
-  try {
-    await rpc().call("thread.set_active_branch", { threadId: open.threadId, branchId });
-  } catch (error) {
-    report(error);
-    return false;
-  }
+  if (!await showBranch(open.threadId, branchId)) return false;
+  // A new history entry: Back returns to the branch shown before.
   await openThread(open.threadId);
   return true;
 }

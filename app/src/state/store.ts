@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { computed, signal } from "@preact/signals";
+import { computed, effect, signal } from "@preact/signals";
 import {
   type AttachmentInput,
   ClientError,
@@ -35,7 +35,13 @@ import {
 import { lastUsedModel } from "./thread_model.ts";
 import { latestRun } from "./run_announcement.ts";
 import { messageOfTurn } from "./send_again.ts";
-import { addressOf, START_ADDRESS, threadOfAddress } from "./address.ts";
+import {
+  addressedBranch,
+  addressOf,
+  branchOfAddress,
+  START_ADDRESS,
+  threadOfAddress,
+} from "./address.ts";
 import { callFailure } from "./call_failure.ts";
 import { t } from "../i18n/i18n.ts";
 
@@ -92,6 +98,7 @@ export function start(url: string): void {
   });
   client.onEvent(onEvent);
   followAddress();
+  followShownBranch();
   // Back/forward and an edited address open what they name.
   globalThis.addEventListener?.("popstate", followAddress);
   globalThis.addEventListener?.("hashchange", followAddress);
@@ -106,7 +113,10 @@ export function start(url: string): void {
   });
 }
 
-/** Opens the thread the address names (without adding a history entry), or the start screen. */
+/**
+ * Opens the thread (at the branch) the address names, without adding a history entry, or
+ * the start screen.
+ */
 function followAddress(): void {
   const hash = globalThis.location?.hash ?? "";
   const threadId = threadOfAddress(hash);
@@ -115,14 +125,51 @@ function followAddress(): void {
     conversation.value = null;
     return;
   }
-  if (conversation.value?.threadId !== threadId) void openThread(threadId, { address: "keep" });
+  const branchId = branchOfAddress(hash);
+  const otherBranch = branchId !== null && branchId !== shownBranch(threadId);
+  if (conversation.value?.threadId !== threadId || otherBranch) {
+    void openThread(threadId, { address: "keep", branchId });
+  }
+}
+
+/** The branch a listed thread shows, or null when the thread is not listed (yet). */
+function shownBranch(threadId: string): string | null {
+  const thread = threads.value.byId[threadId];
+  return thread ? thread.activeBranchId ?? thread.defaultBranchId : null;
+}
+
+/** Whether the shown history has a turn with other versions (the ‹ 1/2 › switcher). */
+function isForked(state: ConversationState | null): boolean {
+  return state?.turns.some((turn) => (turn.siblings?.count ?? 1) > 1) ?? false;
+}
+
+/**
+ * Keeps the address on the branch the open thread shows when it changes by itself (a
+ * fork from Edit or Regenerate, another tab switching it): replaced, not a new entry.
+ */
+function followShownBranch(): void {
+  effect(() => {
+    const open = conversation.value?.threadId ?? null;
+    const thread = open === null ? undefined : threads.value.byId[open];
+    const hash = globalThis.location?.hash ?? "";
+    // Only once the address is this thread's and its turns are in: while it opens, the
+    // address is the one being opened (Back to a branch must not be overwritten).
+    if (!thread || threadOfAddress(hash) !== open) return;
+    if (conversation.value?.snapshotSeq === null) return;
+    const next = addressOf(open, addressedBranch(thread, isForked(conversation.value)));
+    if (hash !== next) history.replaceState(null, "", next);
+  });
 }
 
 /** Puts the open thread (or the start screen) in the address bar, as a new history entry. */
 function showAddress(threadId: string | null, mode: "push" | "replace" = "push"): void {
   const location = globalThis.location;
   if (!location) return;
-  const next = addressOf(threadId);
+  const branchId = threadId === null ? null : addressedBranch(
+    threads.value.byId[threadId],
+    conversation.value?.threadId === threadId && isForked(conversation.value),
+  );
+  const next = addressOf(threadId, branchId);
   if (location.hash === next || (threadId === null && location.hash === "")) return;
   if (mode === "push") history.pushState(null, "", next);
   else history.replaceState(null, "", next);
@@ -160,6 +207,9 @@ function caughtUp(): void {
     void openThread(open.threadId, { address: "keep" });
   }
 }
+
+/** Counts {@linkcode openThread} calls, so an overtaken one stops. */
+let openings = 0;
 
 /** The thread whose first page of turns is being read (a read waiting for the connection). */
 let conversationLoading: string | null = null;
@@ -262,10 +312,17 @@ export const olderTurns = signal<{ cursor: string | null; loading: boolean }>({
  */
 export async function openThread(
   threadId: string,
-  options: { address?: "push" | "replace" | "keep" } = {},
+  options: { address?: "push" | "replace" | "keep"; branchId?: string | null } = {},
 ): Promise<void> {
+  const generation = ++openings;
   conversation.value = emptyConversation(threadId);
   olderTurns.value = { cursor: null, loading: false };
+  if (options.branchId && options.branchId !== shownBranch(threadId)) {
+    // A branch's address: show that branch (the thread then continues it, as after ‹ ›).
+    await showBranch(threadId, options.branchId);
+    // Back and forward fire popstate and hashchange: the later opening carries on alone.
+    if (generation !== openings) return;
+  }
   const address = options.address ?? "push";
   if (address !== "keep") showAddress(threadId, address);
   conversationLoading = threadId;
@@ -293,6 +350,29 @@ export async function openThread(
     report(error);
   } finally {
     if (conversationLoading === threadId) conversationLoading = null;
+  }
+}
+
+/**
+ * Makes `branchId` the branch the thread shows; a branch that is gone (or of another
+ * thread) is said and the thread opens as it is.
+ *
+ * @param threadId the thread
+ * @param branchId the branch
+ * @returns whether it is shown now
+ */
+export async function showBranch(threadId: string, branchId: string): Promise<boolean> {
+  try {
+    const { thread } = await need().call("thread.set_active_branch", { threadId, branchId });
+    threads.value = {
+      ...threads.value,
+      byId: { ...threads.value.byId, [thread.id]: thread },
+    };
+    return true;
+  } catch (error) {
+    const gone = callFailure(error).code === "branch_not_found";
+    report(gone ? new Error(t("reason.error.branch_not_found")) : error);
+    return false;
   }
 }
 

@@ -64,9 +64,18 @@ function applyThreadEvent(state: ThreadsState, event: JournalEvent): ThreadsStat
     case "thread.created":
     case "thread.renamed":
     case "thread.archived":
-    case "thread.unarchived": {
+    case "thread.unarchived":
+    case "thread.branch_switched": {
       const thread = event.payload.thread;
       return { ...state, byId: { ...state.byId, [thread.id]: thread } };
+    }
+    case "branch.created": {
+      // A fork becomes the branch its thread shows.
+      const branch = event.payload.branch;
+      const thread = state.byId[branch.threadId];
+      if (!thread || thread.activeBranchId === branch.id) return state;
+      const shown = { ...thread, activeBranchId: branch.id };
+      return { ...state, byId: { ...state.byId, [thread.id]: shown } };
     }
     case "run.state_changed": {
       const threadId = event.threadId ?? event.payload.run.threadId;
