@@ -1,6 +1,7 @@
 /**
  * Reading the journal back: the whole journal after a seq (`event.replay`, for a client
- * catching up after a reconnect) and one run's or one thread's events.
+ * catching up after a reconnect) and one run's or one thread's events. The rows a thread
+ * deletion erased are left out (erased_payload.ts).
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { nonNegativeInteger, pageLimit, requireId } from "./_params.ts";
 import { envelopeFromRow, EVENT_COLUMNS, type ReplayedEvent, selectLatestSeq } from "../_rows.ts";
 import { REPLAY_DEFAULT_EVENTS, REPLAY_MAX_EVENTS } from "./limits.ts";
 import { statement } from "../../_statements.ts";
+import { ERASED_PAYLOAD_JSON } from "../erased_payload.ts";
 
 export type { ReplayedEvent } from "../_rows.ts";
 
@@ -66,11 +68,13 @@ export function replayEvents(db: StateDatabase, options: ReplayOptions): EventRe
   return db.readTransaction(() => {
     const events = statement(
       db.connection,
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq ASC LIMIT ?`,
-    ).all(afterSeq, limit).map(envelopeFromRow);
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? AND payload_json <> ?
+       ORDER BY seq ASC LIMIT ?`,
+    ).all(afterSeq, ERASED_PAYLOAD_JSON, limit).map(envelopeFromRow);
     const latest = selectLatestSeq(db.connection);
     const nextAfterSeq = events.at(-1)?.seq ?? afterSeq;
-    // Seqs only grow, so anything committed past the page shows in max(seq).
+    // Seqs only grow, so anything committed past the page shows in max(seq). Erased rows
+    // are left out; the newest row is never one (a thread.deleted follows them).
     return { events, latestSeq: latest, nextAfterSeq, hasMore: nextAfterSeq < latest };
   });
 }
@@ -122,9 +126,9 @@ function readScopedEvents(
   // One extra row tells whether more follow; this scope's max(seq) is not the journal's.
   const rows = statement(
     db.connection,
-    `SELECT ${EVENT_COLUMNS} FROM events WHERE ${column} = ? AND seq > ?
+    `SELECT ${EVENT_COLUMNS} FROM events WHERE ${column} = ? AND seq > ? AND payload_json <> ?
      ORDER BY seq ASC LIMIT ?`,
-  ).all(id, afterSeq, limit + 1);
+  ).all(id, afterSeq, ERASED_PAYLOAD_JSON, limit + 1);
   const events = rows.slice(0, limit).map(envelopeFromRow);
   return {
     events,
