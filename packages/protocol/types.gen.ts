@@ -2470,6 +2470,7 @@ export type MethodResultMap = {
     latestSeq: number;
     nextAfterSeq: number;
     hasMore: boolean;
+    erasedSeqs?: number[];
     [key: string]: unknown;
   };
   "branch.create": {
