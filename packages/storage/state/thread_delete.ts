@@ -164,7 +164,8 @@ export function deleteThread(
       return { threadId: input.threadId, deletedAt: now, erasedEvents, deleted: true, files };
     });
   } finally {
-    connection.exec(`PRAGMA secure_delete = ${Number(before?.secure_delete ?? 0)}`);
+    const mode = Number(before?.secure_delete ?? 0);
+    connection.exec(`PRAGMA secure_delete = ${mode === 2 ? "FAST" : mode}`);
   }
   if (committed.result.deleted) {
     // Older WAL frames still hold the erased pages; a busy reader only makes it partial.

@@ -6,6 +6,7 @@ import { verifyChainSegment, verifyJournal } from "./journal_verify.ts";
 import { checkState, repairProjections } from "./maintenance.ts";
 import { PROJECTION_TABLES } from "./projections.ts";
 import { iterateJournal } from "./journal.ts";
+import { exportThreadChunks, JournalExportError } from "./journal_export.ts";
 import { setThreadArchived } from "./thread_writes.ts";
 import { activateRun, settleRun, settleToolCall, startItem } from "./run_writes.ts";
 import { recordModelInput, recordModelResponse, recordProcess } from "./run_facts.ts";
@@ -562,5 +563,21 @@ Deno.test("isErasedPayload accepts exactly the tombstone", () => {
   ];
   for (const [text, expected] of table) {
     assert.equal(isErasedPayload(text), expected, `isErasedPayload(${JSON.stringify(text)})`);
+  }
+});
+
+Deno.test("the export of a deleted thread is thread_not_found", async () => {
+  await using fixture = await openTestStore();
+  const { store } = fixture;
+  const doomed = await fullThread(fixture, SECRET);
+  const read = <T>(fn: (connection: typeof store.db.connection) => T): T => fn(store.db.connection);
+  assert.ok([...exportThreadChunks(read, doomed.threadId, "jsonl")].join("").includes(SECRET));
+  deleteThread(store, { threadId: doomed.threadId, clientRequestId: "delete-1" });
+  for (const format of ["jsonl", "markdown"] as const) {
+    assert.throws(
+      () => [...exportThreadChunks(read, doomed.threadId, format)],
+      (error) => error instanceof JournalExportError && error.code === "thread_not_found",
+      format,
+    );
   }
 });
