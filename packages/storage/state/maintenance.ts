@@ -152,12 +152,15 @@ export async function repairProjections(
 }
 
 /**
- * Stores the RunConfig parts every `thread.deleted` carries before a replay: the event
- * that first carried such a part was erased, and Runs of other threads replayed before
- * the deletion refer to it. Parts are immutable (their hash is their identity), so
- * storing them early changes nothing else.
+ * Stores the RunConfig parts every `thread.deleted` carries, before a replay of the
+ * journal into projections: the event that first carried such a part was erased, and
+ * Runs of other threads replayed before the deletion refer to it. Parts are immutable
+ * (their hash is their identity), so storing them early changes nothing else.
+ *
+ * @param source the state.db connection whose journal is replayed
+ * @param target the connection whose projections are rebuilt (may be the same)
  */
-function preloadCarriedParts(source: DatabaseSync, target: DatabaseSync): void {
+export function preloadCarriedParts(source: DatabaseSync, target: DatabaseSync): void {
   const rows = source.prepare(
     `SELECT payload_json FROM events WHERE event_type = 'thread.deleted'
        AND json_type(payload_json, '$.runConfigParts') = 'array' ORDER BY seq`,
