@@ -109,3 +109,43 @@ Deno.test({
       assert.deepEqual(run.pageErrors, []);
     }),
 });
+
+Deno.test({
+  name: "browser: an archived thread is deleted from the Archived threads dialog",
+  ignore: !hasChromium,
+  fn: () =>
+    withBrowser(async (run) => {
+      const { page } = run;
+      const client = createHttpClient({ url: run.server.url, token: run.token });
+      const { thread } = await client.call("thread.create", { title: "Old and done" });
+      await client.call("thread.create", { title: "Archived but kept" }).then(({ thread: kept }) =>
+        client.call("thread.archive", { threadId: kept.id })
+      );
+      await client.call("thread.archive", { threadId: thread.id });
+      await logIn(run);
+      await page.click("nav.sidebar button.archived-threads");
+      await waitForCount(page, "dialog.archived-dialog li", 2);
+      const shot = await Deno.makeTempFile({ prefix: "daedalus_archived_", suffix: ".png" });
+      await page.screenshot({ path: shot });
+      console.log(`screenshot: ${shot}`);
+      await page.click(
+        "dialog.archived-dialog li:has-text('Old and done') button:has-text('Delete…')",
+      );
+      await page.waitForSelector("dialog.delete-dialog[open]", { timeout: PAGE_WAIT_MS });
+      assert.equal(
+        await page.textContent("dialog.delete-dialog h2"),
+        "Delete “Old and done”?",
+        "the archived thread's title, though the sidebar does not list it",
+      );
+      await page.click("dialog.delete-dialog button.delete-confirm");
+      await page.waitForSelector("dialog.delete-dialog", { state: "detached" });
+      await waitForCount(page, "dialog.archived-dialog li", 1);
+      assert.equal(
+        await page.textContent("dialog.archived-dialog li .title"),
+        "Archived but kept",
+      );
+      const { threads } = await client.call("thread.list", { archived: true });
+      assert.deepEqual(threads.map((t) => t.title), ["Archived but kept"]);
+      assert.deepEqual(run.pageErrors, []);
+    }),
+});

@@ -10,8 +10,18 @@ import { signal } from "@preact/signals";
 import { closeDeletedThread, report, rpc } from "./store.ts";
 import { callFailure } from "./call_failure.ts";
 
+/** What the delete dialog asks about. */
+export interface DeleteTarget {
+  /** The thread. */
+  threadId: string;
+  /** Its title as the place that opened the dialog shows it (null: untitled). */
+  title: string | null;
+  /** Called once it is deleted (a list that shows it drops it). */
+  onDeleted?: () => void;
+}
+
 /** The thread the delete dialog asks about; null while it is closed. */
-export const deleteThreadId = signal<string | null>(null);
+export const deleteTarget = signal<DeleteTarget | null>(null);
 
 /** How a deletion went: done, refused while a Run is active, or failed (reported). */
 export type DeleteOutcome = "deleted" | "busy" | "failed";

@@ -4,7 +4,7 @@ import { t } from "../i18n/i18n.ts";
 import { moveFocusInMenu } from "./list_keys.ts";
 import { downloadThreadExport } from "../state/thread_export.ts";
 import type { ThreadExportFormat } from "../state/export_name.ts";
-import { deleteThreadId } from "../state/thread_delete.ts";
+import { deleteTarget } from "../state/thread_delete.ts";
 
 /** Titles longer than this are refused by `thread.rename` (THREAD_TITLE_MAX_CHARS). */
 const TITLE_MAX_CHARS = 200;
@@ -121,7 +121,7 @@ export function ConversationHeader() {
               class="danger"
               onClick={() => {
                 setMenuOpen(false);
-                deleteThreadId.value = state.threadId;
+                deleteTarget.value = { threadId: state.threadId, title: thread?.title ?? null };
               }}
               onKeyDown={(event) => event.key === "Enter" && event.currentTarget.click()}
             >

@@ -3,7 +3,7 @@ import { ModalFrame } from "../ModalFrame.tsx";
 import { useModalDialog } from "../modal_dialog.ts";
 import { t } from "../../i18n/i18n.ts";
 import { threads } from "../../state/store.ts";
-import { deleteThread, deleteThreadId } from "../../state/thread_delete.ts";
+import { deleteTarget, deleteThread } from "../../state/thread_delete.ts";
 import { openSettings } from "../../state/settings_nav.ts";
 import "./delete_dialog.css";
 
@@ -14,32 +14,36 @@ import "./delete_dialog.css";
  * active Run cannot be deleted: the dialog says why instead of offering Delete.
  */
 export function DeleteThreadDialog() {
-  const threadId = deleteThreadId.value;
+  const target = deleteTarget.value;
+  const threadId = target?.threadId ?? null;
   const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState(false);
-  const close = () => (deleteThreadId.value = null);
+  const close = () => (deleteTarget.value = null);
   const modal = useModalDialog(threadId !== null, close);
   useEffect(() => {
     setBusy(false);
     setRefused(false);
   }, [threadId]);
-  if (threadId === null) return null;
-  const thread = threads.value.byId[threadId];
+  if (target === null || threadId === null) return null;
+  // The sidebar's copy is the newest (renamed meanwhile); an archived thread has none.
+  const title = threads.value.byId[threadId]?.title ?? target.title;
   const active = threadId in threads.value.running || threadId in threads.value.waiting;
   const blocked = active || refused;
   const confirm = async () => {
     setBusy(true);
     const outcome = await deleteThread(threadId);
     setBusy(false);
-    if (outcome === "deleted") modal.close();
-    else if (outcome === "busy") setRefused(true);
+    if (outcome === "deleted") {
+      target.onDeleted?.();
+      modal.close();
+    } else if (outcome === "busy") setRefused(true);
   };
   return (
     <ModalFrame
       modal={modal}
       class="delete-dialog"
       titleId="delete-title"
-      title={t("delete.title", { title: thread?.title ?? t("thread.untitled") })}
+      title={t("delete.title", { title: title ?? t("thread.untitled") })}
       closeLabel={t("delete.close")}
     >
       <p>{t("delete.erases")}</p>
