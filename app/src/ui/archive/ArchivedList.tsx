@@ -42,7 +42,9 @@ export function ArchivedList() {
                   threadId: thread.id,
                   title: thread.title,
                   onDeleted: () =>
-                    setList((previous) => previous?.filter((other) => other.id !== thread.id) ?? null),
+                    setList((previous) =>
+                      previous?.filter((other) => other.id !== thread.id) ?? null
+                    ),
                 }}
             >
               {t("delete.menu")}
