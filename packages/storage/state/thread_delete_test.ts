@@ -176,6 +176,12 @@ function threadRows(fixture: TestStore, threadId: string): Record<string, number
   return out;
 }
 
+function readRowPayload(fixture: TestStore, seq: number): string {
+  const row = fixture.store.db.connection.prepare("SELECT payload_json FROM events WHERE seq = ?")
+    .get(seq);
+  return String(row?.payload_json);
+}
+
 function allZero(counts: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.keys(counts).map((k) => [k, 0]));
 }
@@ -208,6 +214,8 @@ Deno.test("deleting a thread erases its projections and payloads, and only its",
   settleRun(store, own.runId, "cancelled", "cancelled", null);
   const keptBefore = threadRows(fixture, kept.threadId);
   const keptEvents = countRows(store, "events", "thread_id = ?", kept.threadId);
+  // A head the user kept before the deletion (here one of the doomed thread's own rows).
+  const keptHead = verifyJournal(store.db.connection).head!;
   const doomedEvents = countRows(store, "events", "thread_id = ?", doomed.threadId);
   assert.notDeepEqual(threadRows(fixture, doomed.threadId), allZero(keptBefore));
 
@@ -262,6 +270,13 @@ Deno.test("deleting a thread erases its projections and payloads, and only its",
 
   const verified = verifyJournal(store.db.connection);
   assert.equal(verified.ok, true, `the chain fails after a deletion: ${verified.failure?.message}`);
+  const withHead = verifyJournal(store.db.connection, keptHead);
+  assert.equal(withHead.ok, true, `a head kept before the deletion: ${withHead.failure?.message}`);
+  assert.equal(
+    readRowPayload(fixture, keptHead.seq),
+    ERASED_PAYLOAD_JSON,
+    "the kept head is an erased row of the deleted thread",
+  );
   const check = checkState(store.db);
   assert.deepEqual(
     [check.ok, check.journal, check.projectionDifferences],
