@@ -336,7 +336,14 @@ class WebSocketClient implements DaedalusClient {
       for (;;) {
         const before = this.#sequencer.lastSeq;
         if (before === null || session !== this.#session) return;
-        await replayEvents(session, before, (event) => this.#receiveEvent(event));
+        await replayEvents(
+          session,
+          before,
+          (event) => this.#receiveEvent(event),
+          undefined,
+          // Erased rows of a deleted thread: seen, nothing to deliver.
+          (seq) => this.#deliver(this.#sequencer.skip(seq)),
+        );
         if (!this.#sequencer.hasGap) return;
         if (this.#sequencer.lastSeq === before) {
           this.#report(

@@ -149,3 +149,30 @@ Deno.test("events delivered before any consumer attached are held for the first 
     await server.shutdown();
   }
 });
+
+Deno.test("seqs a thread deletion erased are counted as seen: no gap, no stall", async () => {
+  const server = startFakeRuntime();
+  server.append(10);
+  const erased = new Set([3, 4, 5, 9]);
+  server.handlers.set("event.replay", (params) => {
+    const page = replayPage(server.journal, params);
+    // The runtime leaves erased rows out of `events` and names them instead.
+    const events = page.events.filter((e) => !erased.has(e.seq));
+    const erasedSeqs = page.events.filter((e) => erased.has(e.seq)).map((e) => e.seq);
+    return { ...page, events, ...(erasedSeqs.length > 0 ? { erasedSeqs } : {}) };
+  });
+  const client = await connect({ url: server.url, token: TEST_TOKEN, lastSeq: 0 });
+  try {
+    const problems: unknown[] = [];
+    client.onError((error) => problems.push(error));
+    const iterator = client.events[Symbol.asyncIterator]();
+    assert.deepEqual(seqs(await take(iterator, 6)), [1, 2, 6, 7, 8, 10]);
+    server.publish(1);
+    assert.deepEqual(seqs(await take(iterator, 1)), [11], "the live stream goes on after them");
+    assert.equal(client.lastSeq, 11);
+    assert.deepEqual(problems, [], "an erased seq is not a gap");
+  } finally {
+    await client.close();
+    await server.shutdown();
+  }
+});

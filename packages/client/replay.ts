@@ -28,6 +28,8 @@ export interface ReplayTransport {
  * @param afterSeq the last seq already seen
  * @param ingest called with each raw event, in the server's order
  * @param limit the page size
+ * @param skip called with each seq the server says a thread deletion erased (no event
+ *   comes for it: the caller counts it as seen)
  * @returns the server's `latestSeq` at the last page
  * @throws {RpcError} the server's error, or -32603 when a page's fields are invalid
  * @throws {ClientError} `event_gap` when a page makes no progress, or `connection_lost`
@@ -37,12 +39,14 @@ export async function replayEvents(
   afterSeq: number,
   ingest: (event: unknown) => void,
   limit: number = REPLAY_PAGE_LIMIT,
+  skip: (seq: number) => void = () => {},
 ): Promise<number> {
   let cursor = afterSeq;
   for (;;) {
     const raw = await transport.request("event.replay", { afterSeq: cursor, limit });
     const page = readPage(raw);
     for (const event of page.events) ingest(event);
+    for (const seq of page.erasedSeqs ?? []) skip(seq);
     if (!page.hasMore) return page.latestSeq;
     if (page.nextAfterSeq <= cursor) {
       throw new ClientError(
@@ -61,6 +65,7 @@ function readPage(raw: unknown): {
   latestSeq: number;
   nextAfterSeq: number;
   hasMore: boolean;
+  erasedSeqs?: number[];
 } {
   const record = typeof raw === "object" && raw !== null ? raw as Record<string, unknown> : null;
   const events = record?.events;

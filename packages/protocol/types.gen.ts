@@ -387,6 +387,18 @@ export type EventEnvelope =
     runId: RunId | null;
     itemId: ItemId | null;
     timestamp: Timestamp;
+    type: "thread.deleted";
+    payload: EventPayloadMap["thread.deleted"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
     type: "thread.settings_changed";
     payload: EventPayloadMap["thread.settings_changed"];
   }
@@ -1871,6 +1883,17 @@ export type EventPayloadMap = {
     itemId?: ItemId;
     [key: string]: unknown;
   };
+  "thread.deleted": {
+    threadId: ThreadId;
+    deletedAt: Timestamp;
+    erasedEvents: number;
+    clientRequestId: Identifier;
+    runConfigParts?: RunConfigPart[];
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
   "thread.settings_changed": {
     settings: ThreadSettings;
     turnId?: TurnId;
@@ -2110,6 +2133,10 @@ export type MethodParamsMap = {
   };
   "thread.unarchive": {
     threadId: ThreadId;
+  };
+  "thread.delete": {
+    threadId: ThreadId;
+    clientRequestId: Identifier;
   };
   "thread.get": {
     threadId: ThreadId;
@@ -2365,6 +2392,12 @@ export type MethodResultMap = {
     event: EventEnvelope | null;
     [key: string]: unknown;
   };
+  "thread.delete": {
+    threadId: ThreadId;
+    deletedAt: Timestamp;
+    erasedEvents: number;
+    [key: string]: unknown;
+  };
   "thread.get": {
     thread: Thread;
     branch?: Branch;
@@ -2437,6 +2470,7 @@ export type MethodResultMap = {
     latestSeq: number;
     nextAfterSeq: number;
     hasMore: boolean;
+    erasedSeqs?: number[];
     [key: string]: unknown;
   };
   "branch.create": {

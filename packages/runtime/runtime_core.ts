@@ -11,7 +11,9 @@ import {
   ensureHome,
   ExtractionCursors,
   getThread,
+  type HomePaths,
   homePaths,
+  isThreadDeleted,
   listRecoverableRuns,
   MemoryStore,
   readConfig,
@@ -63,6 +65,7 @@ import { createRunToolContext, readRunPermissions } from "./tools/run_tool_conte
 import { MemoryRefinement } from "./memory/refinement.ts";
 import { readCompletedItems } from "./memory/completed_items.ts";
 import { workspaceMemoryKey } from "./memory/workspace_key.ts";
+import { sweepDeletionManifests, threadFileDirs } from "./threads/deleted_files.ts";
 
 /** Options of {@linkcode openRuntimeCore}. */
 export interface RuntimeCoreOptions {
@@ -354,6 +357,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
           signal,
         )),
   });
+  await sweepDeletedThreadFiles(store, paths);
   const handlers = createHandlers({
     store,
     scheduler,
@@ -371,6 +375,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     memoryStore,
     tools,
     workspacesRoot: options.workspacesRoot,
+    threadFiles: threadFileDirs(paths),
     contextWindow: options.contextWindow,
     requestShutdown: () => options.onShutdownRequested?.(),
     auxiliaryForcedOff,
@@ -430,4 +435,28 @@ function recover(
     requeued.push(run.runId);
   }
   return { interrupted, requeued };
+}
+
+/**
+ * Removes the files of thread deletions that committed before a crash stopped their
+ * removal (threads/deleted_files.ts). A failure costs disk space only: start-up goes on.
+ */
+async function sweepDeletedThreadFiles(store: StateStore, paths: HomePaths): Promise<void> {
+  try {
+    const swept = await sweepDeletionManifests(
+      threadFileDirs(paths),
+      (threadId) => store.read((db) => isThreadDeleted(db, threadId)),
+    );
+    if (swept.removed.length > 0) {
+      console.error(`thread.delete: removed ${swept.removed.length} file(s) left by a crash`);
+    }
+    for (const { file, problem } of swept.skipped) {
+      console.error(`thread.delete: ${file} not acted on (${problem})`);
+    }
+    for (const { path, message } of swept.failed) {
+      console.error(`thread.delete: cannot remove ${path}: ${message}`);
+    }
+  } catch (error) {
+    console.error(`thread.delete: sweep failed: ${(error as Error).message}`);
+  }
 }

@@ -47,6 +47,11 @@ export interface HomePaths {
   readonly attachments: string;
   /** `logs/`: file logs, created only when file logging is on. */
   readonly logs: string;
+  /**
+   * `deletions/`: one manifest per thread deletion in progress, naming the runtime's own
+   * files of the thread to remove once the deletion commits; created on first use.
+   */
+  readonly deletions: string;
 }
 
 const HOME_ENV = "DAEDALUS_HOME";
@@ -115,6 +120,7 @@ export function homePaths(home: string): HomePaths {
     skills: path.join(root, "skills"),
     attachments: path.join(root, "attachments"),
     logs: path.join(root, "logs"),
+    deletions: path.join(root, "deletions"),
   };
 }
 

@@ -112,6 +112,7 @@ Deno.test("homePaths lists every file and directory of the home", () => {
     skills: "/h/skills",
     attachments: "/h/attachments",
     logs: "/h/logs",
+    deletions: "/h/deletions",
   });
   assert.throws(() => homePaths("relative"), HomePathError);
 });

@@ -48,6 +48,8 @@ export * from "./state/journal_export.ts";
 export * from "./state/projections.ts";
 export * from "./state/store.ts";
 export * from "./state/thread_writes.ts";
+export * from "./state/thread_delete.ts";
+export * from "./state/erased_payload.ts";
 export * from "./state/thread_settings.ts";
 export * from "./state/thread_compactions.ts";
 export * from "./state/branch_writes.ts";

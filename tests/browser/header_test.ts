@@ -23,6 +23,8 @@ Deno.test({
       await page.keyboard.press("ArrowDown");
       await page.waitForFunction("document.activeElement?.textContent === 'Export as Markdown'");
       await page.keyboard.press("End");
+      await page.waitForFunction("document.activeElement?.textContent === 'Delete…'");
+      await page.keyboard.press("ArrowUp");
       await page.waitForFunction("document.activeElement?.textContent === 'Archive'");
       await page.keyboard.press("Home");
       await page.waitForFunction("document.activeElement?.textContent === 'Rename'");
@@ -48,6 +50,8 @@ Deno.test({
       await page.keyboard.press("Enter");
       await page.waitForFunction("document.activeElement?.textContent === 'Rename'");
       await page.keyboard.press("End");
+      await page.keyboard.press("ArrowUp");
+      await page.waitForFunction("document.activeElement?.textContent === 'Archive'");
       await page.keyboard.press("Enter");
       await page.waitForFunction(
         "document.querySelectorAll('nav.sidebar button.thread').length === 0" +

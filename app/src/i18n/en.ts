@@ -6,6 +6,7 @@ import { feedEn } from "./feed_en.ts";
 import { reasonsEn } from "./reasons_en.ts";
 import { filesEn } from "./files_en.ts";
 import { revertEn } from "./revert_en.ts";
+import { deleteEn } from "./delete_en.ts";
 import { contextEn } from "./context_en.ts";
 import { branchEn } from "./branch_en.ts";
 import { projectsEn } from "./projects_en.ts";
@@ -159,6 +160,7 @@ export const en = {
   ...reasonsEn,
   ...filesEn,
   ...revertEn,
+  ...deleteEn,
   ...contextEn,
   ...branchEn,
   ...projectsEn,

@@ -7,6 +7,7 @@ import { attachmentsZhCN } from "./attachments_zh-CN.ts";
 import { reasonsZhCN } from "./reasons_zh-CN.ts";
 import { filesZhCN } from "./files_zh-CN.ts";
 import { revertZhCN } from "./revert_zh-CN.ts";
+import { deleteZhCN } from "./delete_zh-CN.ts";
 import { contextZhCN } from "./context_zh-CN.ts";
 import { branchZhCN } from "./branch_zh-CN.ts";
 import { projectsZhCN } from "./projects_zh-CN.ts";
@@ -158,6 +159,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...reasonsZhCN,
   ...filesZhCN,
   ...revertZhCN,
+  ...deleteZhCN,
   ...contextZhCN,
   ...branchZhCN,
   ...projectsZhCN,

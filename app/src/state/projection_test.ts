@@ -10,6 +10,7 @@ import {
   emptyConversation,
   emptyThreads,
   visibleThreads,
+  withoutThread,
 } from "./projection.ts";
 
 const T1 = "thread_1";
@@ -174,6 +175,29 @@ Deno.test("threads: snapshot, then live created/renamed/archived events", () => 
   ]);
   assert.deepEqual(visibleThreads(state).map((t) => t.id), [T1]);
   assert.equal(state.appliedSeq, 13);
+});
+
+Deno.test("threads: thread.deleted drops the thread and its Run flags, only its", () => {
+  let state = applyThreadList(emptyThreads(), {
+    threads: [thread(T1), thread(T2)],
+    snapshotSeq: 10,
+  });
+  state = applyThreadEvents(state, [stateChanged(11, "running", "queued")]);
+  assert.ok(T1 in state.running, "the Run of T1 runs");
+  const deleted = envelope(12, {
+    threadId: T1,
+    type: "thread.deleted",
+    payload: { threadId: T1, deletedAt: TS, erasedEvents: 7, clientRequestId: "r" },
+  });
+  state = applyThreadEvents(state, [deleted]);
+  assert.deepEqual(visibleThreads(state).map((t) => t.id), [T2]);
+  assert.equal(T1 in state.byId, false);
+  assert.equal(T1 in state.running, false, "a deleted thread keeps no running flag");
+  assert.equal(state.appliedSeq, 12);
+  // A page read before the deletion does not bring it back once the event is applied.
+  const before = applyThreadList(emptyThreads(), { threads: [thread(T1)], snapshotSeq: 11 });
+  assert.deepEqual(Object.keys(applyThreadEvents(before, [deleted]).byId), []);
+  assert.equal(withoutThread(state, T1), state, "removing an absent thread changes nothing");
 });
 
 Deno.test("threads: events before the snapshot are held, those it covers are dropped", () => {

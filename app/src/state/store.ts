@@ -31,6 +31,7 @@ import {
   emptyThreads,
   type ThreadsState,
   visibleThreads,
+  withoutThread,
 } from "./projection.ts";
 import { lastUsedModel } from "./thread_model.ts";
 import { latestRun } from "./run_announcement.ts";
@@ -175,6 +176,23 @@ function showAddress(threadId: string | null, mode: "push" | "replace" = "push")
   else history.replaceState(null, "", next);
 }
 
+/** What the start screen tells the user once (a thread open here was deleted), or null. */
+export const startNotice = signal<string | null>(null);
+
+/**
+ * Drops a deleted thread from the sidebar and, when it is open, shows the start screen in
+ * its place (the address is replaced: back does not return to a thread that is gone).
+ *
+ * @param threadId the thread
+ */
+export function closeDeletedThread(threadId: string): void {
+  threads.value = withoutThread(threads.value, threadId);
+  if (conversation.value?.threadId === threadId) {
+    conversation.value = null;
+    showAddress(null, "replace");
+  }
+}
+
 /** The project folder the thread started from the start screen will work in, if any. */
 export const pendingWorkspace = signal<{ rootUri: string; name?: string } | null>(null);
 
@@ -230,7 +248,11 @@ export function onJournalEvent(listener: (event: JournalEvent) => void): () => v
 function onEvent(event: JournalEvent): void {
   threads.value = applyThreadEvents(threads.value, [event]);
   const open = conversation.value;
-  if (open && event.threadId === open.threadId) {
+  if (event.type === "thread.deleted" && open?.threadId === event.payload.threadId) {
+    // Deleted from another page (or device) while open here: the start screen says so.
+    closeDeletedThread(event.payload.threadId);
+    startNotice.value = t("delete.deletedNotice");
+  } else if (open && event.threadId === open.threadId) {
     conversation.value = applyConversationEvents(open, [event]);
   }
   for (const listener of eventListeners) listener(event);
@@ -316,6 +338,7 @@ export async function openThread(
 ): Promise<void> {
   const generation = ++openings;
   conversation.value = emptyConversation(threadId);
+  startNotice.value = null;
   olderTurns.value = { cursor: null, loading: false };
   if (options.branchId && options.branchId !== shownBranch(threadId)) {
     // A branch's address: show that branch (the thread then continues it, as after ‹ ›).

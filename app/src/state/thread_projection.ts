@@ -77,6 +77,8 @@ function applyThreadEvent(state: ThreadsState, event: JournalEvent): ThreadsStat
       const shown = { ...thread, activeBranchId: branch.id };
       return { ...state, byId: { ...state.byId, [thread.id]: shown } };
     }
+    case "thread.deleted":
+      return withoutThread(state, event.payload.threadId);
     case "run.state_changed": {
       const threadId = event.threadId ?? event.payload.run.threadId;
       const running = flagged(state.running, threadId, isActiveStatus(event.payload.status));
@@ -94,6 +96,23 @@ function applyThreadEvent(state: ThreadsState, event: JournalEvent): ThreadsStat
     default:
       return state;
   }
+}
+
+/**
+ * The threads state without one thread (deleted): it leaves the list and its Run flags.
+ *
+ * @param state the threads state
+ * @param threadId the thread
+ * @returns the new state; the same object when the thread was not there
+ */
+export function withoutThread(state: ThreadsState, threadId: string): ThreadsState {
+  const running = flagged(state.running, threadId, false);
+  const waiting = flagged(state.waiting, threadId, false);
+  if (!(threadId in state.byId) && running === state.running && waiting === state.waiting) {
+    return state;
+  }
+  const { [threadId]: _gone, ...byId } = state.byId;
+  return { ...state, byId, running, waiting };
 }
 
 /** The set with `threadId` in or out; the same object when that changes nothing. */

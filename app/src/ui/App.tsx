@@ -16,6 +16,7 @@ import { PhoneBar, PhoneNewThread } from "./PhoneBar.tsx";
 import { closeDrawer, drawerOpen, phoneLayout, restoreDrawerFocus } from "../state/drawer.ts";
 import { DiffDialog } from "./files/DiffDialog.tsx";
 import { RevertDialog } from "./files/RevertDialog.tsx";
+import { DeleteThreadDialog } from "./delete/DeleteThreadDialog.tsx";
 import { FilePanel } from "./files/FilePanel.tsx";
 import { NewProjectDialog } from "./sidebar/NewProjectDialog.tsx";
 import { ArchivedDialog } from "./archive/ArchivedDialog.tsx";
@@ -105,6 +106,7 @@ export function App() {
         </main>
         <DiffDialog />
         <RevertDialog />
+        <DeleteThreadDialog />
         <FilePanel />
         <NewProjectDialog />
         <SearchDialog />

@@ -1,6 +1,12 @@
 import { useCallback, useMemo, useRef, useState } from "preact/hooks";
 import type { ConversationState } from "../state/projection.ts";
-import { activeRun, conversation, loadOlderTurns, olderTurns } from "../state/store.ts";
+import {
+  activeRun,
+  conversation,
+  loadOlderTurns,
+  olderTurns,
+  startNotice,
+} from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
 import { feedRows, turnEntries, type TurnEntry } from "./feed/feed_rows.ts";
 import { Feed, type FeedHandle } from "./feed/Feed.tsx";
@@ -37,8 +43,21 @@ function ThreadFeed(props: { state: ConversationState }) {
 
 /** Nothing to show yet: what the app is for, and what to do (seed 000 §5 empty state). */
 function EmptyState(props: { hint: string }) {
+  const notice = startNotice.value;
   return (
     <section class="conversation empty" aria-labelledby="empty-heading">
+      {notice !== null && (
+        <p class="start-notice" role="status">
+          {notice}{" "}
+          <button
+            type="button"
+            class="start-notice-dismiss"
+            onClick={() => (startNotice.value = null)}
+          >
+            {t("delete.notice.dismiss")}
+          </button>
+        </p>
+      )}
       <img class="app-mark" src="/icon.svg" alt="" width="56" height="56" />
       <h2 id="empty-heading">{t("empty.heading")}</h2>
       <p>{t("empty.description")}</p>

@@ -4,14 +4,15 @@ import { t } from "../i18n/i18n.ts";
 import { moveFocusInMenu } from "./list_keys.ts";
 import { downloadThreadExport } from "../state/thread_export.ts";
 import type { ThreadExportFormat } from "../state/export_name.ts";
+import { deleteTarget } from "../state/thread_delete.ts";
 
 /** Titles longer than this are refused by `thread.rename` (THREAD_TITLE_MAX_CHARS). */
 const TITLE_MAX_CHARS = 200;
 
 /**
  * The open thread's header: its title (renamed in place), the model of its latest Run,
- * and a menu with Rename, Export (Markdown, or JSON lines with the hash chain) and
- * Archive (last: it closes the thread). The menu is keyboard-navigable (arrows, Home,
+ * and a menu with Rename, Export (Markdown, or JSON lines with the hash chain), Archive
+ * (it closes the thread) and Delete… (last, with a confirmation). The menu is keyboard-navigable (arrows, Home,
  * End, Escape returns focus to its button).
  */
 export function ConversationHeader() {
@@ -113,6 +114,18 @@ export function ConversationHeader() {
               onKeyDown={(event) => event.key === "Enter" && event.currentTarget.click()}
             >
               {t("header.archive")}
+            </li>
+            <li
+              role="menuitem"
+              tabIndex={-1}
+              class="danger"
+              onClick={() => {
+                setMenuOpen(false);
+                deleteTarget.value = { threadId: state.threadId, title: thread?.title ?? null };
+              }}
+              onKeyDown={(event) => event.key === "Enter" && event.currentTarget.click()}
+            >
+              {t("delete.menu")}
             </li>
           </ul>
         )}

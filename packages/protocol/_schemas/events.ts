@@ -1,5 +1,5 @@
 /**
- * The journal event envelope and the payload of each of the 21 event types.
+ * The journal event envelope and the payload of each of each event type.
  *
  * @module
  */
@@ -55,6 +55,19 @@ export const EVENT_PAYLOADS = {
   "thread.renamed": payload({ thread: Thread }),
   "thread.archived": payload({ thread: Thread }),
   "thread.unarchived": payload({ thread: Thread }),
+  /**
+   * `thread.delete`: the thread's projections and the payloads of its earlier events were
+   * erased. Carries nothing of the thread's content; `runConfigParts` re-carries the
+   * shared RunConfig parts (tool schemas, identity, skills) that only the erased events
+   * carried and other threads' Runs still refer to.
+   */
+  "thread.deleted": payload({
+    threadId: ThreadId,
+    deletedAt: Timestamp,
+    erasedEvents: z.int().min(0),
+    clientRequestId: Identifier,
+    runConfigParts: z.array(RunConfigPart).optional(),
+  }),
   /** `thread.update_settings`: the thread's own settings as they are now. */
   "thread.settings_changed": payload({ settings: ThreadSettings }),
   /** `thread.compact`: a summary of the history through `throughTurnId` (the envelope's turn). */

@@ -46,6 +46,8 @@ import {
   frozenCompaction,
 } from "./compaction_handlers.ts";
 import { type BranchHandlers, createBranchHandlers } from "./branch_handlers.ts";
+import { createDeleteHandlers, type DeleteHandlers } from "./delete_handlers.ts";
+import type { ThreadFileDirs } from "../threads/deleted_files.ts";
 import { createSkillHandlers, type SkillHandlers } from "./skill_handlers.ts";
 import {
   type AuxiliaryForcedOff,
@@ -93,6 +95,8 @@ export interface ServiceDeps {
   tools: ReadonlyMap<string, ToolDefinition<unknown>>;
   /** Where managed thread workspaces are made. */
   workspacesRoot: string;
+  /** The home folders a deleted thread's own files are removed from (`thread.delete`). */
+  threadFiles: ThreadFileDirs;
   /** The context window of a model, when the provider registry knows it. */
   contextWindow?: (providerId: string, modelId: string) => number | undefined;
   /** Starts a clean shutdown (after the response is sent). */
@@ -126,7 +130,8 @@ export type Handlers =
   & MemoryHandlers
   & BreakerHandlers
   & CompactionHandlers
-  & BranchHandlers;
+  & BranchHandlers
+  & DeleteHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -345,6 +350,12 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       today: () => localDate(new Date()),
     }),
     ...createBranchHandlers({ store, protectedValues: deps.protectedValues }),
+    ...createDeleteHandlers({
+      store,
+      processManager: deps.processManager,
+      protectedValues: deps.protectedValues,
+      threadFiles: deps.threadFiles,
+    }),
     ...createRevertHandlers({
       store,
       protectedValues: deps.protectedValues,

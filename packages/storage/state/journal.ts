@@ -18,6 +18,7 @@ import { applyEvent } from "./projections.ts";
 import { checkEvent } from "./_event_check.ts";
 import { JournalError } from "./errors.ts";
 import { advanceChainTail, chainLinkOfText, currentChainTail } from "./journal_chain.ts";
+import { ERASED_PAYLOAD_JSON } from "./erased_payload.ts";
 
 /** An event before it has a seq: its type, scope ids and payload (mirrored ids are added). */
 export interface EventDraft<T extends EventType = EventType> {
@@ -152,7 +153,8 @@ export function eventFromRow(row: Record<string, unknown>): JournalEvent {
 }
 
 /**
- * Iterates the whole journal in seq order without loading it at once.
+ * Iterates the whole journal in seq order without loading it at once, without the rows
+ * a thread deletion erased (erased_payload.ts).
  *
  * @param connection the state.db connection
  * @param afterSeq start after this seq
@@ -160,10 +162,11 @@ export function eventFromRow(row: Record<string, unknown>): JournalEvent {
  */
 export function* iterateJournal(connection: DatabaseSync, afterSeq = 0): Generator<JournalEvent> {
   // Not cached: an open iterator would be reset by any other use of a shared statement.
+  // Erased rows (a deleted thread's) are skipped: nothing of them is left to replay.
   const rows = connection.prepare(
     `SELECT seq, schema_version, event_type, thread_id, branch_id, turn_id, run_id, item_id,
-       created_at, payload_json FROM events WHERE seq > ? ORDER BY seq`,
-  ).iterate(afterSeq);
+       created_at, payload_json FROM events WHERE seq > ? AND payload_json <> ? ORDER BY seq`,
+  ).iterate(afterSeq, ERASED_PAYLOAD_JSON);
   for (const row of rows) yield eventFromRow(row as Record<string, unknown>);
 }
 

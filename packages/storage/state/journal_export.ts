@@ -73,16 +73,26 @@ function threadRowsPage(
  * @param threadId the thread
  * @param format `jsonl` (rows with their chain columns) or `markdown` (a transcript)
  * @returns the chunks; the first `next()` throws when the thread has no events
- * @throws {JournalExportError} `thread_not_found` when the thread has no events
+ * @throws {JournalExportError} `thread_not_found` when the thread has no events or was
+ *   deleted
  */
 export function* exportThreadChunks(
   read: ExportReader,
   threadId: string,
   format: ExportFormat,
 ): Generator<string, void, undefined> {
-  const untilSeq = read((connection) =>
-    Number(statement(connection, "SELECT coalesce(max(seq), 0) AS seq FROM events").get()?.seq)
-  );
+  // One read: the head the export ends at, and whether the thread was deleted (only
+  // tombstones and the deletion record are left of it: nothing to export).
+  const { untilSeq, deleted } = read((connection) => ({
+    untilSeq: Number(
+      statement(connection, "SELECT coalesce(max(seq), 0) AS seq FROM events").get()?.seq,
+    ),
+    deleted: statement(
+      connection,
+      "SELECT 1 AS found FROM events WHERE thread_id = ? AND event_type = 'thread.deleted' LIMIT 1",
+    ).get(threadId) !== undefined,
+  }));
+  if (deleted) throw new JournalExportError("thread_not_found", `Thread ${threadId} was deleted`);
   let after = 0;
   let head: ChainRow | null = null;
   for (;;) {

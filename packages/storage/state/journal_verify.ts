@@ -4,6 +4,10 @@
  * walk checks a whole state.db ({@linkcode verifyJournal}) and an exported segment of
  * one thread ({@linkcode verifyChainSegment}).
  *
+ * A deleted thread's rows carry a fixed tombstone instead of their payload
+ * (erased_payload.ts, thread_delete.ts): accepted only where a later `thread.deleted`
+ * names the row's thread, and the row's envelope and hashes must still verify.
+ *
  * What a chain alone cannot show: a tail cut off together with its `sqlite_sequence`
  * entry, or a journal rewritten from some row on with every later hash recomputed. Both
  * leave a valid chain; only a head kept elsewhere tells. So the report always carries the
@@ -19,6 +23,7 @@ import {
   JOURNAL_CHAIN_GENESIS,
   payloadTextHash,
 } from "./journal_chain.ts";
+import { isErasedPayload } from "./erased_payload.ts";
 
 /** Why a chain failed to verify; each names the row in `seq`. */
 export type ChainFailureReason =
@@ -81,6 +86,8 @@ interface WalkOptions {
   seqOfHash: (hash: string) => number | null;
   /** False for a thread segment: its seqs have gaps (other threads' rows). */
   contiguous: boolean;
+  /** The seq of the `thread.deleted` event naming a thread, or null when none does. */
+  deletionSeq: (threadId: string) => number | null;
 }
 
 function fail(
@@ -105,7 +112,7 @@ function walk(rows: Iterable<ChainRow>, options: WalkOptions): ChainVerification
     }
     // The hash is of the stored text itself: any change to it shows, even one that keeps
     // the value (whitespace, key order), and no parse is needed.
-    if (payloadTextHash(row.payloadJson) !== row.payloadHash) {
+    if (payloadTextHash(row.payloadJson) !== row.payloadHash && !erasedByDeletion(row, options)) {
       return fail(events, head, "payload_altered", seq, `seq ${seq}: the payload was changed`);
     }
     if (eventHash(row.prevHash, row, row.payloadHash) !== row.hash) {
@@ -147,6 +154,17 @@ function walk(rows: Iterable<ChainRow>, options: WalkOptions): ChainVerification
     head = { seq, hash: row.hash };
   }
   return { ok: true, events, head };
+}
+
+/**
+ * Whether a row's payload is the tombstone of a thread deletion that came after it: its
+ * `payload_hash` is still the original text's, so the rest of the row verifies as before.
+ * The tombstone anywhere else (no deletion, or one before the row) is an alteration.
+ */
+function erasedByDeletion(row: ChainRow, options: WalkOptions): boolean {
+  if (!isErasedPayload(row.payloadJson) || row.threadId === null) return false;
+  const deletedAt = options.deletionSeq(row.threadId);
+  return deletedAt !== null && deletedAt > row.seq;
 }
 
 /**
@@ -201,6 +219,14 @@ export function verifyJournal(
   // Not cached: an open iterator would be reset by any other use of a shared statement.
   const rows = connection.prepare(`SELECT ${CHAIN_COLUMNS} FROM events ORDER BY seq`).iterate();
   const byHash = connection.prepare("SELECT seq FROM events WHERE hash = ?");
+  // Read before the walk; each deletion row is itself verified in its turn.
+  const deletions = new Map<string, number>();
+  for (
+    const row of connection.prepare(
+      `SELECT thread_id, min(seq) AS seq FROM events WHERE event_type = 'thread.deleted'
+         AND thread_id IS NOT NULL GROUP BY thread_id`,
+    ).all()
+  ) deletions.set(String(row.thread_id), Number(row.seq));
   const result = walk(mapRows(rows), {
     firstPrevHash: JOURNAL_CHAIN_GENESIS,
     firstSeq: 1,
@@ -209,6 +235,7 @@ export function verifyJournal(
       return found === undefined ? null : Number(found.seq);
     },
     contiguous: true,
+    deletionSeq: (threadId) => deletions.get(threadId) ?? null,
   });
   if (!result.ok) return result;
   const used = Number(
@@ -259,7 +286,13 @@ function* mapRows(rows: Iterable<unknown>): Generator<ChainRow> {
  */
 export function verifyChainSegment(rows: readonly ChainRow[]): ChainVerification {
   const seqByHash = new Map<string, number>();
-  for (const row of rows) if (row.hash !== null) seqByHash.set(row.hash, row.seq);
+  const deletions = new Map<string, number>();
+  for (const row of rows) {
+    if (row.hash !== null) seqByHash.set(row.hash, row.seq);
+    if (row.type === "thread.deleted" && row.threadId !== null && !deletions.has(row.threadId)) {
+      deletions.set(row.threadId, row.seq);
+    }
+  }
   let previous: ChainRow | null = null;
   let events = 0;
   let head: ChainHead | null = null;
@@ -270,6 +303,7 @@ export function verifyChainSegment(rows: readonly ChainRow[]): ChainVerification
       firstSeq: null,
       seqOfHash: (hash) => seqByHash.get(hash) ?? null,
       contiguous: false,
+      deletionSeq: (threadId) => deletions.get(threadId) ?? null,
     });
     events++;
     if (!alone.ok) return { ...alone, events, head };

@@ -18,6 +18,8 @@ import { iterateJournal } from "./journal.ts";
 import { applyEvent, clearProjections, PROJECTION_TABLES } from "./projections.ts";
 import { backupStateDatabase, type StateBackupResult } from "./backup.ts";
 import { type ChainVerification, verifyJournal } from "./journal_verify.ts";
+import { storeJournaledParts } from "./run_config_parts.ts";
+import type { RunConfigPart } from "@daedalus/protocol";
 
 /** The outcome of {@linkcode checkState}. */
 export interface StateCheckReport {
@@ -56,6 +58,7 @@ export function checkState(db: StateDatabase): StateCheckReport {
   try {
     memory.transaction(() => {
       let previous = 0;
+      preloadCarriedParts(db.connection, memory.connection);
       for (const event of iterateJournal(db.connection)) {
         events++;
         if (event.seq <= previous && journal.length < MAX_REPORTED) {
@@ -136,6 +139,7 @@ export async function repairProjections(
   db.transaction(() => {
     // Foreign keys stay on: children are cleared first and replay inserts parents first.
     clearProjections(db.connection);
+    preloadCarriedParts(db.connection, db.connection);
     for (const event of iterateJournal(db.connection)) {
       events++;
       applyEvent(db.connection, event);
@@ -145,4 +149,24 @@ export async function repairProjections(
     before.get(t) !== snapshot(db.connection, t)
   );
   return { backup, events, repairedTables };
+}
+
+/**
+ * Stores the RunConfig parts every `thread.deleted` carries, before a replay of the
+ * journal into projections: the event that first carried such a part was erased, and
+ * Runs of other threads replayed before the deletion refer to it. Parts are immutable
+ * (their hash is their identity), so storing them early changes nothing else.
+ *
+ * @param source the state.db connection whose journal is replayed
+ * @param target the connection whose projections are rebuilt (may be the same)
+ */
+export function preloadCarriedParts(source: DatabaseSync, target: DatabaseSync): void {
+  const rows = source.prepare(
+    `SELECT payload_json FROM events WHERE event_type = 'thread.deleted'
+       AND json_type(payload_json, '$.runConfigParts') = 'array' ORDER BY seq`,
+  ).all();
+  for (const row of rows) {
+    const body = JSON.parse(String(row.payload_json)) as { runConfigParts: RunConfigPart[] };
+    storeJournaledParts(target, body.runConfigParts);
+  }
 }

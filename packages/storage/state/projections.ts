@@ -8,7 +8,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Approval, JournalEvent } from "@daedalus/protocol";
 import { statement } from "../_statements.ts";
-import { storeRunConfigParts } from "./run_config_parts.ts";
+import { storeJournaledParts, storeRunConfigParts } from "./run_config_parts.ts";
 
 /** Projection tables, children first: the order to clear them in. */
 export const PROJECTION_TABLES = [
@@ -86,6 +86,11 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
       );
       return;
     }
+    case "thread.deleted":
+      // Its rows' payloads are erased (rebuilds skip them), so it leaves no row of the
+      // thread; the shared parts it carries on for other threads' Runs are stored.
+      storeJournaledParts(connection, event.payload.runConfigParts ?? []);
+      return;
     case "thread.settings_changed":
       run(
         "UPDATE threads SET settings_json = ? WHERE id = ?",

@@ -41,6 +41,9 @@ import {
   recordProcess,
 } from "./run_facts.ts";
 import { requestApproval, resolveApproval } from "./approval_writes.ts";
+import { deleteThread } from "./thread_delete.ts";
+import { preloadCarriedParts } from "./maintenance.ts";
+import { verifyJournal } from "./journal_verify.ts";
 import { assertValidEvents, openTestStore, testRunConfig, type TestStore } from "./_test_store.ts";
 
 const OPERATIONS = 2_000;
@@ -94,6 +97,10 @@ class Simulation {
   readonly threads: ThreadModel[] = [];
   readonly runs: RunModel[] = [];
   readonly counts = new Map<string, number>();
+  /** Threads deleted so far. */
+  deletions = 0;
+  /** Makes every clientRequestId unique (list lengths shrink when a thread is deleted). */
+  #requests = 0;
   readonly #fixture: TestStore;
   readonly #store: StateStore;
   readonly #random: () => number;
@@ -162,6 +169,7 @@ class Simulation {
       () => this.fallback(),
       () => this.compaction(),
       () => this.settle(),
+      () => this.deleteThread(),
     ];
     return await ops[this.#int(ops.length)]();
   }
@@ -178,7 +186,7 @@ class Simulation {
     const input: CreateThreadInput = {
       workspacesRoot: this.#fixture.workspacesRoot,
       title: this.#chance(0.5) ? this.#pick(TITLES) : null,
-      clientRequestId: this.#chance(0.5) ? `thread-req-${this.threads.length}` : undefined,
+      clientRequestId: this.#chance(0.5) ? `thread-req-${this.#requests++}` : undefined,
       workspace: this.#chance(0.3) ? { rootUri: this.#fixture.projectDir } : undefined,
     };
     const { result, events } = await createThread(this.#store, input);
@@ -218,6 +226,33 @@ class Simulation {
     return this.#record(thread.archived ? "archive" : "unarchive", events);
   }
 
+  /** Rarely: a deletion erases a thread mid-sequence; the rebuild must agree with it. */
+  deleteThread(): boolean {
+    if (!this.#chance(0.25)) return false;
+    const thread = this.#pick(this.threads);
+    if (!thread) return false;
+    const busy = this.runs.some((r) =>
+      r.threadId === thread.id &&
+      (r.status === "queued" || r.status === "running" || r.status === "waiting")
+    );
+    const clientRequestId = `delete-${this.deletions}`;
+    if (busy) {
+      return this.#expectRefusal(
+        "deleteThread",
+        "thread_busy",
+        () => deleteThread(this.#store, { threadId: thread.id, clientRequestId }),
+      );
+    }
+    const { result, events } = deleteThread(this.#store, { threadId: thread.id, clientRequestId });
+    assert.equal(result.deleted, true);
+    this.deletions++;
+    this.threads.splice(this.threads.indexOf(thread), 1);
+    for (let i = this.runs.length - 1; i >= 0; i--) {
+      if (this.runs[i].threadId === thread.id) this.runs.splice(i, 1);
+    }
+    return this.#record("deleteThread", events);
+  }
+
   startTurn(): boolean {
     const replayable = this.runs.filter((r) => r.replay);
     const retry = this.#chance(0.1) ? this.#pick(replayable) : undefined;
@@ -233,7 +268,7 @@ class Simulation {
       content: `${this.#pick(WORDS)}${this.#int(1000)}`,
       providerId: this.#pick(["local", "remote"]) ?? "local",
       modelId: this.#pick(["small", "large"]) ?? "small",
-      clientRequestId: this.#chance(0.4) ? `turn-req-${this.runs.length}` : undefined,
+      clientRequestId: this.#chance(0.4) ? `turn-req-${this.#requests++}` : undefined,
       executionPolicy: this.#pick(["read_only", "workspace_write", "full_access"] as const),
       // A few skills catalogs: some turns bring a new part, most refer to a stored one.
       runConfig: testRunConfig({
@@ -604,21 +639,32 @@ async function rebuildEqualsLive(seed: number): Promise<Simulation> {
     for (const table of PROJECTION_TABLES) {
       assert.equal(connection.prepare(`SELECT count(*) AS n FROM ${table}`).get()?.n, 0);
     }
+    preloadCarriedParts(connection, connection);
     for (const event of iterateJournal(connection)) applyEvent(connection, event);
   });
   assertSameSnapshots(snapshot(connection, PROJECTION_TABLES), live, "rebuilt in place");
   assert.deepEqual(connection.prepare("PRAGMA foreign_key_check").all(), []);
 
+  const verified = verifyJournal(connection);
+  assert.equal(
+    verified.ok,
+    true,
+    `the chain after ${sim.deletions} deletion(s): ${verified.failure?.message}`,
+  );
+
   const fresh = openStateDatabase(`${fixture.dir}/replayed.db`);
   try {
     fresh.transaction(() => {
+      // Erased rows are not replayed: the parts only they carried come from the deletions.
+      preloadCarriedParts(connection, fresh.connection);
       for (const event of iterateJournal(connection)) {
         const { type, threadId, branchId, turnId, runId, itemId, payload } = event;
         const draft = { type, threadId, branchId, turnId, runId, itemId, payload };
         appendEvent(fresh.connection, draft as Parameters<typeof appendEvent>[1], event.timestamp);
       }
     });
-    const tables = ["events", ...PROJECTION_TABLES];
+    // The fresh journal lacks the erased rows (other seqs, hashes): compared only without them.
+    const tables = sim.deletions === 0 ? ["events", ...PROJECTION_TABLES] : PROJECTION_TABLES;
     assertSameSnapshots(
       snapshot(fresh.connection, tables),
       snapshot(connection, tables),
@@ -643,6 +689,7 @@ Deno.test("rebuilding the projections from the journal reproduces the live proje
       "modelResponse completed",
       "fallback",
       "settle cancelled",
+      "deleteThread",
     ];
     for (const name of expected) {
       assert.ok((sim.counts.get(name) ?? 0) > 0, `seed ${seed} never ran ${name}`);

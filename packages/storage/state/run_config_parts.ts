@@ -80,6 +80,30 @@ export function storeRunConfigParts(
   record: RunConfigRecord,
   parts: readonly RunConfigPart[],
 ): void {
+  storeJournaledParts(connection, parts);
+  for (const { kind, ref } of PART_FIELDS) {
+    if (isStored(connection, kind, record.parts[ref])) continue;
+    throw new JournalError(
+      "run_config_part_missing",
+      `RunConfig part ${kind} ${record.parts[ref]} is neither stored nor in the event`,
+    );
+  }
+}
+
+/**
+ * Stores the parts an event carries that are not stored yet, each hash verified against
+ * its content: a queued `run.state_changed`'s, and the parts a `thread.deleted` carries
+ * on for other threads' Runs.
+ *
+ * @param connection the state.db connection, inside the event's transaction
+ * @param parts the parts the event carries
+ * @throws {JournalError} `run_config_part_mismatch` when a part's content does not have
+ *   its hash
+ */
+export function storeJournaledParts(
+  connection: DatabaseSync,
+  parts: readonly RunConfigPart[],
+): void {
   for (const part of parts) {
     if (isStored(connection, part.kind, part.hash)) continue;
     const json = JSON.stringify(part.content);
@@ -94,13 +118,6 @@ export function storeRunConfigParts(
       connection,
       "INSERT INTO run_config_parts (kind, hash, content_json) VALUES (?, ?, ?)",
     ).run(part.kind, part.hash, json);
-  }
-  for (const { kind, ref } of PART_FIELDS) {
-    if (isStored(connection, kind, record.parts[ref])) continue;
-    throw new JournalError(
-      "run_config_part_missing",
-      `RunConfig part ${kind} ${record.parts[ref]} is neither stored nor in the event`,
-    );
   }
 }
 
@@ -176,4 +193,26 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/**
+ * Whether any stored RunConfig still refers to a part: a part no Run refers to any more
+ * goes with the last thread that carried it (thread_delete.ts).
+ *
+ * @param connection the state.db connection
+ * @param kind the part's kind
+ * @param hash its content hash
+ * @returns true when a `run_configs` row names it
+ */
+export function isPartReferenced(
+  connection: DatabaseSync,
+  kind: RunConfigPartKind,
+  hash: string,
+): boolean {
+  const field = PART_FIELDS.find((f) => f.kind === kind)!;
+  return statement(
+    connection,
+    `SELECT 1 AS found FROM run_configs WHERE json_extract(config_json, '$.parts.${field.ref}') = ?
+     LIMIT 1`,
+  ).get(hash) !== undefined;
 }

@@ -1,11 +1,11 @@
 /**
- * `thread.*`: create, rename, archive, unarchive, get, list, its own settings, compact.
+ * `thread.*`: create, rename, archive, unarchive, delete, get, list, its own settings, compact.
  *
  * @module
  */
 import { z } from "zod";
 import { method } from "./_define.ts";
-import { BranchId, Cursor, Identifier, ThreadId } from "../ids.ts";
+import { BranchId, Cursor, Identifier, ThreadId, Timestamp } from "../ids.ts";
 import { PAGE_MAX_LIMIT, PATH_MAX_CHARS } from "../../limits.ts";
 import { Branch, Thread, ThreadTitle } from "../domain/thread.ts";
 import { EventEnvelope } from "../events.ts";
@@ -53,6 +53,21 @@ export const threadMethods = {
     description: "Brings an archived thread back to the active catalog",
     params: z.strictObject({ threadId: ThreadId }),
     result: threadChange,
+  }),
+  "thread.delete": method({
+    description: "Deletes a thread (archived or not): its projections and the payloads of its " +
+      "journal events are erased from state.db, a thread.deleted event records it, and the " +
+      "runtime's own files of the thread (tool output artifacts, process logs, attachments " +
+      "only it used) are removed. Workspace files and memories stay. Refused with " +
+      "thread_busy while a Run of the thread is queued, running or waiting; idempotent on " +
+      "clientRequestId",
+    params: z.strictObject({ threadId: ThreadId, clientRequestId: Identifier }),
+    result: z.looseObject({
+      threadId: ThreadId,
+      deletedAt: Timestamp,
+      /** Journal events whose payload was erased. */
+      erasedEvents: z.int().min(0),
+    }),
   }),
   "thread.get": method({
     description: "Reads one thread with the snapshot seq it was read at, and one of its " +

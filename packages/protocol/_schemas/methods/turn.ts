@@ -107,6 +107,11 @@ export const turnMethods = {
       latestSeq: z.int().min(0),
       nextAfterSeq: z.int().min(0),
       hasMore: z.boolean(),
+      /**
+       * Seqs of this page whose payload a thread deletion erased: they are not in `events`;
+       * a client counts them as seen (no gap). Absent when the page has none.
+       */
+      erasedSeqs: z.array(z.int().min(1)).optional(),
     }),
   }),
 };

@@ -1,6 +1,7 @@
 /**
  * Reading the journal back: the whole journal after a seq (`event.replay`, for a client
- * catching up after a reconnect) and one run's or one thread's events.
+ * catching up after a reconnect) and one run's or one thread's events. The rows a thread
+ * deletion erased are left out (erased_payload.ts).
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { nonNegativeInteger, pageLimit, requireId } from "./_params.ts";
 import { envelopeFromRow, EVENT_COLUMNS, type ReplayedEvent, selectLatestSeq } from "../_rows.ts";
 import { REPLAY_DEFAULT_EVENTS, REPLAY_MAX_EVENTS } from "./limits.ts";
 import { statement } from "../../_statements.ts";
+import { ERASED_PAYLOAD_JSON, isErasedPayload } from "../erased_payload.ts";
 
 export type { ReplayedEvent } from "../_rows.ts";
 
@@ -50,8 +52,9 @@ export function latestSeq(db: StateDatabase): number {
  *
  * @param db the state database
  * @param options `afterSeq` and `limit`
- * @returns the events, `latestSeq`, `nextAfterSeq` (last returned seq, or `afterSeq`
- *   when none) and `hasMore` (events after `nextAfterSeq` were committed)
+ * @returns the events, `latestSeq`, `nextAfterSeq` (last seq of the page, or `afterSeq`
+ *   when none), `hasMore` (events after `nextAfterSeq` were committed) and `erasedSeqs`
+ *   (seqs of the page a thread deletion erased, not in `events`)
  * @throws {ReadError} `invalid_params` for a negative `afterSeq` or a limit outside
  *   1–1000, `projection_corrupt` when a stored event does not match the protocol
  * @example
@@ -64,14 +67,27 @@ export function replayEvents(db: StateDatabase, options: ReplayOptions): EventRe
   const afterSeq = nonNegativeInteger(options.afterSeq, "afterSeq");
   const limit = pageLimit(options.limit, REPLAY_DEFAULT_EVENTS, REPLAY_MAX_EVENTS);
   return db.readTransaction(() => {
-    const events = statement(
+    const rows = statement(
       db.connection,
       `SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq ASC LIMIT ?`,
-    ).all(afterSeq, limit).map(envelopeFromRow);
+    ).all(afterSeq, limit);
+    // Erased rows (a deleted thread's) are named, not sent: a client marks them seen.
+    const events: ReplayedEvent[] = [];
+    const erasedSeqs: number[] = [];
+    for (const row of rows) {
+      if (isErasedPayload(String(row.payload_json))) erasedSeqs.push(Number(row.seq));
+      else events.push(envelopeFromRow(row));
+    }
     const latest = selectLatestSeq(db.connection);
-    const nextAfterSeq = events.at(-1)?.seq ?? afterSeq;
+    const nextAfterSeq = rows.length === 0 ? afterSeq : Number(rows[rows.length - 1].seq);
     // Seqs only grow, so anything committed past the page shows in max(seq).
-    return { events, latestSeq: latest, nextAfterSeq, hasMore: nextAfterSeq < latest };
+    return {
+      events,
+      latestSeq: latest,
+      nextAfterSeq,
+      hasMore: nextAfterSeq < latest,
+      ...(erasedSeqs.length > 0 ? { erasedSeqs } : {}),
+    };
   });
 }
 
@@ -122,9 +138,9 @@ function readScopedEvents(
   // One extra row tells whether more follow; this scope's max(seq) is not the journal's.
   const rows = statement(
     db.connection,
-    `SELECT ${EVENT_COLUMNS} FROM events WHERE ${column} = ? AND seq > ?
+    `SELECT ${EVENT_COLUMNS} FROM events WHERE ${column} = ? AND seq > ? AND payload_json <> ?
      ORDER BY seq ASC LIMIT ?`,
-  ).all(id, afterSeq, limit + 1);
+  ).all(id, afterSeq, ERASED_PAYLOAD_JSON, limit + 1);
   const events = rows.slice(0, limit).map(envelopeFromRow);
   return {
     events,
