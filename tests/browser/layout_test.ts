@@ -13,7 +13,14 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { writeLongThread } from "../fixtures/long_thread.ts";
 import { SHOWCASE_TITLE, writeShowcaseThread } from "../fixtures/showcase_thread.ts";
-import { hasChromium, logIn, PAGE_WAIT_MS, waitForAnswer, withBrowser } from "./_browser.ts";
+import {
+  hasChromium,
+  logIn,
+  openToolRow,
+  PAGE_WAIT_MS,
+  waitForAnswer,
+  withBrowser,
+} from "./_browser.ts";
 
 const ignore = !hasChromium;
 const wait = { timeout: PAGE_WAIT_MS };
@@ -87,7 +94,7 @@ function layoutBoxes(page: Page): Promise<{
         // a code block's text is its code: the pre's content box (any line may be as long
         // as the block is wide), not the frame its Copy button sits in
         '.message .text, .markdown > :not(.code-block), .markdown pre, ' +
-          '.tool-card header, .run-progress, .run-outcome',
+          '.tool-row-line, .tool-group-line, .tool-row-error, .run-usage, .run-progress, .run-outcome',
       )) {
         if (!visible(el)) continue;
         let r = el.getBoundingClientRect();
@@ -171,6 +178,41 @@ async function assertNothingOverlaps(page: Page, where: string): Promise<void> {
     assert.ok(
       !overlap(layout.composer, textBox),
       `${where}: the composer covers the feed's ${describe(text, textBox)}`,
+    );
+  }
+}
+
+/**
+ * Asserts that every tool line (rows and step headers) fits the reading column: its box
+ * inside the feed's, and nothing inside it wider than the line (the target is cut by
+ * its ellipsis instead).
+ */
+async function assertToolRowsFit(page: Page, where: string): Promise<void> {
+  const lines = await page.evaluate<
+    { name: string; text: string; left: number; right: number; overflow: number }[]
+  >(`(() => {
+    const feed = document.querySelector(${
+    JSON.stringify(SCROLLER)
+  } + ' > .feed').getBoundingClientRect();
+    return [...document.querySelectorAll('.tool-row-line, .tool-group-line, .tool-row-error')]
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return {
+          name: el.className,
+          text: el.textContent.slice(0, 60),
+          left: r.left - feed.left,
+          right: feed.right - r.right,
+          overflow: el.scrollWidth - el.clientWidth,
+        };
+      });
+  })()`);
+  assert.ok(lines.length > 0, `${where}: no tool lines to check`);
+  for (const line of lines) {
+    assert.ok(
+      line.left >= -0.5 && line.right >= -0.5 && line.overflow <= 1,
+      `${where}: the ${line.name} "${line.text}" does not fit the column ` +
+        `(${line.left.toFixed(1)} px left, ${line.right.toFixed(1)} px right, ` +
+        `${line.overflow} px overflow)`,
     );
   }
 }
@@ -268,6 +310,7 @@ Deno.test({
       );
 
       // The file panel opens over the conversation: the column stays where it was.
+      await openToolRow(page, "write");
       await page.click(".tool-card button:has-text('Open file')");
       await page.waitForSelector("dialog.file-panel[open]", wait);
       await frames(page);
@@ -366,7 +409,7 @@ Deno.test({
         await waitDrawer(page, true);
         await page.click(`nav.sidebar button.thread:has-text(${JSON.stringify(SHOWCASE_TITLE)})`);
         await waitDrawer(page, false);
-        await page.waitForSelector(`${SCROLLER} .tool-card`, wait);
+        await page.waitForSelector(`${SCROLLER} .tool-group`, wait);
         assert.match(await focused(page), /drawer-open/, "the focus is back on the menu button");
         assert.ok(await page.isVisible(".phone-new-thread"), "New thread stays in the header");
         await frames(page);
@@ -374,6 +417,7 @@ Deno.test({
         await page.evaluate(`document.querySelector(${JSON.stringify(SCROLLER)}).scrollTop = 0`);
         await frames(page);
         await assertNothingOverlaps(page, "390×844, a thread at its start");
+        await assertToolRowsFit(page, "390×844, a thread's tool activity");
         await page.click("nav.turn-nav .turn-nav-toggle");
         await page.waitForSelector("nav.turn-nav [role=listbox]", { ...wait, state: "visible" });
         await page.keyboard.press("Escape");
@@ -381,6 +425,9 @@ Deno.test({
         await page.setViewportSize({ width: 360, height: 740 });
         await frames(page);
         await assertNothingOverlaps(page, "360×740, a thread");
+        await page.evaluate(`document.querySelector(${JSON.stringify(SCROLLER)}).scrollTop = 0`);
+        await frames(page);
+        await assertToolRowsFit(page, "360×740, a thread's tool activity");
         await page.click(".drawer-open");
         await waitDrawer(page, true);
         const narrow = await boxOf(page, "nav.sidebar");
@@ -405,6 +452,7 @@ Deno.test({
         const path = "src/components/navigation/drawer/ResponsiveNavigationDrawer.tsx";
         await sendHere(page, `write: ${path} hello`);
         await waitForAnswer(page, "Wrote it.");
+        await openToolRow(page, "write");
         await page.click(".tool-card button:has-text('Open file')");
         await page.waitForSelector("dialog.file-panel[open]", wait);
         const preview = await page.evaluate<{ lines: number; closeRight: number; title: string }>(
@@ -579,7 +627,7 @@ Deno.test({
               `nav.sidebar button.thread:has-text(${JSON.stringify(SHOWCASE_TITLE)})`,
             );
             await waitDrawer(page, !phone);
-            await page.waitForSelector(`${SCROLLER} .tool-card`, wait);
+            await page.waitForSelector(`${SCROLLER} .tool-group`, wait);
             await page.waitForFunction(
               `(() => { const s = document.querySelector(${JSON.stringify(SCROLLER)});` +
                 " return s.scrollTop + s.clientHeight >= s.scrollHeight - 2; })()",

@@ -58,35 +58,43 @@ export function runEntries(items: readonly Item[]): RunEntry[] {
 }
 
 /**
- * Each call's result: a result belongs to the nearest call before it that has none yet
- * and names it — by item id (`toolCallItemId`), else by the model's call id, else by
- * tool id (results recorded without ids). The nearest, because a model may reuse a call
- * id in a later step.
+ * Each call's result. A result names its call by item id (`toolCallItemId`) or by the
+ * model's call id; it belongs to the nearest call before it with that id that has no
+ * result yet (a model may reuse a call id in a later step). A result recorded with
+ * neither belongs to the first call of its tool before it that has none (a step's
+ * results come in its calls' order).
  */
 function pairResults(items: readonly Item[]): Map<string, Item> {
   const resultOf = new Map<string, Item>();
   for (let i = 0; i < items.length; i++) {
     const result = items[i]!;
     if (result.kind !== "tool_result") continue;
-    for (let j = i - 1; j >= 0; j--) {
-      const call = items[j]!;
-      if (call.kind !== "tool_call" || resultOf.has(call.id)) continue;
-      if (!answers(result, call)) continue;
-      resultOf.set(call.id, result);
-      break;
+    const free = (call: Item) => call.kind === "tool_call" && !resultOf.has(call.id);
+    let call: Item | undefined;
+    for (let j = i - 1; j >= 0 && !call; j--) {
+      if (free(items[j]!) && names(result, items[j]!)) call = items[j];
     }
+    for (let j = 0; j < i && !call; j++) {
+      const candidate = items[j]!;
+      if (free(candidate) && !hasIds(result, candidate)) {
+        if (result.data.toolId === candidate.data.toolId) call = candidate;
+      }
+    }
+    if (call) resultOf.set(call.id, result);
   }
   return resultOf;
 }
 
-function answers(result: Item, call: Item): boolean {
+function hasIds(result: Item, call: Item): boolean {
+  return typeof result.data.toolCallItemId === "string" ||
+    (typeof result.data.callId === "string" && typeof call.data.callId === "string");
+}
+
+function names(result: Item, call: Item): boolean {
   const itemId = result.data.toolCallItemId;
   if (typeof itemId === "string") return itemId === call.id;
   const callId = result.data.callId;
-  if (typeof callId === "string" && typeof call.data.callId === "string") {
-    return callId === call.data.callId;
-  }
-  return result.data.toolId === call.data.toolId;
+  return typeof callId === "string" && callId === call.data.callId;
 }
 
 /**

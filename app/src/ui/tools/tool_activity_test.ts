@@ -74,12 +74,14 @@ Deno.test("tool activity: calls group by step and pair with their results", () =
       make("m", "message", 3),
       call("c2", 4, { toolId: "grep", callId: "b" }),
     ], ["[c1>r1]", "m:m", "[c2>-]"]],
-    ["results without ids pair by tool", [
+    ["results without ids pair by tool, in the calls' order", [
       call("c1", 1, { toolId: "read" }),
       call("c2", 2, { toolId: "grep" }),
-      result("r2", 3, { toolId: "grep" }),
-      result("r1", 4, { toolId: "read" }),
-    ], ["[c1>r1,c2>r2]"]],
+      call("c3", 3, { toolId: "read" }),
+      result("r2", 4, { toolId: "grep" }),
+      result("r1", 5, { toolId: "read" }),
+      result("r3", 6, { toolId: "read" }),
+    ], ["[c1>r1,c2>r2,c3>r3]"]],
     ["an interrupted result names its call's item", [
       call("c1", 1, { toolId: "read", callId: "x" }),
       call("c2", 2, { toolId: "read", callId: "x" }),
