@@ -283,6 +283,8 @@ Deno.test({
       await page.click("form.composer button[type=submit]");
       await waitForAnswer(page, "Wrote it.");
       await page.waitForSelector("nav.turn-nav [role=option]", wait);
+      // the write's row open, so its Open file button is on the page
+      await openToolRow(page, "write");
       await frames(page);
 
       const rail = await boxOf(page, "nav.turn-nav");
@@ -310,7 +312,6 @@ Deno.test({
       );
 
       // The file panel opens over the conversation: the column stays where it was.
-      await openToolRow(page, "write");
       await page.click(".tool-card button:has-text('Open file')");
       await page.waitForSelector("dialog.file-panel[open]", wait);
       await frames(page);
@@ -633,6 +634,12 @@ Deno.test({
                 " return s.scrollTop + s.clientHeight >= s.scrollHeight - 2; })()",
             );
             await shoot(`thread-${size}`);
+            // The thread's tool activity: a step of three calls (one failed), then a command.
+            await page.evaluate(
+              "document.querySelector('.feed-row .tool-group').closest('.feed-row')" +
+                ".scrollIntoView({ block: 'start' })",
+            );
+            await shoot(`tools-${size}`);
 
             await page.keyboard.press("Control+,");
             await page.waitForSelector("dialog.settings[open]", wait);
@@ -645,7 +652,7 @@ Deno.test({
       { width: 1440, height: 900 },
       { beforeStart: (home) => writeShowcaseThread(home.home, home.workspacesRoot).then(() => {}) },
     );
-    assert.equal(shots.length, 14, `screenshots taken: ${shots.join(", ")}`);
+    assert.equal(shots.length, 18, `screenshots taken: ${shots.join(", ")}`);
     console.log(`layout screenshots: ${dir}`);
   },
 });

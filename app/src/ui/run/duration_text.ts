@@ -7,6 +7,19 @@
  */
 import { t } from "../../i18n/i18n.ts";
 
+/** Below this a duration says nothing worth a glance (it would read "0.0 s"), in ms. */
+export const DURATION_SHOWN_MIN_MS = 100;
+
+/**
+ * A duration worth showing, or null: unknown, or under {@linkcode DURATION_SHOWN_MIN_MS}.
+ *
+ * @param ms milliseconds, or null when unknown
+ * @returns the text, or null
+ */
+export function shownDuration(ms: number | null): string | null {
+  return ms === null || !(ms >= DURATION_SHOWN_MIN_MS) ? null : durationText(ms);
+}
+
 /**
  * Formats a duration.
  *

@@ -8,7 +8,7 @@
  */
 import { t } from "../../i18n/i18n.ts";
 import type { RunUsage } from "../../state/run_usage.ts";
-import { durationText } from "./duration_text.ts";
+import { shownDuration } from "./duration_text.ts";
 
 /** What the line is made from. */
 export interface UsageLineInput {
@@ -102,8 +102,8 @@ export function usageLineParts(input: UsageLineInput): UsageLinePart[] {
   }
   const model = usage?.responseModelId ?? input.model;
   if (model) parts.push({ name: "model", text: model, title: model });
-  if (input.durationMs !== null && Number.isFinite(input.durationMs)) {
-    const duration = durationText(input.durationMs);
+  const duration = shownDuration(input.durationMs);
+  if (duration !== null) {
     parts.push({ name: "duration", text: duration, title: t("usage.durationTitle", { duration }) });
   }
   return parts;

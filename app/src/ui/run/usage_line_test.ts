@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { setLocale } from "../../i18n/i18n.ts";
 import { emptyRunUsage, type RunUsage } from "../../state/run_usage.ts";
 import { shortTokens, type UsageLineInput, usageLineParts } from "./usage_line.ts";
-import { durationText } from "./duration_text.ts";
+import { durationText, shownDuration } from "./duration_text.ts";
 
 setLocale("en");
 
@@ -42,6 +42,10 @@ Deno.test("usage line: durations in words", () => {
     [Number.NaN, "0.0 s"],
   ];
   for (const [ms, text] of cases) assert.equal(durationText(ms), text, String(ms));
+  assert.equal(shownDuration(null), null, "unknown");
+  assert.equal(shownDuration(99), null, "too short to say anything");
+  assert.equal(shownDuration(Number.NaN), null);
+  assert.equal(shownDuration(100), "0.1 s");
 });
 
 const usage = (more: Partial<RunUsage>): RunUsage => ({ ...emptyRunUsage(), ...more });
@@ -85,6 +89,7 @@ Deno.test("usage line: the parts shown, with missing numbers left out", () => {
       ["model", "scripted-model"],
       ["duration", "0.4 s"],
     ]],
+    ["a run too quick to time", { ...base, model: "m", durationMs: 40 }, [["model", "m"]]],
     ["a zero cache figure is not shown on the line", {
       ...base,
       usage: usage({ inputTokens: 5, cachedInputTokens: 0, outputTokens: 1, reportedCalls: 1 }),

@@ -3,7 +3,7 @@ import { t } from "../../i18n/i18n.ts";
 import { approvalOfItem } from "../../state/approvals.ts";
 import { approvals } from "../../state/approval_store.ts";
 import { conversation, threads } from "../../state/store.ts";
-import { durationText } from "../run/duration_text.ts";
+import { shownDuration } from "../run/duration_text.ts";
 import { readToolState, StateMark, ToolRow, toolRowKey } from "./ToolRow.tsx";
 import {
   groupDurationMs,
@@ -49,7 +49,7 @@ export function ToolActivity(props: ActivityProps) {
   const open = isDisclosed(key, byDefault);
   const state = groupState(states);
   const failed = states.filter((one) => one === "failed").length;
-  const duration = groupDurationMs(calls);
+  const duration = shownDuration(groupDurationMs(calls));
   const noun = groupNoun(calls.map(toolIdOf));
   const bodyId = `${key}:rows`;
   const title = t(`tool.group.${noun}`, { count: calls.length });
@@ -74,7 +74,7 @@ export function ToolActivity(props: ActivityProps) {
           {state !== "completed" && state !== "failed" && (
             <span class="tool-state">{t(`tool.state.${state}`)}</span>
           )}
-          {duration !== null && <span class="tool-duration">{durationText(duration)}</span>}
+          {duration !== null && <span class="tool-duration">{duration}</span>}
         </span>
       </button>
       {open && (

@@ -2,7 +2,7 @@ import { type MessageKey, t } from "../../i18n/i18n.ts";
 import { approvalOfItem } from "../../state/approvals.ts";
 import { approvals } from "../../state/approval_store.ts";
 import { ApprovalSlot } from "../approvals/ApprovalCard.tsx";
-import { durationText } from "../run/duration_text.ts";
+import { shownDuration } from "../run/duration_text.ts";
 import { ToolCard } from "./ToolCard.tsx";
 import { ToolIcon } from "./ToolIcon.tsx";
 import { toolErrorOf } from "./tool_error.ts";
@@ -66,7 +66,7 @@ export function ToolRow(props: ToolRowProps) {
   );
   const active = state === "running" || state === "waiting-approval";
   const verb = t(`tool.verb.${summary.verb}${active ? ".active" : ""}` as MessageKey);
-  const duration = callDurationMs(view);
+  const duration = shownDuration(callDurationMs(view));
   const error = view.result ? toolErrorOf(view.result) : null;
   const bodyId = `${key}:details`;
   const stateText = t(`tool.state.${state}`);
@@ -91,7 +91,7 @@ export function ToolRow(props: ToolRowProps) {
         <span class="tool-row-end">
           <StateMark state={state} />
           {state !== "completed" && <span class="tool-state">{stateText}</span>}
-          {duration !== null && <span class="tool-duration">{durationText(duration)}</span>}
+          {duration !== null && <span class="tool-duration">{duration}</span>}
           <span class="tool-chevron" aria-hidden="true" />
         </span>
       </button>
