@@ -71,6 +71,7 @@ export const toolsEn = {
   "tool.group.tools": "Ran {count} tools",
   "tool.group.failedCount": "{count} failed",
   "tool.rowLabel": "{verb} {target}: {state}",
+  "tool.rowLabelBare": "{verb}: {state}",
   "tool.arguments": "Arguments",
   "tool.output": "Output",
   "tool.outputEmpty": "(no output)",

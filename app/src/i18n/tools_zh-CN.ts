@@ -73,6 +73,7 @@ export const toolsZhCN: Record<keyof typeof toolsEn, string> = {
   "tool.group.tools": "使用了 {count} 个工具",
   "tool.group.failedCount": "{count} 个失败",
   "tool.rowLabel": "{verb} {target}：{state}",
+  "tool.rowLabelBare": "{verb}：{state}",
   "tool.arguments": "参数",
   "tool.output": "输出",
   "tool.outputEmpty": "（无输出）",

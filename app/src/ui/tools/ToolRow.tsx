@@ -6,6 +6,7 @@ import { shownDuration } from "../run/duration_text.ts";
 import { ToolCard } from "./ToolCard.tsx";
 import { ToolIcon } from "./ToolIcon.tsx";
 import { toolErrorOf } from "./tool_error.ts";
+import { processBadges } from "./tool_facts.ts";
 import { summarizeToolCall } from "./tool_summary.ts";
 import {
   callDurationMs,
@@ -77,7 +78,9 @@ export function ToolRow(props: ToolRowProps) {
         class="tool-row-line"
         aria-expanded={open}
         aria-controls={open ? bodyId : undefined}
-        aria-label={t("tool.rowLabel", { verb, target: summary.fullTarget, state: stateText })}
+        aria-label={summary.fullTarget === ""
+          ? t("tool.rowLabelBare", { verb, state: stateText })
+          : t("tool.rowLabel", { verb, target: summary.fullTarget, state: stateText })}
         title={summary.fullTarget || undefined}
         onClick={() => toggleDisclosure(key, false)}
       >
@@ -89,6 +92,9 @@ export function ToolRow(props: ToolRowProps) {
             : <span class="tool-target">{summary.target}</span>
         )}
         <span class="tool-row-end">
+          {processBadges(toolIdOf(view), view.call?.data.arguments).map((badge) => (
+            <span key={badge} class="tool-badge">{t(badge)}</span>
+          ))}
           <StateMark state={state} />
           {state !== "completed" && <span class="tool-state">{stateText}</span>}
           {duration !== null && <span class="tool-duration">{duration}</span>}

@@ -61,6 +61,16 @@ Deno.test("tool row: verb, target, duration; a failure's message on the row", ()
     const line = find(row, "tool-row-line")!;
     assert.equal(line.props["aria-expanded"], false);
     assert.equal(line.props.title, "src/a.ts");
+    assert.equal(line.props["aria-label"], "Read src/a.ts: done");
+    const history = ToolRow({
+      view: { call: item("h", "tool_call", { data: { toolId: "history_read" } }), result: null },
+      runActive: false,
+      workspaceRoot: null,
+    });
+    assert.equal(
+      find(history, "tool-row-line")!.props["aria-label"],
+      "Read the conversation: done",
+    );
     assert.equal(find(row, "tool-card"), null, "folded: no details");
 
     const failed: ToolCallView = {
@@ -80,6 +90,18 @@ Deno.test("tool row: verb, target, duration; a failure's message on the row", ()
     const runningRow = ToolRow({ view: running, runActive: true, workspaceRoot: null });
     assert.match(text(runningRow), /^Readingb\.tsrunning$/);
     assert.ok(find(runningRow, "tool-spinner"), "a spinner while it runs");
+  });
+  inEnglish(() => {
+    const command = "npm run dev -- --port 5173";
+    const started = item("p", "tool_call", {
+      data: { toolId: "process_start", arguments: { command, background: true } },
+    });
+    const row = ToolRow({
+      view: { call: started, result: null },
+      runActive: false,
+      workspaceRoot: null,
+    });
+    assert.equal(text(find(row, "tool-row-line")), `Ran${command}background`);
   });
   inLocale("zh-CN", () => {
     const done: ToolCallView = { call: readCall("c1", "a.ts"), result: readResult("c1") };
