@@ -316,7 +316,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "browser: a tool call waiting for its approval reads so in its own card",
+  name: "browser: a tool call waiting for its approval reads so in its own row",
   ignore: !hasChromium,
   fn: async () => {
     const dir = await screenshotDir();

@@ -65,8 +65,9 @@ export function ToolRow(props: ToolRowProps) {
     view.call?.data.arguments,
     props.workspaceRoot,
   );
-  const active = state === "running" || state === "waiting-approval";
-  const verb = t(`tool.verb.${summary.verb}${active ? ".active" : ""}` as MessageKey);
+  // waiting: what it asks to do; running: what it does; else what it did
+  const form = state === "waiting-approval" ? ".ask" : state === "running" ? ".active" : "";
+  const verb = t(`tool.verb.${summary.verb}${form}` as MessageKey);
   const duration = shownDuration(callDurationMs(view));
   const error = view.result ? toolErrorOf(view.result) : null;
   const bodyId = `${key}:details`;

@@ -6,6 +6,9 @@ import { ToolRow } from "./ToolRow.tsx";
 import { ToolActivity } from "./ToolActivity.tsx";
 import type { ToolCallView } from "./tool_activity.ts";
 import { toolDisclosure } from "./tool_disclosure.ts";
+import { approvals } from "../../state/approval_store.ts";
+import { emptyApprovals } from "../../state/approvals.ts";
+import { approvalFixture } from "../../state/_approval_fixture.ts";
 
 function item(id: string, kind: Item["kind"], more: Partial<Item>): Item {
   return {
@@ -90,6 +93,20 @@ Deno.test("tool row: verb, target, duration; a failure's message on the row", ()
     const runningRow = ToolRow({ view: running, runActive: true, workspaceRoot: null });
     assert.match(text(runningRow), /^Readingb\.tsrunning$/);
     assert.ok(find(runningRow, "tool-spinner"), "a spinner while it runs");
+    approvals.value = { byId: { approval_1: approvalFixture({ toolCallItemId: "w" }) } };
+    const asking = ToolRow({
+      view: {
+        call: item("w", "tool_call", {
+          status: "running",
+          data: { toolId: "process_start", arguments: { command: "rm -rf build" } },
+        }),
+        result: null,
+      },
+      runActive: true,
+      workspaceRoot: null,
+    });
+    assert.equal(text(find(asking, "tool-row-line")), "Runrm -rf buildwaiting for approval");
+    approvals.value = emptyApprovals();
   });
   inEnglish(() => {
     const command = "npm run dev -- --port 5173";
