@@ -29,11 +29,23 @@ export function readToolState(view: ToolCallView, runActive: boolean): ToolState
   return toolState(view, approval?.status === "pending", runActive);
 }
 
-/** The busy mark of a running call; a waiting one gets a pause mark. */
+/** The mark of a call's state: busy while running, paused while waiting, a tick when done. */
 export function StateMark(props: { state: ToolState }) {
   if (props.state === "running") return <span class="tool-spinner" aria-hidden="true" />;
   if (props.state === "waiting-approval") return <span class="tool-pause" aria-hidden="true" />;
-  return null;
+  if (props.state !== "completed") return null;
+  return (
+    <svg class="tool-done" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+      <path
+        d="M3 8.5l3.2 3L13 4.5"
+        fill="none"
+        stroke="currentColor"
+        stroke-width="1.8"
+        stroke-linecap="round"
+        stroke-linejoin="round"
+      />
+    </svg>
+  );
 }
 
 /** The key of a call's row: its call item (or its result, for a result on its own). */
