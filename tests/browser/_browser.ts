@@ -479,3 +479,19 @@ export async function sendMessage(page: Page, text: string, answer: string): Pro
   await startMessage(page, text);
   await waitForAnswer(page, answer);
 }
+
+/**
+ * Opens the (last) compact row of a tool's call, so its details (arguments, output,
+ * diff, undo, open file, process controls) are on the page; a row already open stays
+ * open.
+ *
+ * @param page the page
+ * @param toolId the tool whose row to open (its `data-tool`)
+ */
+export async function openToolRow(page: Page, toolId: string): Promise<void> {
+  const line = page.locator(`.tool-row[data-tool="${toolId}"] > .tool-row-line`).last();
+  await line.waitFor({ timeout: PAGE_WAIT_MS });
+  if (await line.getAttribute("aria-expanded") !== "true") await line.click();
+  await page.locator(`.tool-row[data-tool="${toolId}"].open > .tool-row-details`).last()
+    .waitFor({ timeout: PAGE_WAIT_MS });
+}

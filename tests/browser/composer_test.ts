@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import {
   hasChromium,
   logIn,
+  openToolRow,
   PAGE_WAIT_MS,
   sendMessage,
   startMessage,
@@ -39,8 +40,8 @@ Deno.test({
       );
       await waitForAnswer(page, "(steer: also this)");
       await waitForAnswer(page, "Tool said: echo: slow tool demo");
-      const card = await page.textContent("section.tool-card");
-      assert.match(card ?? "", /echo/);
+      const row = await page.textContent(".tool-row[data-tool=echo]");
+      assert.match(row ?? "", /echo/);
       // The steer is shown as a user message of the same Run.
       const users = await page.$$eval(
         "article.message.role-user",
@@ -133,6 +134,7 @@ Deno.test({
       await logIn(run);
       await startMessage(page, "write: notes.txt hello <b>diff</b>");
       await waitForAnswer(page, "Wrote it.");
+      await openToolRow(page, "write");
       await page.click("section.tool-card button.diff-button");
       const dialog = await page.waitForSelector("dialog.diff-dialog[open] table.diff", {
         timeout: PAGE_WAIT_MS,
@@ -155,19 +157,27 @@ Deno.test({
 });
 
 Deno.test({
-  name: "browser: a failed tool call's card says what went wrong, with its code under Details",
+  name: "browser: a failed tool row shows its message, with its code under Details",
   ignore,
   fn: () =>
     withBrowser(async (run) => {
       const { page } = run;
       await logIn(run);
       await startMessage(page, 'call: read {"path":"missing.txt"}');
-      const note = await page.waitForSelector(".tool-card .tool-error p", {
+      const row = ".tool-row[data-tool=read].status-failed";
+      const note = await page.waitForSelector(`${row} > .tool-row-error`, {
         timeout: PAGE_WAIT_MS,
       });
       const message = await note.textContent() ?? "";
       assert.match(message, /missing\.txt/, `the tool's own words: ${message}`);
       assert.doesNotMatch(message, /^Tool read failed$/);
+      assert.match(
+        await page.textContent(`${row} .tool-row-line`) ?? "",
+        /Read.*missing\.txt.*failed/,
+      );
+      // the code is not on the row; it is under Details once the row is opened
+      assert.equal(await page.$(`${row} .tool-error code`), null);
+      await openToolRow(page, "read");
       await page.click(".tool-card .tool-error summary");
       const code = await page.textContent(".tool-card .tool-error details code");
       assert.match(code ?? "", /^[a-z_]+$/, `a stable code under Details: ${code}`);

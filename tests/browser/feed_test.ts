@@ -21,6 +21,8 @@ import {
 
 const TURNS = 120;
 const ITEMS_PER_TURN = 4;
+/** Each turn's items, then the usage line under its finished answer. */
+const ROWS_PER_TURN = ITEMS_PER_TURN + 1;
 /** `openThread` and `loadOlderTurns` ask for 50 turns a page. */
 const PAGE_TURNS = 50;
 
@@ -93,8 +95,8 @@ Deno.test({
         await page.click("nav.sidebar button.thread:has-text('Long thread')");
         await page.waitForSelector("[role=feed] > [role=article]", { timeout: PAGE_WAIT_MS });
 
-        // The newest page: 50 turns × 4 items, the end of the thread at the bottom.
-        const newest = PAGE_TURNS * ITEMS_PER_TURN;
+        // The newest page: 50 turns × 5 rows, the end of the thread at the bottom.
+        const newest = PAGE_TURNS * ROWS_PER_TURN;
         await page.waitForFunction(
           `[...document.querySelectorAll('[role=feed] > [role=article]')].at(-1)` +
             `?.getAttribute('aria-posinset') === '${newest}'`,
@@ -106,7 +108,11 @@ Deno.test({
         assert.ok(await atBottom(page), "a thread opens at its latest item");
         const rendered = await renderedRows(page);
         assert.ok(rendered > 3 && rendered < 80, `${rendered} of ${newest} rows are in the DOM`);
-        assert.match(last.text, new RegExp(`Turn ${TURNS}, step 3`));
+        assert.match(last.text, /scripted-model/, "the last row is the answer's usage line");
+        const lastAnswer = await page.evaluate<string>(
+          "[...document.querySelectorAll('article.message.role-assistant')].at(-1)?.textContent ?? ''",
+        );
+        assert.match(lastAnswer, new RegExp(`Turn ${TURNS}, step 3`));
 
         // Scroll to the top: the previous page is prepended and the row on screen stays.
         // Then the last page through the Load earlier button (clicked without scrolling).
@@ -127,7 +133,7 @@ Deno.test({
         assert.equal(await page.$("button.load-older"), null, "every turn is loaded");
         assert.equal(
           await page.getAttribute("[role=feed] > [role=article]", "aria-setsize"),
-          String(TURNS * ITEMS_PER_TURN),
+          String(TURNS * ROWS_PER_TURN),
         );
         assert.ok((await renderedRows(page)) < 80, "still only a window of rows");
 

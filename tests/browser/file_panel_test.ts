@@ -9,6 +9,7 @@ import { createHttpClient } from "@daedalus/client";
 import {
   hasChromium,
   logIn,
+  openToolRow,
   PAGE_WAIT_MS,
   startMessage,
   waitForAnswer,
@@ -41,6 +42,7 @@ Deno.test({
       const file = `${dir.replace(/\/$/, "")}/long.txt`;
       await Deno.writeTextFile(file, lines(2_500, "line"));
 
+      await openToolRow(page, "write");
       await page.click("section.tool-card button.open-file-button");
       await page.waitForSelector("dialog.file-panel[open] table.file-lines", {
         timeout: PAGE_WAIT_MS,
@@ -59,6 +61,7 @@ Deno.test({
       // Close, change the file, reopen: the first page is of the new revision.
       await page.keyboard.press("Escape");
       await page.waitForSelector("dialog.file-panel", { state: "detached" });
+      await openToolRow(page, "write");
       await page.click("section.tool-card button.open-file-button");
       await waitForCount(page, "dialog.file-panel tr", 2_000);
       // The file changes before the next page is asked for.
@@ -84,6 +87,7 @@ Deno.test({
       await page.keyboard.press("Escape");
       await page.waitForSelector("dialog.file-panel", { state: "detached" });
       await Deno.remove(file);
+      await openToolRow(page, "write");
       await page.click("section.tool-card button.open-file-button");
       await page.waitForSelector("dialog.file-panel .file-unavailable", {
         timeout: PAGE_WAIT_MS,
@@ -96,6 +100,7 @@ Deno.test({
       await page.keyboard.press("Escape");
       await page.waitForSelector("dialog.file-panel", { state: "detached" });
       await page.fill("form.composer textarea", "please check");
+      await openToolRow(page, "write");
       await page.click("section.tool-card button.open-file-button");
       await page.click("dialog.file-panel button.mention-file");
       await page.waitForSelector("dialog.file-panel", { state: "detached" });

@@ -13,7 +13,14 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { writeLongThread } from "../fixtures/long_thread.ts";
 import { SHOWCASE_TITLE, writeShowcaseThread } from "../fixtures/showcase_thread.ts";
-import { hasChromium, logIn, PAGE_WAIT_MS, waitForAnswer, withBrowser } from "./_browser.ts";
+import {
+  hasChromium,
+  logIn,
+  openToolRow,
+  PAGE_WAIT_MS,
+  waitForAnswer,
+  withBrowser,
+} from "./_browser.ts";
 
 const ignore = !hasChromium;
 const wait = { timeout: PAGE_WAIT_MS };
@@ -87,7 +94,7 @@ function layoutBoxes(page: Page): Promise<{
         // a code block's text is its code: the pre's content box (any line may be as long
         // as the block is wide), not the frame its Copy button sits in
         '.message .text, .markdown > :not(.code-block), .markdown pre, ' +
-          '.tool-card header, .run-progress, .run-outcome',
+          '.tool-row-line, .tool-group-line, .tool-row-error, .run-usage, .run-progress, .run-outcome',
       )) {
         if (!visible(el)) continue;
         let r = el.getBoundingClientRect();
@@ -175,6 +182,41 @@ async function assertNothingOverlaps(page: Page, where: string): Promise<void> {
   }
 }
 
+/**
+ * Asserts that every tool line (rows and step headers) fits the reading column: its box
+ * inside the feed's, and nothing inside it wider than the line (the target is cut by
+ * its ellipsis instead).
+ */
+async function assertToolRowsFit(page: Page, where: string): Promise<void> {
+  const lines = await page.evaluate<
+    { name: string; text: string; left: number; right: number; overflow: number }[]
+  >(`(() => {
+    const feed = document.querySelector(${
+    JSON.stringify(SCROLLER)
+  } + ' > .feed').getBoundingClientRect();
+    return [...document.querySelectorAll('.tool-row-line, .tool-group-line, .tool-row-error')]
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return {
+          name: el.className,
+          text: el.textContent.slice(0, 60),
+          left: r.left - feed.left,
+          right: feed.right - r.right,
+          overflow: el.scrollWidth - el.clientWidth,
+        };
+      });
+  })()`);
+  assert.ok(lines.length > 0, `${where}: no tool lines to check`);
+  for (const line of lines) {
+    assert.ok(
+      line.left >= -0.5 && line.right >= -0.5 && line.overflow <= 1,
+      `${where}: the ${line.name} "${line.text}" does not fit the column ` +
+        `(${line.left.toFixed(1)} px left, ${line.right.toFixed(1)} px right, ` +
+        `${line.overflow} px overflow)`,
+    );
+  }
+}
+
 /** Lets the app render and measure (two frames). */
 function frames(page: Page): Promise<void> {
   return page.evaluate(
@@ -241,6 +283,8 @@ Deno.test({
       await page.click("form.composer button[type=submit]");
       await waitForAnswer(page, "Wrote it.");
       await page.waitForSelector("nav.turn-nav [role=option]", wait);
+      // the write's row open, so its Open file button is on the page
+      await openToolRow(page, "write");
       await frames(page);
 
       const rail = await boxOf(page, "nav.turn-nav");
@@ -366,7 +410,7 @@ Deno.test({
         await waitDrawer(page, true);
         await page.click(`nav.sidebar button.thread:has-text(${JSON.stringify(SHOWCASE_TITLE)})`);
         await waitDrawer(page, false);
-        await page.waitForSelector(`${SCROLLER} .tool-card`, wait);
+        await page.waitForSelector(`${SCROLLER} .tool-group`, wait);
         assert.match(await focused(page), /drawer-open/, "the focus is back on the menu button");
         assert.ok(await page.isVisible(".phone-new-thread"), "New thread stays in the header");
         await frames(page);
@@ -374,6 +418,7 @@ Deno.test({
         await page.evaluate(`document.querySelector(${JSON.stringify(SCROLLER)}).scrollTop = 0`);
         await frames(page);
         await assertNothingOverlaps(page, "390×844, a thread at its start");
+        await assertToolRowsFit(page, "390×844, a thread's tool activity");
         await page.click("nav.turn-nav .turn-nav-toggle");
         await page.waitForSelector("nav.turn-nav [role=listbox]", { ...wait, state: "visible" });
         await page.keyboard.press("Escape");
@@ -381,6 +426,9 @@ Deno.test({
         await page.setViewportSize({ width: 360, height: 740 });
         await frames(page);
         await assertNothingOverlaps(page, "360×740, a thread");
+        await page.evaluate(`document.querySelector(${JSON.stringify(SCROLLER)}).scrollTop = 0`);
+        await frames(page);
+        await assertToolRowsFit(page, "360×740, a thread's tool activity");
         await page.click(".drawer-open");
         await waitDrawer(page, true);
         const narrow = await boxOf(page, "nav.sidebar");
@@ -405,6 +453,7 @@ Deno.test({
         const path = "src/components/navigation/drawer/ResponsiveNavigationDrawer.tsx";
         await sendHere(page, `write: ${path} hello`);
         await waitForAnswer(page, "Wrote it.");
+        await openToolRow(page, "write");
         await page.click(".tool-card button:has-text('Open file')");
         await page.waitForSelector("dialog.file-panel[open]", wait);
         const preview = await page.evaluate<{ lines: number; closeRight: number; title: string }>(
@@ -579,12 +628,18 @@ Deno.test({
               `nav.sidebar button.thread:has-text(${JSON.stringify(SHOWCASE_TITLE)})`,
             );
             await waitDrawer(page, !phone);
-            await page.waitForSelector(`${SCROLLER} .tool-card`, wait);
+            await page.waitForSelector(`${SCROLLER} .tool-group`, wait);
             await page.waitForFunction(
               `(() => { const s = document.querySelector(${JSON.stringify(SCROLLER)});` +
                 " return s.scrollTop + s.clientHeight >= s.scrollHeight - 2; })()",
             );
             await shoot(`thread-${size}`);
+            // The thread's tool activity: a step of three calls (one failed), then a command.
+            await page.evaluate(
+              "document.querySelector('.feed-row .tool-group').closest('.feed-row')" +
+                ".scrollIntoView({ block: 'start' })",
+            );
+            await shoot(`tools-${size}`);
 
             await page.keyboard.press("Control+,");
             await page.waitForSelector("dialog.settings[open]", wait);
@@ -597,7 +652,7 @@ Deno.test({
       { width: 1440, height: 900 },
       { beforeStart: (home) => writeShowcaseThread(home.home, home.workspacesRoot).then(() => {}) },
     );
-    assert.equal(shots.length, 14, `screenshots taken: ${shots.join(", ")}`);
+    assert.equal(shots.length, 18, `screenshots taken: ${shots.join(", ")}`);
     console.log(`layout screenshots: ${dir}`);
   },
 });

@@ -3,7 +3,14 @@
  * output read on demand and Stop. Skipped without Chromium.
  */
 import assert from "node:assert/strict";
-import { hasChromium, logIn, PAGE_WAIT_MS, sendMessage, withBrowser } from "./_browser.ts";
+import {
+  hasChromium,
+  logIn,
+  openToolRow,
+  PAGE_WAIT_MS,
+  sendMessage,
+  withBrowser,
+} from "./_browser.ts";
 
 Deno.test({
   name: "browser: a background process's card shows its output and stops it",
@@ -13,6 +20,7 @@ Deno.test({
       const { page } = run;
       await logIn(run);
       await sendMessage(page, "bg: echo marker-42; sleep 60", "Started it.");
+      await openToolRow(page, "process_start");
       const controls = "section.tool-card .process-controls";
       assert.equal(await page.textContent("section.tool-card .badge"), "background");
       await page.waitForSelector(`${controls} .state-running`, { timeout: PAGE_WAIT_MS });

@@ -9,6 +9,7 @@ import { createHttpClient } from "@daedalus/client";
 import {
   hasChromium,
   logIn,
+  openToolRow,
   PAGE_WAIT_MS,
   startMessage,
   waitForAnswer,
@@ -33,6 +34,7 @@ Deno.test({
       const file = `${root.replace(/\/$/, "")}/notes.txt`;
       await Deno.writeTextFile(file, "edited by hand\n");
 
+      await openToolRow(page, "write");
       await page.click("section.tool-card button.revert-button");
       await page.waitForSelector("dialog.revert-dialog[open] li[data-outcome=conflict]", {
         timeout: PAGE_WAIT_MS,

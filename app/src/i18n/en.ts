@@ -1,4 +1,5 @@
 import { markdownEn } from "./markdown_en.ts";
+import { toolsEn } from "./tools_en.ts";
 import { healthEn } from "./health_en.ts";
 import { approvalsEn } from "./approvals_en.ts";
 import { attachmentsEn } from "./attachments_en.ts";
@@ -175,6 +176,7 @@ export const en = {
   ...feedEn,
   ...approvalsEn,
   ...healthEn,
+  ...toolsEn,
 } as const;
 
 /** A key of the string table. */

@@ -1,4 +1,5 @@
 import { markdownZhCN } from "./markdown_zh-CN.ts";
+import { toolsZhCN } from "./tools_zh-CN.ts";
 import { healthZhCN } from "./health_zh-CN.ts";
 import { approvalsZhCN } from "./approvals_zh-CN.ts";
 import { feedZhCN } from "./feed_zh-CN.ts";
@@ -174,4 +175,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...feedZhCN,
   ...approvalsZhCN,
   ...healthZhCN,
+  ...toolsZhCN,
 };

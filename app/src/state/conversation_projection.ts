@@ -17,6 +17,7 @@ import type {
   TurnSiblings,
 } from "@daedalus/client";
 import { admit, land, type SeqGate } from "./seq_gate.ts";
+import { emptyRunUsage, type RunUsage, withModelInput, withModelResponse } from "./run_usage.ts";
 
 /** A Run that moved to its model's fallback (`run.model_fallback`). */
 export interface RunFallback {
@@ -62,6 +63,8 @@ export interface RunView {
   settledAt: string | null;
   /** Items in ordinal order. */
   items: readonly Item[];
+  /** Tokens and context use from the Run's live model events; absent when none came. */
+  usage?: RunUsage;
 }
 
 /** One Turn as the conversation shows it. */
@@ -275,6 +278,14 @@ function applyConversationEvent(
         ...view,
         modelCalls: Math.max(view.modelCalls, calls),
         startedAt: view.startedAt ?? event.timestamp,
+        usage: withModelInput(view.usage ?? emptyRunUsage(), event.payload),
+      }));
+    }
+    case "model.response_finished": {
+      if (!event.turnId || !event.runId) return state;
+      return updateRun(state, event.turnId, event.runId, undefined, (view) => ({
+        ...view,
+        usage: withModelResponse(view.usage ?? emptyRunUsage(), event.payload),
       }));
     }
     case "context.compacted": {

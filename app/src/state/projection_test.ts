@@ -428,3 +428,60 @@ Deno.test("conversation: a Run's budget reaches its view from run.state_changed"
   state = applyConversationEvents(state, [queued, stateChanged(3, "running", "queued")]);
   assert.deepEqual(state.turns[0]?.runs[0]?.budget, { modelCalls: 5, tokens: 100_000 });
 });
+
+Deno.test("conversation: a Run's model events fold into its usage", () => {
+  let state = applyTurnList(emptyConversation(T1), { turns: [], snapshotSeq: 1 });
+  const prepared = (seq: number, callOrdinal: number, estimate: number) =>
+    envelope(seq, {
+      ...scope,
+      type: "model.input_prepared",
+      payload: {
+        callOrdinal,
+        stepOrdinal: callOrdinal,
+        purpose: "execution",
+        contextRevision: null,
+        stepInput: { estimatedInputTokens: estimate, contextWindow: 64_000 },
+        ...scope,
+      },
+    });
+  const finished = (seq: number, callOrdinal: number, input: number, output: number) =>
+    envelope(seq, {
+      ...scope,
+      type: "model.response_finished",
+      payload: {
+        callOrdinal,
+        usage: {
+          inputTokens: input,
+          cachedInputTokens: null,
+          outputTokens: output,
+          reasoningOutputTokens: null,
+          totalTokens: input + output,
+        },
+        responseModelId: null,
+        requestId: null,
+        ...scope,
+      },
+    });
+  state = applyConversationEvents(state, [
+    stateChanged(2, "running", "queued"),
+    prepared(3, 1, 900),
+    finished(4, 1, 1_000, 30),
+    prepared(5, 2, 1_100),
+  ]);
+  const mid = state.turns[0]?.runs[0]?.usage;
+  assert.deepEqual(
+    [mid?.inputTokens, mid?.outputTokens, mid?.contextTokens, mid?.contextEstimated],
+    [1_000, 30, 1_100, true],
+    "the second step's estimate until its call reports",
+  );
+  state = applyConversationEvents(state, [
+    finished(6, 2, 1_200, 50),
+    settled(7, "completed", null),
+  ]);
+  const usage = state.turns[0]?.runs[0]?.usage;
+  assert.deepEqual(
+    [usage?.inputTokens, usage?.outputTokens, usage?.reportedCalls, usage?.contextTokens],
+    [2_200, 80, 2, 1_200],
+  );
+  assert.equal(usage?.contextWindow, 64_000);
+});

@@ -18,6 +18,8 @@ import { FeedRowView } from "./FeedRowView.tsx";
 import "./feed.css";
 // The approval cards live in feed rows; their styles come with the feed.
 import "../approvals/approvals.css";
+// So do the tool rows and the usage line under an answer.
+import "../tools/tools.css";
 
 /**
  * Px of rows rendered beyond each edge of the viewport. The frame-time benchmark
@@ -84,9 +86,14 @@ interface View {
   settleRenders: number;
 }
 
-/** The last item row's key: "new items" are counted after it (a Run's end row comes and goes). */
+/** Rows of what was said and done (messages, tool steps), which "new items" counts. */
+function isContentRow(row: FeedRow): boolean {
+  return row.kind === "item" || row.kind === "tools";
+}
+
+/** The last content row's key: "new items" are counted after it (a Run's end row comes and goes). */
 function lastItemKey(rows: readonly FeedRow[]): string | null {
-  return rows.findLast((row) => row.kind === "item")?.key ?? null;
+  return rows.findLast(isContentRow)?.key ?? null;
 }
 
 function indexOfKey(rows: readonly FeedRow[], key: string, hint: number): number {
@@ -292,7 +299,7 @@ export function Feed(props: FeedProps) {
 
   const size = props.hasOlder ? -1 : rows.length;
   const unseen = detached
-    ? unseenCount(rows.filter((row) => row.kind === "item").map((row) => row.key), view.lastSeen)
+    ? unseenCount(rows.filter(isContentRow).map((row) => row.key), view.lastSeen)
     : 0;
   // Scrolled up in a settled thread the user is reading: no button. It shows while a Run
   // may still add rows below, or once rows arrived that the user has not seen.

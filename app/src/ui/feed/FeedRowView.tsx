@@ -3,12 +3,13 @@ import { memo } from "preact/compat";
 import { useState } from "preact/hooks";
 import { t } from "../../i18n/i18n.ts";
 import { Markdown } from "../markdown/Markdown.tsx";
-import { ToolCard } from "../tools/ToolCard.tsx";
-import { ApprovalSlot, BudgetApprovalSlot } from "../approvals/ApprovalCard.tsx";
+import { ToolActivity } from "../tools/ToolActivity.tsx";
+import { BudgetApprovalSlot } from "../approvals/ApprovalCard.tsx";
 import { isActiveStatus } from "../../state/projection.ts";
 import { RunOutcome } from "../run/RunOutcome.tsx";
 import { RunProgress } from "../run/RunProgress.tsx";
 import { RunFallbackLine } from "../run/RunFallbackLine.tsx";
+import { RunUsageLine } from "../run/RunUsageLine.tsx";
 import { MessageAttachments } from "../attachments/MessageAttachments.tsx";
 import { CopyButton } from "../CopyButton.tsx";
 import { onboardingRecord } from "../../state/onboarding.ts";
@@ -30,15 +31,6 @@ function ItemView(
 ) {
   const { item } = props;
   const [editing, setEditing] = useState(false);
-  if (item.kind === "tool_call") {
-    return (
-      <>
-        <ToolCard item={item} />
-        <ApprovalSlot item={item} />
-      </>
-    );
-  }
-  if (item.kind === "tool_result") return <ToolCard item={item} />;
   // The local profile's name, when the user gave one, marks their own messages.
   const who = item.role === "user"
     ? onboardingRecord.value.userName ?? t("item.user")
@@ -80,9 +72,10 @@ interface RowProps {
 }
 
 /**
- * One feed article: an item (message or tool card), a Run's move to its fallback model,
- * or the end of a Run (its progress while active, its outcome when failed or cancelled). `data-key` is what the feed
- * measures and jumps to; `tabIndex=-1` lets a jump move focus to it.
+ * One feed article: a message, a step's tool calls, a Run's move to its fallback model,
+ * or the end of a Run (its progress while active, its outcome when failed or cancelled,
+ * its usage when completed). `data-key` is what the feed measures and jumps to;
+ * `tabIndex=-1` lets a jump move focus to it.
  */
 function FeedRowViewInner(props: RowProps) {
   const { row } = props;
@@ -106,8 +99,12 @@ function FeedRowViewInner(props: RowProps) {
             lastAnswer={row.lastAnswer}
           />
         )
+        : row.kind === "tools"
+        ? <ToolActivity calls={row.calls} runActive={row.runActive} />
         : row.kind === "run-fallback"
         ? <RunFallbackLine run={row.run} />
+        : row.kind === "run-usage"
+        ? <RunUsageLine run={row.run} />
         : active
         ? (
           <>

@@ -1,9 +1,12 @@
 /**
  * The conversation as the flat list of rows the virtualized feed windows over: every
- * item of every Run, among them the line saying it moved to its fallback model (when it
- * did, where it did), and after a Run its progress line (while active) or its outcome
- * (failed or cancelled). Rows of unchanged items and Runs keep their identity between
- * states, so a streaming delta re-renders only the rows it touches.
+ * message of every Run, each step's tool calls as one row (a call with its result, or
+ * the step's calls under one header: a group is one row, so the windowing measures it
+ * as a whole, open or folded), the line saying a Run moved to its fallback model (when
+ * it did, where it did), and after a Run its progress line (while active), its outcome
+ * (failed or cancelled) or its usage line (completed). Rows of unchanged items and Runs
+ * keep their identity between states, so a streaming delta re-renders only the rows it
+ * touches.
  *
  * @module
  */
@@ -14,6 +17,7 @@ import {
   type RunView,
   type TurnView,
 } from "../../state/projection.ts";
+import { runEntries, type RunEntry, type ToolCallView } from "../tools/tool_activity.ts";
 
 /** One row of the feed. */
 export type FeedRow =
@@ -30,8 +34,22 @@ export type FeedRow =
     /** On a turn's last answer: where Regenerate goes. */
     lastAnswer?: boolean;
   }
+  | {
+    kind: "tools";
+    key: string;
+    turnId: string;
+    /** One step's calls with their results, in the model's order. */
+    calls: readonly ToolCallView[];
+    /** Whether their Run is still going (a call it left running was cut off). */
+    runActive: boolean;
+    estimate: number;
+  }
   | { kind: "run-fallback"; key: string; turnId: string; run: RunView; estimate: number }
-  | { kind: "run-end"; key: string; turnId: string; run: RunView; estimate: number };
+  | { kind: "run-end"; key: string; turnId: string; run: RunView; estimate: number }
+  | { kind: "run-usage"; key: string; turnId: string; run: RunView; estimate: number };
+
+/** A row of a step's tool calls. */
+export type ToolsRow = Extract<FeedRow, { kind: "tools" }>;
 
 /** One entry of the turn navigator: the turn's first row and the user's words. */
 export interface TurnEntry {
@@ -56,10 +74,14 @@ const GUESS_CHARS_MAX = 65_536;
 const GUESS_PX = {
   header: 40,
   line: 22,
-  tool: 84,
+  /** A tool row or a group's header (one line and its margin). */
+  toolLine: 38,
+  /** A failed call's message under its line. */
+  toolError: 40,
   fallback: 64,
   progress: 36,
   outcome: 96,
+  usage: 28,
 } as const;
 
 const itemRows = new WeakMap<Item, FeedRow>();
@@ -91,7 +113,6 @@ function isMessageRow(row: FeedRow, role: "user" | "assistant"): boolean {
 const runRows = new WeakMap<RunView, FeedRow[]>();
 
 function guessItemHeight(item: Item): number {
-  if (item.kind === "tool_call" || item.kind === "tool_result") return GUESS_PX.tool;
   const lines = item.content.slice(0, GUESS_CHARS_MAX).split("\n").reduce(
     (sum, line) => sum + Math.max(1, Math.ceil(line.length / GUESS_CHARS_PER_LINE)),
     0,
@@ -114,26 +135,72 @@ function itemRow(item: Item): FeedRow {
   return row;
 }
 
+function failedResult(view: ToolCallView): boolean {
+  return view.result !== null &&
+    (view.result.status === "failed" || view.result.data.isError === true);
+}
+
+/** A step's height before it is measured: folded once done, open while it runs or failed. */
+function guessToolsHeight(calls: readonly ToolCallView[], runActive: boolean): number {
+  const errors = calls.filter(failedResult).length * GUESS_PX.toolError;
+  if (calls.length === 1) return GUESS_PX.toolLine + errors;
+  const opens = errors > 0 || (runActive && calls.some((view) => view.result === null));
+  return GUESS_PX.toolLine + (opens ? calls.length * GUESS_PX.toolLine + errors : 0);
+}
+
+const toolRows = new WeakMap<Item, ToolsRow>();
+
+function sameCalls(a: readonly ToolCallView[], b: readonly ToolCallView[]): boolean {
+  return a.length === b.length &&
+    a.every((view, i) => view.call === b[i]!.call && view.result === b[i]!.result);
+}
+
+/** A step's row, the same object while its calls, results and Run state are unchanged. */
+function toolsRow(calls: ToolCallView[], run: RunView): ToolsRow {
+  const first = calls[0]!.call ?? calls[0]!.result!;
+  const runActive = isActiveStatus(run.status);
+  const known = toolRows.get(first);
+  if (known && known.runActive === runActive && sameCalls(known.calls, calls)) return known;
+  const row: ToolsRow = {
+    kind: "tools",
+    key: `tools:${first.id}`,
+    turnId: run.turnId,
+    calls,
+    runActive,
+    estimate: guessToolsHeight(calls, runActive),
+  };
+  toolRows.set(first, row);
+  return row;
+}
+
+function firstItem(entry: RunEntry): Item {
+  return entry.kind === "item" ? entry.item : entry.calls[0]!.call ?? entry.calls[0]!.result!;
+}
+
 /**
- * Where a Run's fallback line goes among its items: before the first item made after the
- * move (the fallback never follows streamed content of the same step), or, when only the
- * run record told of it (no time), before the Run's first answer or tool item (a move
- * mostly happens on the first call).
+ * Where a Run's fallback line goes among its entries: before the first one made after
+ * the move (the fallback never follows streamed content of the same step), or, when only
+ * the run record told of it (no time), before the Run's first answer or tool call (a
+ * move mostly happens on the first call).
  */
-function fallbackIndex(items: readonly Item[], fallback: RunFallback): number {
+function fallbackIndex(entries: readonly RunEntry[], fallback: RunFallback): number {
   const at = fallback.at;
-  const index = at
-    ? items.findIndex((item) => item.role !== "user" && item.createdAt >= at)
-    : items.findIndex((item) => item.role !== "user");
-  return index === -1 ? items.length : index;
+  const index = entries.findIndex((entry) => {
+    const item = firstItem(entry);
+    return item.role !== "user" && (!at || item.createdAt >= at);
+  });
+  return index === -1 ? entries.length : index;
 }
 
 function rowsOfRun(run: RunView): FeedRow[] {
   const cached = runRows.get(run);
   if (cached) return cached;
-  const rows = run.items.map(itemRow);
+  const entries = runEntries(run.items);
+  const rows = entries.map((entry) =>
+    entry.kind === "item" ? itemRow(entry.item) : toolsRow(entry.calls, run)
+  );
   if (run.fallback) {
-    rows.splice(fallbackIndex(run.items, run.fallback), 0, {
+    rows.splice(fallbackIndex(entries, run.fallback), 0, {
       kind: "run-fallback",
       key: `run-fallback:${run.id}`,
       turnId: run.turnId,
@@ -149,6 +216,14 @@ function rowsOfRun(run: RunView): FeedRow[] {
       turnId: run.turnId,
       run,
       estimate: active ? GUESS_PX.progress : GUESS_PX.outcome,
+    });
+  } else if (run.status === "completed") {
+    rows.push({
+      kind: "run-usage",
+      key: `run-usage:${run.id}`,
+      turnId: run.turnId,
+      run,
+      estimate: GUESS_PX.usage,
     });
   }
   runRows.set(run, rows);

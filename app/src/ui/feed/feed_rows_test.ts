@@ -27,7 +27,7 @@ function turn(id: string, ordinal: number, runs: RunView[]): TurnView {
   return { id, ordinal, runs };
 }
 
-Deno.test("feed rows: items in order, a row after active or failed Runs only", () => {
+Deno.test("feed rows: items in order, then the Run's end: progress, outcome or usage", () => {
   const turns = [
     turn("t1", 1, [
       run("t1", "completed", [item("a", "t1", "user", "hi"), item("b", "t1", "assistant", "yo")]),
@@ -38,6 +38,7 @@ Deno.test("feed rows: items in order, a row after active or failed Runs only", (
   assert.deepEqual(feedRows(turns).map((row) => row.key), [
     "a",
     "b",
+    "run-usage:run_t1",
     "c",
     "run-end:run_t2",
     "d",
@@ -105,7 +106,7 @@ Deno.test("feed rows: a Run's fallback line sits where the move happened", () =>
   );
   assert.deepEqual(
     keys({ ...fallback, at: "2026-11-30T00:00:05.000Z" }, "completed"),
-    ["u", "early", "late", "run-fallback:run_t1"],
+    ["u", "early", "late", "run-fallback:run_t1", "run-usage:run_t1"],
     "live, nothing made since: after the items",
   );
   assert.deepEqual(
@@ -113,5 +114,77 @@ Deno.test("feed rows: a Run's fallback line sits where the move happened", () =>
     ["u", "run-fallback:run_t1", "early", "late", "run-end:run_t1"],
     "from the run record only: before the first answer",
   );
-  assert.deepEqual(keys(null, "completed"), ["u", "early", "late"], "no move, no line");
+  assert.deepEqual(
+    keys(null, "completed"),
+    ["u", "early", "late", "run-usage:run_t1"],
+    "no move, no line",
+  );
+});
+
+function tool(
+  id: string,
+  kind: "tool_call" | "tool_result",
+  ordinal: number,
+  data: Record<string, unknown>,
+  status: Item["status"] = "completed",
+): Item {
+  return {
+    ...item(id, "t1", "assistant", ""),
+    kind,
+    role: kind === "tool_call" ? "assistant" : "tool",
+    ordinal,
+    status,
+    data,
+  };
+}
+
+Deno.test("feed rows: a step's tool calls are one row, its results joined to them", () => {
+  const step = [
+    tool("c1", "tool_call", 2, { toolId: "read", callId: "call_1" }),
+    tool("c2", "tool_call", 3, { toolId: "grep", callId: "call_2" }),
+    tool("r1", "tool_result", 4, { toolId: "read", callId: "call_1" }),
+    tool("r2", "tool_result", 5, { toolId: "grep", callId: "call_2" }),
+    tool("c3", "tool_call", 6, { toolId: "read", callId: "call_1" }),
+    tool("r3", "tool_result", 7, { toolId: "read", callId: "call_1" }),
+  ];
+  const items = [item("u", "t1", "user", "hi"), ...step, {
+    ...item("a", "t1", "assistant", "done"),
+    ordinal: 8,
+  }];
+  const rows = feedRows([turn("t1", 1, [run("t1", "completed", items)])]);
+  assert.deepEqual(rows.map((row) => row.key), [
+    "u",
+    "tools:c1",
+    "tools:c3",
+    "a",
+    "run-usage:run_t1",
+  ], "two steps, two rows; the results are not rows of their own");
+  const first = rows[1]!;
+  assert.ok(first.kind === "tools");
+  assert.deepEqual(first.calls.map((view) => [view.call?.id, view.result?.id]), [
+    ["c1", "r1"],
+    ["c2", "r2"],
+  ]);
+  const again = feedRows([turn("t1", 1, [run("t1", "completed", [...items])])]);
+  assert.equal(again[1], first, "an unchanged step keeps its row object");
+  const failed = feedRows([turn("t1", 1, [run("t1", "failed", items)])]);
+  assert.equal(failed[1], first, "another settled state changes nothing a row shows");
+  const active = feedRows([turn("t1", 1, [run("t1", "running", items)])]);
+  assert.notEqual(active[1], first, "whether the Run is going is the row's: a new row");
+});
+
+Deno.test("feed rows: a running step is guessed open, a finished one folded", () => {
+  const calls = [1, 2, 3, 4].map((n) =>
+    tool(`c${n}`, "tool_call", n + 1, { toolId: "echo", callId: `call_${n}` }, "running")
+  );
+  const running = feedRows([turn("t1", 1, [run("t1", "running", calls)])])[0]!;
+  const results = [1, 2, 3, 4].map((n) =>
+    tool(`r${n}`, "tool_result", n + 5, { toolId: "echo", callId: `call_${n}` })
+  );
+  const done = feedRows([turn("t1", 1, [run("t1", "completed", [...calls, ...results])])])[0]!;
+  assert.ok(running.kind === "tools" && done.kind === "tools");
+  assert.ok(
+    running.estimate > 3 * done.estimate,
+    `open ${running.estimate} px vs folded ${done.estimate} px`,
+  );
 });

@@ -1,14 +1,14 @@
 import type { Item } from "@daedalus/client";
+import { useState } from "preact/hooks";
 import { t } from "../../i18n/i18n.ts";
-import { approvalOfItem } from "../../state/approvals.ts";
-import { approvals } from "../../state/approval_store.ts";
-import { toolCardStatus } from "./tool_status.ts";
 import { openDiff } from "../../state/store.ts";
 import { revertTurnId } from "../../state/turn_revert.ts";
 import { openFilePreview } from "../../state/file_panel.ts";
 import { ProcessControls } from "./ProcessControls.tsx";
 import { processBadges, toolCallFacts, type ToolFact, toolResultFacts } from "./tool_facts.ts";
 import { toolErrorOf } from "./tool_error.ts";
+import { type ToolCallView, toolIdOf } from "./tool_activity.ts";
+import { argumentsText, textPreview } from "./text_preview.ts";
 
 function Facts(props: { facts: readonly ToolFact[] }) {
   if (props.facts.length === 0) return null;
@@ -24,18 +24,39 @@ function Facts(props: { facts: readonly ToolFact[] }) {
   );
 }
 
-/** A failed result's message on its card, with its code under Details. */
-function ToolErrorNote(props: { item: Item }) {
-  const error = toolErrorOf(props.item);
-  if (!error || error.message === "") return null;
+/** A failed result's stable code, under Details (its message is on the row). */
+function ToolErrorCode(props: { item: Item | null }) {
+  const error = props.item ? toolErrorOf(props.item) : null;
+  if (!error?.code) return null;
   return (
     <div class="tool-error">
-      <p>{error.message}</p>
-      {error.code && (
-        <details>
-          <summary>{t("tool.errorDetails")}</summary>
-          <code>{error.code}</code>
-        </details>
+      <details>
+        <summary>{t("tool.errorDetails")}</summary>
+        <code>{error.code}</code>
+      </details>
+    </div>
+  );
+}
+
+/** A long text folded to its first lines, with "Show more" / "Show less". */
+function FoldedText(props: { label: string; text: string; empty?: string }) {
+  const [unfolded, setUnfolded] = useState(false);
+  if (props.text === "" && !props.empty) return null;
+  const preview = textPreview(props.text);
+  return (
+    <div class="tool-text">
+      <h4>{props.label}</h4>
+      {props.text === ""
+        ? <p class="tool-text-empty">{props.empty}</p>
+        : <pre>{unfolded ? preview.whole : preview.head}</pre>}
+      {preview.hiddenLines > 0 && (
+        <button
+          type="button"
+          class="show-more"
+          onClick={() => setUnfolded(!unfolded)}
+        >
+          {unfolded ? t("tool.showLess") : t("tool.showMore", { count: preview.hiddenLines })}
+        </button>
       )}
     </div>
   );
@@ -46,71 +67,72 @@ const CHANGING_TOOLS = new Set(["write", "edit"]);
 /** Tools whose calls name one file the panel can preview (`file.preview`). */
 const ONE_FILE_TOOLS = new Set(["read", "write", "edit"]);
 
-function previewPath(toolId: string, item: Item): string | null {
-  if (item.kind !== "tool_call" || !ONE_FILE_TOOLS.has(toolId)) return null;
-  const args = item.data.arguments;
+function previewPath(toolId: string, call: Item): string | null {
+  if (!ONE_FILE_TOOLS.has(toolId)) return null;
+  const args = call.data.arguments;
   if (args === null || typeof args !== "object" || Array.isArray(args)) return null;
   const path = (args as Record<string, unknown>).path;
   return typeof path === "string" && path !== "" ? path : null;
 }
 
+/** Facts of the call and of its result, without repeating a line both name. */
+function mergedFacts(toolId: string, view: ToolCallView): ToolFact[] {
+  const facts = view.call ? toolCallFacts(toolId, view.call.data.arguments) : [];
+  const seen = new Set(facts.map((fact) => `${fact.label}\n${fact.value}`));
+  for (const fact of view.result ? toolResultFacts(toolId, view.result.data) : []) {
+    if (!seen.has(`${fact.label}\n${fact.value}`)) facts.push(fact);
+  }
+  return facts;
+}
+
 /**
- * A tool call or result: tool id, status ("waiting for approval" while its approval is
- * pending) and the tool's bounded metadata.
+ * A tool call opened from its row: the tool, its bounded facts, its arguments and output
+ * (folded when long), the code of a failure under Details, and what can be done with it —
+ * a process's live controls, the diff and undo of a file change, the file's preview.
  */
-export function ToolCard(props: { item: Item }) {
-  const { item } = props;
-  const toolId = typeof item.data.toolId === "string" ? item.data.toolId : "?";
-  const facts = item.kind === "tool_call"
-    ? toolCallFacts(toolId, item.data.arguments)
-    : toolResultFacts(toolId, item.data);
-  const path = previewPath(toolId, item);
-  // Reading the approvals here re-renders the card when its approval is asked or answered.
-  const status = toolCardStatus(
-    item,
-    item.kind === "tool_call" ? approvalOfItem(approvals.value, item.id) : null,
-  );
+export function ToolCard(props: { view: ToolCallView }) {
+  const { view } = props;
+  const { call, result } = view;
+  const toolId = toolIdOf(view);
+  const path = call ? previewPath(toolId, call) : null;
+  const changed = call !== null && CHANGING_TOOLS.has(toolId) && call.status === "completed";
   return (
-    <section
-      class={`tool-card status-${status.name}`}
-      aria-label={t("tool.card", { tool: toolId })}
-    >
+    <section class="tool-card" aria-label={t("tool.card", { tool: toolId })}>
       <header>
-        <span class="tool-id">
-          {item.kind === "tool_call" ? t("item.toolCall") : t("item.tool")}
-        </span>
-        <code>{toolId}</code>
-        {item.kind === "tool_call" &&
-          processBadges(toolId, item.data.arguments).map((badge) => (
+        <code class="tool-id">{toolId}</code>
+        {call &&
+          processBadges(toolId, call.data.arguments).map((badge) => (
             <span key={badge} class="badge">{t(badge)}</span>
           ))}
-        <span class="status">{status.label}</span>
       </header>
-      <Facts facts={facts} />
-      <ToolErrorNote item={item} />
-      {item.kind === "tool_result" && toolId.startsWith("process_") &&
-        typeof item.data.processId === "string" && (
+      <Facts facts={mergedFacts(toolId, view)} />
+      {call && <FoldedText label={t("tool.arguments")} text={argumentsText(call.data.arguments)} />}
+      {result && (
+        <FoldedText label={t("tool.output")} text={result.content} empty={t("tool.outputEmpty")} />
+      )}
+      <ToolErrorCode item={result} />
+      {result && toolId.startsWith("process_") && typeof result.data.processId === "string" && (
         <ProcessControls
-          processId={item.data.processId}
-          state={typeof item.data.state === "string" ? item.data.state : null}
-          background={item.data.background === true}
+          processId={result.data.processId}
+          state={typeof result.data.state === "string" ? result.data.state : null}
+          background={result.data.background === true}
         />
       )}
-      {item.kind === "tool_call" && CHANGING_TOOLS.has(toolId) && item.status === "completed" && (
-        <button type="button" class="diff-button" onClick={() => (openDiff.value = item.id)}>
+      {changed && (
+        <button type="button" class="diff-button" onClick={() => (openDiff.value = call.id)}>
           {t("tool.diff")}
         </button>
       )}
-      {item.kind === "tool_call" && CHANGING_TOOLS.has(toolId) && item.status === "completed" && (
+      {changed && (
         <button
           type="button"
           class="revert-button"
-          onClick={() => (revertTurnId.value = item.turnId)}
+          onClick={() => (revertTurnId.value = call.turnId)}
         >
           {t("revert.open")}
         </button>
       )}
-      {path !== null && item.status === "completed" && (
+      {path !== null && call?.status === "completed" && (
         <button
           type="button"
           class="open-file-button"
