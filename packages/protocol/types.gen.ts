@@ -1577,7 +1577,27 @@ export type RunToolSchema = {
 /** One tool as frozen into a RunConfig and offered to the model. */
 export const RunToolSchema: Schema<RunToolSchema> = schemas.RunToolSchema;
 
-/** A Run with all of its Items, as `turn.list` returns it. */
+/**
+ * A Run's token use: its model calls' reported tokens and its last step's share of the context
+ * window.
+ */
+export type RunUsageTotals = {
+  inputTokens: number;
+  cachedInputTokens: number | null;
+  outputTokens: number;
+  reasoningOutputTokens: number | null;
+  reportedCalls: number;
+  lastStepInputTokens: number | null;
+  contextWindow: number | null;
+  [key: string]: unknown;
+};
+/**
+ * A Run's token use: its model calls' reported tokens and its last step's share of the context
+ * window.
+ */
+export const RunUsageTotals: Schema<RunUsageTotals> = schemas.RunUsageTotals;
+
+/** A Run with all of its Items (and its token use), as `turn.list` returns it. */
 export type RunWithItems = {
   id: RunId;
   turnId: TurnId;
@@ -1598,9 +1618,10 @@ export type RunWithItems = {
   startedAt: Timestamp | null;
   settledAt: Timestamp | null;
   items: Item[];
+  usage?: RunUsageTotals;
   [key: string]: unknown;
 };
-/** A Run with all of its Items, as `turn.list` returns it. */
+/** A Run with all of its Items (and its token use), as `turn.list` returns it. */
 export const RunWithItems: Schema<RunWithItems> = schemas.RunWithItems;
 
 /**

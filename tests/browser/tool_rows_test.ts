@@ -111,6 +111,21 @@ Deno.test({
         return document.querySelector('.run-usage').getBoundingClientRect().top >= answer.bottom - 1;
       })()`);
       assert.equal(below, true, "the usage line is under the answer");
+      const context = await usage.$eval(".run-usage-context", (el) => el.textContent);
+
+      // After a reload the Run's record brings the same figures (turn.list's usage).
+      await page.reload();
+      const reloaded = await page.waitForSelector(".run-usage .run-usage-tokens", wait);
+      assert.deepEqual(
+        await reloaded.evaluate((el) => [el.textContent, el.getAttribute("title")]),
+        tokens,
+        "the reloaded Run shows the same tokens",
+      );
+      assert.equal(
+        await page.$eval(".run-usage .run-usage-context", (el) => el.textContent),
+        context,
+        "and the same context use",
+      );
       assert.deepEqual(run.pageErrors, []);
     }),
 });

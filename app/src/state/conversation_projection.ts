@@ -17,7 +17,13 @@ import type {
   TurnSiblings,
 } from "@daedalus/client";
 import { admit, land, type SeqGate } from "./seq_gate.ts";
-import { emptyRunUsage, type RunUsage, withModelInput, withModelResponse } from "./run_usage.ts";
+import {
+  emptyRunUsage,
+  recordedUsage,
+  type RunUsage,
+  withModelInput,
+  withModelResponse,
+} from "./run_usage.ts";
 
 /** A Run that moved to its model's fallback (`run.model_fallback`). */
 export interface RunFallback {
@@ -142,6 +148,7 @@ function turnView(turn: Turn): TurnView {
       modelCalls: run.modelCalls,
       compactions: run.compactions,
       ...(run.budget ? { budget: run.budget } : {}),
+      ...(run.usage ? { usage: recordedUsage(run.usage) } : {}),
       startedAt: run.startedAt,
       settledAt: run.settledAt,
       items: [...run.items].sort((a, b) => a.ordinal - b.ordinal),

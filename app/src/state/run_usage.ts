@@ -2,12 +2,12 @@
  * A Run's token use, folded from its live model events: the tokens its model calls
  * reported (`model.response_finished`) and how much of the window its last step's input
  * took (`model.input_prepared`'s estimate, replaced by the provider's count once the call
- * reports). `turn.list` carries none of it, so a Run loaded from history has no usage
- * until the runtime sends one (the usage line then shows what the Run record has). Pure.
+ * reports); a Run loaded from history brings its totals with it (`turn.list`'s `usage`).
+ * Pure.
  *
  * @module
  */
-import type { JournalEvent } from "@daedalus/client";
+import type { JournalEvent, RunUsageTotals } from "@daedalus/client";
 
 /** What the usage line under a Run's answer can tell. */
 export interface RunUsage {
@@ -44,6 +44,27 @@ export function emptyRunUsage(): RunUsage {
     contextTokens: null,
     contextEstimated: false,
     contextWindow: null,
+    lastStepCall: null,
+    responseModelId: null,
+  };
+}
+
+/**
+ * The usage of a Run as `turn.list` records it (the runtime's stored model usage).
+ *
+ * @param totals the Run record's `usage`
+ * @returns the usage line's view of it
+ */
+export function recordedUsage(totals: RunUsageTotals): RunUsage {
+  return {
+    inputTokens: totals.inputTokens,
+    cachedInputTokens: totals.cachedInputTokens,
+    outputTokens: totals.outputTokens,
+    reasoningOutputTokens: totals.reasoningOutputTokens,
+    reportedCalls: totals.reportedCalls,
+    contextTokens: totals.contextWindow === null ? null : totals.lastStepInputTokens,
+    contextEstimated: false,
+    contextWindow: totals.contextWindow,
     lastStepCall: null,
     responseModelId: null,
   };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { JournalEvent } from "@daedalus/client";
-import { emptyRunUsage, withModelInput, withModelResponse } from "./run_usage.ts";
+import { emptyRunUsage, recordedUsage, withModelInput, withModelResponse } from "./run_usage.ts";
 
 type Prepared = Extract<JournalEvent, { type: "model.input_prepared" }>["payload"];
 type Finished = Extract<JournalEvent, { type: "model.response_finished" }>["payload"];
@@ -75,4 +75,33 @@ Deno.test("run usage: other calls and bad step inputs leave the context alone", 
   const failed = withModelResponse(start, finished(1, null));
   assert.equal(failed, start, "a call without usage changes nothing");
   assert.equal(withModelResponse(start, finished(1, null, "m")).responseModelId, "m");
+});
+
+Deno.test("run usage: a Run's record from turn.list becomes the same view", () => {
+  const usage = recordedUsage({
+    inputTokens: 20,
+    cachedInputTokens: null,
+    outputTokens: 10,
+    reasoningOutputTokens: 3,
+    reportedCalls: 2,
+    lastStepInputTokens: 12,
+    contextWindow: 32_768,
+  });
+  assert.equal(usage.inputTokens, 20);
+  assert.equal(usage.outputTokens, 10);
+  assert.equal(usage.reasoningOutputTokens, 3);
+  assert.equal(usage.reportedCalls, 2);
+  assert.equal(usage.contextTokens, 12, "the last step's input is the context used");
+  assert.equal(usage.contextEstimated, false, "a recorded count, not an estimate");
+  assert.equal(usage.contextWindow, 32_768);
+  const older = recordedUsage({
+    inputTokens: 5,
+    cachedInputTokens: 1,
+    outputTokens: 1,
+    reasoningOutputTokens: null,
+    reportedCalls: 1,
+    lastStepInputTokens: 5,
+    contextWindow: null,
+  });
+  assert.equal(older.contextTokens, null, "without its window there is no share to show");
 });

@@ -65,6 +65,7 @@ export {
   AttachmentInputs,
   Item,
   RunSummary,
+  RunUsageTotals,
   RunWithItems,
   Turn,
   TurnSiblings,

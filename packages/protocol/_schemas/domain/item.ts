@@ -111,8 +111,34 @@ export const RunSummary = z.looseObject({
   description: "A Run without its items, as the catalog and events describe it.",
 });
 
-export const RunWithItems = RunSummary.extend({ items: z.array(Item) }).register(docs, {
-  description: "A Run with all of its Items, as `turn.list` returns it.",
+const tokens = z.int().min(0);
+
+export const RunUsageTotals = z.looseObject({
+  /** Input tokens of the model calls that reported usage. */
+  inputTokens: tokens,
+  /** Of those, read from the provider's cache; null when no call said. */
+  cachedInputTokens: tokens.nullable(),
+  /** Output tokens of those calls. */
+  outputTokens: tokens,
+  /** Of those, spent on reasoning; null when no call said. */
+  reasoningOutputTokens: tokens.nullable(),
+  /** Model calls that reported usage. */
+  reportedCalls: z.int().min(1),
+  /** The input of the Run's last step: how much of the window it used; null when unknown. */
+  lastStepInputTokens: tokens.nullable(),
+  /** The model's context window the Run was sized for, in tokens. */
+  contextWindow: z.int().min(1).nullable(),
+}).register(docs, {
+  description: "A Run's token use: its model calls' reported tokens and its last step's " +
+    "share of the context window.",
+});
+
+export const RunWithItems = RunSummary.extend({
+  items: z.array(Item),
+  /** Absent while no model call of the Run reported usage. */
+  usage: RunUsageTotals.optional(),
+}).register(docs, {
+  description: "A Run with all of its Items (and its token use), as `turn.list` returns it.",
 });
 
 export const TurnSiblings = z.looseObject({

@@ -11,6 +11,7 @@ import {
   BranchId,
   type Item,
   type ResultOf,
+  type RunUsageTotals,
   type RunWithItems,
   ThreadId,
   type Turn,
@@ -189,7 +190,15 @@ function selectRunsOfTurns(
             (SELECT count(*) FROM context_revisions AS v WHERE v.run_id = r.id)
               AS context_revision_count,
             (SELECT json_extract(g.config_json, '$.budget') FROM run_configs AS g
-              WHERE g.run_id = r.id) AS budget_json
+              WHERE g.run_id = r.id) AS budget_json,
+            (SELECT json_extract(g.config_json, '$.contextWindow') FROM run_configs AS g
+              WHERE g.run_id = r.id) AS context_window,
+            (SELECT json_array(count(*), sum(u.input_tokens), sum(u.cached_input_tokens),
+                      sum(u.output_tokens), sum(u.reasoning_output_tokens))
+              FROM model_usages AS u WHERE u.run_id = r.id) AS usage_json,
+            (SELECT u.input_tokens FROM model_usages AS u
+              WHERE u.run_id = r.id AND u.step_ordinal IS NOT NULL
+              ORDER BY u.call_ordinal DESC LIMIT 1) AS last_step_input_tokens
      FROM runs AS r
      WHERE r.turn_id IN (SELECT value FROM json_each(?))
      ORDER BY r.turn_id, r.created_at ASC, r.id ASC`,
@@ -198,7 +207,8 @@ function selectRunsOfTurns(
   for (const row of runRows) {
     const scope = { threadId, branchId: branchOf.get(textColumn(row, "turn_id")) ?? "" };
     const run = runFromRow(row, scope, itemsByRun.get(textColumn(row, "id")) ?? []);
-    appendTo(byTurn, run.turnId, run);
+    const usage = runUsageOf(row);
+    appendTo(byTurn, run.turnId, usage ? { ...run, usage } : run);
   }
   return byTurn;
 }
@@ -262,4 +272,26 @@ export function readTurnsNewestFirst(db: StateDatabase, options: RecentTurnsOpti
     );
     return turnsWithRuns(db, threadId, turnRows, false);
   });
+}
+
+/**
+ * A Run's token use from its `model_usages` rows (summed in the query) and its frozen
+ * context window; undefined while no call reported usage.
+ */
+function runUsageOf(row: Row): RunUsageTotals | undefined {
+  const [calls, input, cached, output, reasoning] = JSON.parse(String(row.usage_json)) as (
+    | number
+    | null
+  )[];
+  if (!calls) return undefined;
+  const count = (value: unknown) => typeof value === "number" ? value : null;
+  return {
+    inputTokens: input ?? 0,
+    cachedInputTokens: count(cached),
+    outputTokens: output ?? 0,
+    reasoningOutputTokens: count(reasoning),
+    reportedCalls: calls,
+    lastStepInputTokens: count(row.last_step_input_tokens),
+    contextWindow: count(row.context_window),
+  };
 }

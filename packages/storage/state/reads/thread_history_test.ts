@@ -169,6 +169,32 @@ Deno.test("listTurns returns a branch's turns with runs and items in history ord
   );
 });
 
+Deno.test("listTurns carries each Run's token use: summed calls, the last step's input and the window", async () => {
+  await using temp = await openTempStateDatabase();
+  seedHistory(temp.db);
+  // run(1): two execution calls and a compaction call; its window frozen at 1,000 tokens
+  insertModelCall(temp.db, { runId: run(1), callOrdinal: 1, tokens: 300 });
+  insertModelCall(temp.db, { runId: run(1), callOrdinal: 2, tokens: 450 });
+  insertModelCall(temp.db, { runId: run(1), callOrdinal: 3, tokens: 40, purpose: "compression" });
+  temp.db.connection.prepare("INSERT INTO run_configs (run_id, config_json) VALUES (?, ?)")
+    .run(run(1), JSON.stringify({ contextWindow: 1000 }));
+  // run(3) (seeded): one call of 10 tokens, no frozen config (an older Run)
+  const page = validated(listTurns(temp.db, { threadId: THREAD }));
+  const runs = new Map(page.turns.flatMap((t) => t.runs).map((r) => [r.id, r]));
+  assert.deepEqual(runs.get(run(1))?.usage, {
+    inputTokens: 790,
+    cachedInputTokens: null,
+    outputTokens: 0,
+    reasoningOutputTokens: null,
+    reportedCalls: 3,
+    lastStepInputTokens: 450,
+    contextWindow: 1000,
+  }, "the last step is the last execution call, not the compaction");
+  assert.equal(runs.get(run(3))?.usage?.contextWindow, null, "no frozen window: unknown");
+  assert.equal(runs.get(run(3))?.usage?.lastStepInputTokens, 10);
+  assert.equal(runs.get(run(2))?.usage, undefined, "a Run without reported usage has none");
+});
+
 Deno.test("listTurns reads a named branch and refuses branches of other threads", async () => {
   await using temp = await openTempStateDatabase();
   seedHistory(temp.db);
