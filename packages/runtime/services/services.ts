@@ -46,6 +46,7 @@ import {
   frozenCompaction,
 } from "./compaction_handlers.ts";
 import { type BranchHandlers, createBranchHandlers } from "./branch_handlers.ts";
+import { createSearchHandlers, type SearchHandlers } from "./search_handlers.ts";
 import { createSkillHandlers, type SkillHandlers } from "./skill_handlers.ts";
 import {
   type AuxiliaryForcedOff,
@@ -126,7 +127,8 @@ export type Handlers =
   & MemoryHandlers
   & BreakerHandlers
   & CompactionHandlers
-  & BranchHandlers;
+  & BranchHandlers
+  & SearchHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -345,6 +347,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       today: () => localDate(new Date()),
     }),
     ...createBranchHandlers({ store, protectedValues: deps.protectedValues }),
+    ...createSearchHandlers(store),
     ...createRevertHandlers({
       store,
       protectedValues: deps.protectedValues,
