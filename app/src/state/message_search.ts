@@ -8,7 +8,7 @@
  * @module
  */
 import { signal } from "@preact/signals";
-import type { ResultOf } from "@daedalus/client";
+import { type ResultOf, SEARCH_QUERY_MAX_CHARS } from "@daedalus/client";
 import { conversation, loadOlderTurns, olderTurns, openThread, threadList } from "./store.ts";
 import { liveCall, type RpcCall } from "./rpc_call.ts";
 
@@ -20,9 +20,6 @@ export const SEARCH_DEBOUNCE_MS = 150;
 
 /** Message results the dialog asks for: one screen. */
 export const MESSAGE_RESULTS_LIMIT = 20;
-
-/** Longest query the runtime accepts (the protocol's `thread.search` limit), in characters. */
-export const SEARCH_QUERY_MAX_CHARS = 200;
 
 /** Pages of older turns opening a result may load to reach its turn (50 turns each). */
 export const OPEN_AT_TURN_MAX_PAGES = 40;

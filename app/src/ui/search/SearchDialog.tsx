@@ -9,9 +9,9 @@ import {
   type MessageSearchState,
   openAtTurn,
   SEARCH_DEBOUNCE_MS,
-  SEARCH_QUERY_MAX_CHARS,
   snippetParts,
 } from "../../state/message_search.ts";
+import { SEARCH_QUERY_MAX_CHARS } from "@daedalus/client";
 import { t } from "../../i18n/i18n.ts";
 import { listKeyTarget } from "../list_keys.ts";
 import { useModalDialog } from "../modal_dialog.ts";

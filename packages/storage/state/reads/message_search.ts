@@ -3,7 +3,8 @@
  * search_index.ts. The query is always one literal phrase, never FTS syntax: what the
  * user typed (quotes, `*`, `:`, `NEAR`, `-`) is matched as text. Queries of three or more
  * characters use the trigram index and rank by bm25, then newest; shorter ones (a
- * two-character Chinese word) scan the same table with LIKE, newest first.
+ * two-character Chinese word) scan the same table with LIKE, newest first (the scan goes
+ * newest first and stops once the page is full).
  *
  * @module
  */
@@ -37,19 +38,28 @@ export interface SearchMessagesOptions {
 
 const COLUMNS = `s.item_id, s.turn_id, s.thread_id, s.role, s.created_at, s.content,
   th.title, th.archived_at, t.branch_id`;
-const JOINS = `FROM message_search s
+
+/**
+ * The page's rows: the matching rowids are ordered and cut first (`hits`), so the text and
+ * ids are read for one page only, not for every match before the sort. "Newest" is the
+ * rowid, the order the messages' rows were written (a rebuild keeps it: journal order).
+ */
+function pageSql(match: string, order: string): string {
+  return `WITH hits AS (
+    SELECT rowid AS r, ${order === "rank" ? "rank" : "0"} AS k FROM message_search
+    WHERE ${match}
+    ORDER BY ${order === "rank" ? "rank, " : ""}rowid DESC LIMIT ? OFFSET ?
+  )
+  SELECT ${COLUMNS} FROM hits
+  JOIN message_search s ON s.rowid = hits.r
   JOIN threads th ON th.id = s.thread_id
-  JOIN turns t ON t.id = s.turn_id`;
+  JOIN turns t ON t.id = s.turn_id
+  ORDER BY hits.k, hits.r DESC`;
+}
 
-const RANKED_SQL = `SELECT ${COLUMNS} ${JOINS}
-  WHERE message_search MATCH ?
-  ORDER BY s.rank, s.created_at DESC, s.item_id DESC
-  LIMIT ? OFFSET ?`;
+const RANKED_SQL = pageSql("message_search MATCH ?", "rank");
 
-const SHORT_SQL = `SELECT ${COLUMNS} ${JOINS}
-  WHERE s.content LIKE ? ESCAPE '\\'
-  ORDER BY s.created_at DESC, s.item_id DESC
-  LIMIT ? OFFSET ?`;
+const SHORT_SQL = pageSql("content LIKE ? ESCAPE '\\'", "newest");
 
 /**
  * Finds the user and assistant messages that contain `query`, archived threads included.
