@@ -121,6 +121,22 @@ Deno.test({
       assert.ok(focused.text.includes("book the zanzibar ferry"), focused.text);
       await page.screenshot({ path: `${shots}/opened-turn.png` });
 
+      // On a phone the dialog and its results fit the screen.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.keyboard.press("Control+k");
+      await page.waitForSelector("dialog.search-dialog[open] input", { timeout: PAGE_WAIT_MS });
+      await page.keyboard.type("zanzibar");
+      await page.waitForSelector("dialog.search-dialog li.message-hit", { timeout: PAGE_WAIT_MS });
+      const box = await page.$eval("dialog.search-dialog", (dialog) => {
+        const r = dialog.getBoundingClientRect();
+        return { left: r.left, right: r.right, scroll: dialog.scrollWidth - dialog.clientWidth };
+      });
+      assert.ok(box.left >= 0 && box.right <= 390, `dialog off screen: ${JSON.stringify(box)}`);
+      assert.equal(box.scroll, 0, "nothing in the dialog overflows sideways");
+      await page.screenshot({ path: `${shots}/search-phone.png` });
+      await page.keyboard.press("Escape");
+      await page.waitForSelector("dialog.search-dialog", { state: "detached" });
+
       // Nothing said: "No threads or messages match."; Escape closes.
       await page.keyboard.press("Control+k");
       await page.waitForSelector("dialog.search-dialog[open] input", { timeout: PAGE_WAIT_MS });

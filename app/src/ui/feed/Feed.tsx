@@ -91,12 +91,18 @@ function lastItemKey(rows: readonly FeedRow[]): string | null {
   return rows.findLast((row) => row.kind === "item")?.key ?? null;
 }
 
-/** Marks a row for one flash animation (feed.css `.flash`), restarted if it was running. */
+/** How long a flashed row keeps its mark: the animation's length (feed.css) and a little. */
+const FLASH_MS = 2_000;
+
+/**
+ * Marks a row for one flash animation (feed.css `.flash`), restarted if it was running. The
+ * mark goes after {@linkcode FLASH_MS} (reduced motion runs no animation to end).
+ */
 function flashRow(row: HTMLElement): void {
   row.classList.remove("flash");
   void row.offsetWidth;
   row.classList.add("flash");
-  row.addEventListener("animationend", () => row.classList.remove("flash"), { once: true });
+  setTimeout(() => row.classList.remove("flash"), FLASH_MS);
 }
 
 function indexOfKey(rows: readonly FeedRow[], key: string, hint: number): number {
