@@ -11,6 +11,7 @@ import {
   hasChromium,
   logIn,
   PAGE_WAIT_MS,
+  waitForCount,
   waitForTextContaining,
   withBrowser,
 } from "./_browser.ts";
@@ -142,6 +143,21 @@ Deno.test({
       await page.waitForSelector("dialog.search-dialog[open] input", { timeout: PAGE_WAIT_MS });
       await page.keyboard.type("qwertyuiop");
       await waitForTextContaining(page, "dialog.search-dialog .search-status", "match");
+      // Many matches: the last option shows the next page, from the keyboard too.
+      await page.fill("dialog.search-dialog input", "packing list");
+      await waitForCount(page, "dialog.search-dialog li.message-hit", 20);
+      await page.keyboard.press("End");
+      assert.equal(
+        await page.$eval("dialog.search-dialog li.active", (item) => item.textContent),
+        "Show more messages",
+      );
+      await page.keyboard.press("Enter");
+      await waitForCount(page, "dialog.search-dialog li.message-hit", 40);
+      assert.equal(
+        await page.$eval("dialog.search-dialog li.active", (item) => item.className),
+        "message-hit active",
+        "the first result of the new page is active",
+      );
       await page.keyboard.press("Escape");
       await page.waitForSelector("dialog.search-dialog", { state: "detached" });
       assert.deepEqual(run.pageErrors, []);

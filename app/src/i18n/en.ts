@@ -41,6 +41,7 @@ export const en = {
   "search.threads": "Threads",
   "search.messages": "Messages",
   "search.noMessages": "No messages match.",
+  "search.more": "Show more messages",
   "search.loading": "Searching messages…",
   "search.failed": "Message search failed; try again.",
   "search.you": "You",

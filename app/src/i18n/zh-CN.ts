@@ -42,6 +42,7 @@ export const zhCN: Record<MessageKey, string> = {
   "search.threads": "对话",
   "search.messages": "消息",
   "search.noMessages": "没有匹配的消息。",
+  "search.more": "显示更多消息",
   "search.loading": "正在搜索消息…",
   "search.failed": "消息搜索失败，请重试。",
   "search.you": "你",

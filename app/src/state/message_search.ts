@@ -141,10 +141,12 @@ async function loadUntil(
 export interface MessageSearchState {
   /** The query the results are for ("" before any). */
   query: string;
-  /** Waiting for the runtime's answer. */
+  /** Waiting for the runtime's answer (the first page, or the next with `more`). */
   loading: boolean;
-  /** The results. */
+  /** The results so far. */
   hits: MessageHit[];
+  /** Where the next page starts; null when there is none. */
+  nextCursor: string | null;
   /** The call failed: what to tell the user. */
   failed: boolean;
 }
@@ -154,31 +156,69 @@ export const IDLE_SEARCH: MessageSearchState = {
   query: "",
   loading: false,
   hits: [],
+  nextCursor: null,
   failed: false,
 };
+
+/** What {@linkcode messageSearcher} returns. */
+export interface MessageSearcher {
+  /** Searches anew; a blank query resets to {@linkcode IDLE_SEARCH} without a call. */
+  search(query: string): Promise<void>;
+  /** Appends the next page of the current query, if there is one. */
+  more(): Promise<void>;
+}
 
 /**
  * Runs message searches for one dialog, dropping answers to queries typed over since.
  *
  * @param onChange told each new state
  * @param call the RPC call
- * @returns `search(query)`: an empty query resets to {@linkcode IDLE_SEARCH}
+ * @returns the searcher
  */
 export function messageSearcher(
   onChange: (state: MessageSearchState) => void,
   call: RpcCall = liveCall,
-): (query: string) => Promise<void> {
+): MessageSearcher {
   let latest = 0;
-  return async (raw) => {
-    const query = raw.trim().slice(0, SEARCH_QUERY_MAX_CHARS).trim();
+  let state = IDLE_SEARCH;
+  const show = (next: MessageSearchState) => onChange(state = next);
+  const fetchPage = async (query: string, cursor: string | null, before: MessageHit[]) => {
     const ticket = ++latest;
-    if (query === "") return onChange(IDLE_SEARCH);
-    onChange({ query, loading: true, hits: [], failed: false });
+    show({ query, loading: true, hits: before, nextCursor: null, failed: false });
     try {
-      const page = await call("thread.search", { query, limit: MESSAGE_RESULTS_LIMIT });
-      if (ticket === latest) onChange({ query, loading: false, hits: page.results, failed: false });
+      const page = await call("thread.search", {
+        query,
+        limit: MESSAGE_RESULTS_LIMIT,
+        ...(cursor === null ? {} : { cursor }),
+      });
+      if (ticket !== latest) return;
+      show({
+        query,
+        loading: false,
+        hits: [...before, ...page.results],
+        nextCursor: page.nextCursor,
+        failed: false,
+      });
     } catch {
-      if (ticket === latest) onChange({ query, loading: false, hits: [], failed: true });
+      if (ticket === latest) {
+        show({ query, loading: false, hits: before, nextCursor: null, failed: true });
+      }
     }
+  };
+  return {
+    search: (raw) => {
+      const query = raw.trim().slice(0, SEARCH_QUERY_MAX_CHARS).trim();
+      if (query === "") {
+        latest++;
+        show(IDLE_SEARCH);
+        return Promise.resolve();
+      }
+      return fetchPage(query, null, []);
+    },
+    more: () => {
+      const { query, nextCursor, loading, hits } = state;
+      if (nextCursor === null || loading) return Promise.resolve();
+      return fetchPage(query, nextCursor, hits);
+    },
   };
 }

@@ -129,7 +129,7 @@ Deno.test("messageSearcher shows loading, then results, and drops an answer type
     },
   });
   const states: MessageSearchState[] = [];
-  const search = messageSearcher((state) => states.push(state), fake.call);
+  const { search } = messageSearcher((state) => states.push(state), fake.call);
   const slow = search("  old query ");
   const fast = search("new");
   answers.get("new")!.resolve({ results: [hit("item_new")], nextCursor: null });
@@ -154,8 +154,32 @@ Deno.test("messageSearcher shows loading, then results, and drops an answer type
 Deno.test("messageSearcher reports a failed call and clips the query to the protocol's limit", async () => {
   const fake = fakeCall({ "thread.search": () => Promise.reject(new Error("offline")) });
   const states: MessageSearchState[] = [];
-  await messageSearcher((state) => states.push(state), fake.call)(`${"x".repeat(250)}`);
+  await messageSearcher((state) => states.push(state), fake.call).search(`${"x".repeat(250)}`);
   assert.equal(states.at(-1)?.failed, true);
   assert.equal(states.at(-1)?.loading, false);
   assert.equal(String(fake.calls[0]?.params.query).length, 200);
+});
+
+Deno.test("more appends the next page of the same query and stops at the last", async () => {
+  const pages: Record<string, { results: MessageHit[]; nextCursor: string | null }> = {
+    first: { results: [hit("item_1"), hit("item_2")], nextCursor: "c2" },
+    c2: { results: [hit("item_3")], nextCursor: null },
+  };
+  const fake = fakeCall({
+    "thread.search": (params) => pages[String(params.cursor ?? "first")],
+  });
+  let state = IDLE_SEARCH;
+  const searcher = messageSearcher((next) => (state = next), fake.call);
+  await searcher.more();
+  assert.equal(fake.calls.length, 0, "nothing to page before a search");
+  await searcher.search("walrus");
+  assert.equal(state.nextCursor, "c2");
+  await searcher.more();
+  assert.deepEqual(state.hits.map((h) => h.itemId), ["item_1", "item_2", "item_3"]);
+  assert.equal(state.nextCursor, null);
+  await searcher.more();
+  assert.deepEqual(fake.calls.map((c) => c.params), [
+    { query: "walrus", limit: 20 },
+    { query: "walrus", limit: 20, cursor: "c2" },
+  ]);
 });

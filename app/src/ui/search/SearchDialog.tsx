@@ -26,7 +26,8 @@ const TITLE_RESULTS_SHOWN = 5;
 /** One option of the listbox: a thread by its title, or a message. */
 type Option =
   | { kind: "thread"; id: string; threadId: string; title: string }
-  | { kind: "message"; id: string; hit: MessageHit };
+  | { kind: "message"; id: string; hit: MessageHit }
+  | { kind: "more"; id: string };
 
 /**
  * Finds threads by title (among the loaded ones) and messages by what was said (the
@@ -40,7 +41,7 @@ export function SearchDialog() {
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
   const [messages, setMessages] = useState<MessageSearchState>(IDLE_SEARCH);
-  const search = useMemo(() => messageSearcher(setMessages), []);
+  const searcher = useMemo(() => messageSearcher(setMessages), []);
   const modal = useModalDialog(open, () => (searchOpen.value = false), () => {
     setQuery("");
     setActive(0);
@@ -49,12 +50,12 @@ export function SearchDialog() {
   useEffect(() => {
     if (!open) return;
     if (query.trim() === "") {
-      void search("");
+      void searcher.search("");
       return;
     }
     // Shown as loading at once, asked once typing pauses.
     setMessages((state) => ({ ...state, loading: true }));
-    const timer = setTimeout(() => void search(query), SEARCH_DEBOUNCE_MS);
+    const timer = setTimeout(() => void searcher.search(query), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [query, open]);
   if (!open) return null;
@@ -72,10 +73,18 @@ export function SearchDialog() {
     id: `search-item-${hit.itemId}`,
     hit,
   }));
-  const options = [...titles, ...hits];
+  // The next page of messages is one more option, so the keyboard reaches it too.
+  const more: Option[] = messages.nextCursor !== null && !messages.loading
+    ? [{ kind: "more", id: "search-more" }]
+    : [];
+  const options = [...titles, ...hits, ...more];
   const current = Math.min(active, Math.max(options.length - 1, 0));
   const close = modal.close;
   const choose = (option: Option) => {
+    if (option.kind === "more") {
+      void searcher.more();
+      return;
+    }
     close();
     if (option.kind === "thread") void openThread(option.threadId);
     else void openAtTurn(option.hit);
@@ -113,12 +122,14 @@ export function SearchDialog() {
       id={item.id}
       role="option"
       aria-selected={index === current}
-      class={`${item.kind === "message" ? "message-hit" : "thread-hit"}${
-        index === current ? " active" : ""
-      }`}
+      class={`${item.kind}-hit${index === current ? " active" : ""}`}
       onClick={() => choose(item)}
     >
-      {item.kind === "thread" ? item.title : <MessageHitView hit={item.hit} untitled={untitled} />}
+      {item.kind === "thread"
+        ? item.title
+        : item.kind === "more"
+        ? t("search.more")
+        : <MessageHitView hit={item.hit} untitled={untitled} />}
     </li>
   );
   return (
@@ -162,7 +173,7 @@ export function SearchDialog() {
             <li role="presentation" id="search-group-messages" class="search-group">
               {t("search.messages")}
             </li>
-            {hits.map((item, index) => option(item, titles.length + index))}
+            {[...hits, ...more].map((item, index) => option(item, titles.length + index))}
           </ul>
         )}
       </div>
