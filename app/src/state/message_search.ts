@@ -115,14 +115,19 @@ export async function openAtTurn(
   hit: Pick<MessageHit, "threadId" | "turnId" | "itemId" | "branchId">,
   deps: OpenAtTurnDeps = liveDeps,
 ): Promise<boolean> {
-  turnFocus.value = { threadId: hit.threadId, turnId: hit.turnId, itemId: hit.itemId };
   await deps.open(hit.threadId);
+  // Asked for once the thread is open, so the feed being replaced never sees it.
+  turnFocus.value = { threadId: hit.threadId, turnId: hit.turnId, itemId: hit.itemId };
   if (await loadUntil(hit, deps)) return true;
   const active = deps.activeBranch(hit.threadId);
-  if (active === hit.branchId) return false;
-  await deps.call("thread.set_active_branch", { threadId: hit.threadId, branchId: hit.branchId });
-  await deps.open(hit.threadId);
-  return await loadUntil(hit, deps);
+  if (active !== hit.branchId) {
+    await deps.call("thread.set_active_branch", { threadId: hit.threadId, branchId: hit.branchId });
+    await deps.open(hit.threadId);
+    if (await loadUntil(hit, deps)) return true;
+  }
+  // Not reachable (gone since it was found): a later visit must not jump to it.
+  turnFocus.value = null;
+  return false;
 }
 
 async function loadUntil(

@@ -89,6 +89,7 @@ Deno.test("openAtTurn opens the thread, asks the feed for the message and loads 
 
   const gone = fakeApp({ pages: 2, turnPage: null });
   assert.equal(await openAtTurn(HIT, gone.deps), false, "a missing turn stops at the last page");
+  assert.equal(turnFocus.value, null, "a turn not reached leaves no jump behind");
   assert.deepEqual(gone.log, ["open thread_a on branch_main", "older 1"]);
   assert.deepEqual(gone.calls, [], "the hit's own branch is shown: nothing to switch");
 });
