@@ -53,8 +53,9 @@ export function buildSnippet(
   maxChars: number = SEARCH_SNIPPET_MAX_CHARS,
 ): Snippet {
   const text = collapseWhitespace(content);
-  const matches = findMatches(text, collapseWhitespace(query));
-  if (text.length <= maxChars) return { text, highlights: matches };
+  const needle = collapseWhitespace(query);
+  if (text.length <= maxChars) return { text, highlights: findMatches(text, needle) };
+  const matches = matchesNearFirst(text, needle, maxChars);
   const first = matches[0];
   let start = 0;
   if (first !== undefined) {
@@ -103,6 +104,21 @@ export function findMatches(haystack: string, needle: string): SnippetHighlight[
     from = at + folded.length;
   }
   return found;
+}
+
+/**
+ * The matches around the first one in a long text: found with one whole-string lowercase
+ * search, then mapped exactly by folding only the stretch the snippet can show, so a
+ * 1 MB answer costs one scan rather than a fold of every character.
+ */
+function matchesNearFirst(text: string, needle: string, maxChars: number): SnippetHighlight[] {
+  const near = text.toLowerCase().indexOf(needle.toLowerCase());
+  if (near < 0 || needle.length === 0) return [];
+  // Lowercasing may lengthen a few characters before the match: room for that drift.
+  const slack = maxChars + needle.length;
+  const from = Math.max(0, near - slack);
+  const region = text.slice(from, Math.min(text.length, near + needle.length + 2 * slack));
+  return findMatches(region, needle).map((m) => ({ start: m.start + from, end: m.end + from }));
 }
 
 /** The text with every whitespace run as one space, trimmed. */
