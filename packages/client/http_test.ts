@@ -111,3 +111,47 @@ Deno.test("an unauthorized HTTP call fails with http_error and the status", asyn
     await server.shutdown();
   }
 });
+
+Deno.test("thread.search is typed: a blank query is refused before sending, results are checked", async () => {
+  const server = startFakeRuntime();
+  const hit = {
+    threadId: KNOWN_THREAD_ID,
+    threadTitle: "Plans",
+    branchId: "branch_0123456789abcdef0123456789abcdef",
+    turnId: "turn_0123456789abcdef0123456789abcdef",
+    itemId: "item_0123456789abcdef0123456789abcdef",
+    role: "user",
+    snippet: "the migration plan",
+    highlights: [{ start: 4, end: 13 }],
+    createdAt: "2026-10-01T10:00:00.000Z",
+    archived: false,
+  };
+  server.handlers.set("thread.search", (params) => {
+    const { query } = params as { query: string };
+    return query === "html" ? { results: [{ ...hit, role: "tool" }], nextCursor: null } : {
+      results: [hit],
+      nextCursor: null,
+    };
+  });
+  try {
+    const { fetch, bodies } = countingFetch();
+    const rpc = createHttpClient({ url: server.url, token: TEST_TOKEN, fetch });
+    await assert.rejects(
+      rpc.call("thread.search", { query: "   " }),
+      (error: unknown) =>
+        error instanceof RpcError && error.reasonCode === "invalid_params" &&
+        error.data.field === "query",
+    );
+    assert.equal(bodies.length, 0, "nothing was sent");
+    const page = await rpc.call("thread.search", { query: " migration ", limit: 5 });
+    assert.equal(page.results[0]?.snippet, "the migration plan");
+    assert.equal(bodies.length, 1, "a valid query is sent (the runtime trims it)");
+    await assert.rejects(
+      rpc.call("thread.search", { query: "html" }),
+      (error: unknown) => error instanceof RpcError && error.code === RPC_ERROR_CODES.internalError,
+      "a result with a role search never returns is refused",
+    );
+  } finally {
+    await server.shutdown();
+  }
+});

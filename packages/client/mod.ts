@@ -81,3 +81,5 @@ export type * from "@daedalus/protocol";
 export { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";
 // The attachment limits, so a UI can check files before uploading them.
 export { ATTACHMENT_MAX_BYTES, ATTACHMENTS_MAX_COUNT } from "@daedalus/protocol";
+// The search limits, so a UI can bound its search box and page size.
+export { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS } from "@daedalus/protocol";

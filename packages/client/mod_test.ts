@@ -12,6 +12,8 @@ Deno.test("the front door exports the client, the HTTP client and the protocol's
       "RECONNECT_DELAYS_MS",
       "RPC_ERROR_CODES",
       "RpcError",
+      "SEARCH_MAX_LIMIT",
+      "SEARCH_QUERY_MAX_CHARS",
       "connect",
       "createClient",
       "createHttpClient",

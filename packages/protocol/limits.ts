@@ -18,6 +18,15 @@ export const PAGE_DEFAULT_LIMIT = 50;
 /** Largest page a client may ask for. */
 export const PAGE_MAX_LIMIT = 100;
 
+/** Default number of `thread.search` results per page: one screen of the search dialog. */
+export const SEARCH_DEFAULT_LIMIT = 20;
+/** Largest `thread.search` page; each result carries a snippet, so pages stay small. */
+export const SEARCH_MAX_LIMIT = 50;
+/** Longest `thread.search` query in characters (after trimming); a phrase, not a document. */
+export const SEARCH_QUERY_MAX_CHARS = 200;
+/** Longest search snippet in characters: about two lines of the dialog. */
+export const SEARCH_SNIPPET_MAX_CHARS = 160;
+
 /** Default and largest number of events one `event.replay` returns. */
 export const REPLAY_DEFAULT_LIMIT = 500;
 /** Largest `event.replay` page. */

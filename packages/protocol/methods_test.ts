@@ -78,7 +78,7 @@ const SEED_EXAMPLES: Record<string, unknown> = {
 };
 
 Deno.test("the registry has every method of seed 000 §7", () => {
-  assert.equal(METHOD_NAMES.length, 51);
+  assert.equal(METHOD_NAMES.length, 52);
   assert.ok("initialize" in ALL_METHODS);
   for (const name of Object.keys(SEED_EXAMPLES)) assert.ok(name in ALL_METHODS, name);
 });
@@ -227,4 +227,29 @@ Deno.test("results: the seed's examples pass, a wrong field names itself", () =>
     dailyUsageBuckets: [{ startDate: "2026-09-30", tokens: 8000 }],
   };
   assert.ok(parseResult("usage.read", usage));
+});
+
+Deno.test("thread.search trims its query and bounds the query and the page", () => {
+  assert.deepEqual(parseParams("thread.search", { query: "  迁移计划 \n" }), { query: "迁移计划" });
+  assert.deepEqual(
+    parseParams("thread.search", { query: "a", limit: 50, cursor: null }),
+    { query: "a", limit: 50, cursor: null },
+  );
+  const refused: [string, unknown, string][] = [
+    ["blank query", { query: "   " }, "query"],
+    ["no query", {}, "query"],
+    ["201 characters", { query: "x".repeat(201) }, "query"],
+    ["limit 0", { query: "a", limit: 0 }, "limit"],
+    ["limit 51", { query: "a", limit: 51 }, "limit"],
+    ["empty cursor", { query: "a", cursor: "" }, "cursor"],
+  ];
+  for (const [name, params, field] of refused) {
+    assert.throws(
+      () => parseParams("thread.search", params),
+      (e: unknown) =>
+        e instanceof RpcError && e.reasonCode === "invalid_params" && e.data.field === field,
+      name,
+    );
+  }
+  assert.doesNotThrow(() => parseParams("thread.search", { query: ` ${"x".repeat(200)} ` }));
 });

@@ -1013,6 +1013,29 @@ export type MemorySummary = {
 /** A memory in a list page. */
 export const MemorySummary: Schema<MemorySummary> = schemas.MemorySummary;
 
+/**
+ * One message that matches a `thread.search` query: its place (thread, branch, turn, item), a
+ * snippet with the matches marked, and its thread's state.
+ */
+export type MessageSearchResult = {
+  threadId: ThreadId;
+  threadTitle: string | null;
+  branchId: BranchId;
+  turnId: TurnId;
+  itemId: ItemId;
+  role: "user" | "assistant";
+  snippet: string;
+  highlights: SearchHighlight[];
+  createdAt: Timestamp;
+  archived: boolean;
+  [key: string]: unknown;
+};
+/**
+ * One message that matches a `thread.search` query: its place (thread, branch, turn, item), a
+ * snippet with the matches marked, and its thread's state.
+ */
+export const MessageSearchResult: Schema<MessageSearchResult> = schemas.MessageSearchResult;
+
 /** A model summary (`model.list`). */
 export type Model = {
   providerId: ProviderId;
@@ -1624,6 +1647,14 @@ export type RunWithItems = {
 /** A Run with all of its Items (and its token use), as `turn.list` returns it. */
 export const RunWithItems: Schema<RunWithItems> = schemas.RunWithItems;
 
+/** Where a match lies in a search snippet: UTF-16 offsets `[start, end)`. */
+export type SearchHighlight = {
+  start: number;
+  end: number;
+};
+/** Where a match lies in a search snippet: UTF-16 offsets `[start, end)`. */
+export const SearchHighlight: Schema<SearchHighlight> = schemas.SearchHighlight;
+
 /**
  * The runtime's settings: its own model calls after a user's Run (thread titles, memory
  * refinement), as saved in config.yaml, and which of them the environment
@@ -2228,6 +2259,11 @@ export type MethodParamsMap = {
     threadId: ThreadId;
     branchId: BranchId;
   };
+  "thread.search": {
+    query: string;
+    limit?: number;
+    cursor?: Cursor | null;
+  };
   "provider.list": Record<string, never>;
   "provider.configure":
     | {
@@ -2509,6 +2545,11 @@ export type MethodResultMap = {
     thread: Thread;
     changed: boolean;
     event: EventEnvelope | null;
+    [key: string]: unknown;
+  };
+  "thread.search": {
+    results: MessageSearchResult[];
+    nextCursor: Cursor | null;
     [key: string]: unknown;
   };
   "provider.list": {

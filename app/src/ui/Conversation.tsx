@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { ConversationState } from "../state/projection.ts";
 import {
   activeRun,
@@ -11,6 +11,7 @@ import { t } from "../i18n/i18n.ts";
 import { feedRows, turnEntries, type TurnEntry } from "./feed/feed_rows.ts";
 import { Feed, type FeedHandle } from "./feed/Feed.tsx";
 import { TurnNavigator } from "./feed/TurnNavigator.tsx";
+import { turnFocus } from "../state/message_search.ts";
 
 /** The open thread's feed and its turn navigator; keyed by thread so scroll state resets. */
 function ThreadFeed(props: { state: ConversationState }) {
@@ -24,6 +25,20 @@ function ThreadFeed(props: { state: ConversationState }) {
     setCurrent(entry.turnId);
     handle.current?.jumpTo(entry.rowKey);
   }, []);
+  // A search result opened this thread: once its turn is loaded, bring its message into
+  // view and flash it (the turn's first row when the message has no row of its own).
+  const focus = turnFocus.value;
+  useEffect(() => {
+    if (focus?.threadId !== state.threadId) return;
+    const entry = entries.find((candidate) => candidate.turnId === focus.turnId);
+    if (!entry) return;
+    turnFocus.value = null;
+    setCurrent(entry.turnId);
+    const row = rows.some((candidate) => candidate.key === focus.itemId)
+      ? focus.itemId
+      : entry.rowKey;
+    handle.current?.jumpTo(row, { flash: true });
+  }, [focus, entries]);
   return (
     <div class="conversation-area">
       <Feed

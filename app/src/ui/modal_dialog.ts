@@ -13,7 +13,7 @@ export interface ModalDialog {
   /** For the `<dialog>`'s `ref`. */
   ref: RefObject<HTMLDialogElement | null>;
   /** For the `<dialog>`'s `onClose`: Escape, or any other way the browser closes it. */
-  onClose: () => void;
+  onClose: (event: Event) => void;
   /** Closes the dialog and tells the owner at once (the `close` event comes a task later). */
   close: () => void;
 }
@@ -42,7 +42,11 @@ export function useModalDialog(
   }, [open]);
   return {
     ref,
-    onClose: onClosed,
+    // A `close` event comes a task after close(); by then the dialog may be gone and a new
+    // one open (Escape, then Ctrl+K at once): only the dialog shown now may close the modal.
+    onClose: (event) => {
+      if (event.currentTarget === ref.current) onClosed();
+    },
     close: () => {
       ref.current?.close();
       onClosed();

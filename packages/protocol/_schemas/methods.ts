@@ -16,12 +16,14 @@ import { breakerMethods } from "./methods/breaker.ts";
 import { permissionMethods } from "./methods/permission.ts";
 import { revertMethods } from "./methods/revert.ts";
 import { branchMethods } from "./methods/branch.ts";
+import { searchMethods } from "./methods/search.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
   ...threadMethods,
   ...turnMethods,
   ...branchMethods,
+  ...searchMethods,
   ...providerMethods,
   ...skillMethods,
   ...memoryMethods,

@@ -18,6 +18,7 @@ import type { DecodedInbound, MethodName } from "@daedalus/protocol";
 export const CONCURRENT_READ_METHODS: ReadonlySet<string> = new Set<MethodName>([
   "thread.get",
   "thread.list",
+  "thread.search",
   "turn.list",
   "branch.list",
   "event.replay",

@@ -48,6 +48,7 @@ import {
 import { type BranchHandlers, createBranchHandlers } from "./branch_handlers.ts";
 import { createDeleteHandlers, type DeleteHandlers } from "./delete_handlers.ts";
 import type { ThreadFileDirs } from "../threads/deleted_files.ts";
+import { createSearchHandlers, type SearchHandlers } from "./search_handlers.ts";
 import { createSkillHandlers, type SkillHandlers } from "./skill_handlers.ts";
 import {
   type AuxiliaryForcedOff,
@@ -131,7 +132,8 @@ export type Handlers =
   & BreakerHandlers
   & CompactionHandlers
   & BranchHandlers
-  & DeleteHandlers;
+  & DeleteHandlers
+  & SearchHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -356,6 +358,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       protectedValues: deps.protectedValues,
       threadFiles: deps.threadFiles,
     }),
+    ...createSearchHandlers(store),
     ...createRevertHandlers({
       store,
       protectedValues: deps.protectedValues,

@@ -9,9 +9,11 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Approval, JournalEvent } from "@daedalus/protocol";
 import { statement } from "../_statements.ts";
 import { storeJournaledParts, storeRunConfigParts } from "./run_config_parts.ts";
+import { indexItem, MESSAGE_SEARCH_TABLE } from "./search_index.ts";
 
 /** Projection tables, children first: the order to clear them in. */
 export const PROJECTION_TABLES = [
+  MESSAGE_SEARCH_TABLE,
   "approvals",
   "file_changes",
   "model_usages",
@@ -144,6 +146,7 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
         item.updatedAt,
         JSON.stringify(item.data),
       );
+      indexItem(connection, event.threadId ?? threadOfTurn(connection, item.turnId), item);
       return;
     }
     case "file.change_recorded": {
@@ -328,6 +331,12 @@ function previousOnBranch(
   const row = statement(connection, "SELECT id FROM turns WHERE branch_id = ? AND ordinal = ?")
     .get(turn.branchId, turn.ordinal - 1);
   return row === undefined ? null : String(row.id);
+}
+
+/** The thread of a turn, for an item event that names no thread (none do today). */
+function threadOfTurn(connection: DatabaseSync, turnId: string): string {
+  const row = statement(connection, "SELECT thread_id FROM turns WHERE id = ?").get(turnId);
+  return String(row?.thread_id ?? "");
 }
 
 function isTerminal(status: string): boolean {

@@ -12,6 +12,11 @@ import { DatabaseSync } from "node:sqlite";
 import { readSchemaObjects, type SchemaObject } from "./_sqlite.ts";
 import { backfillJournalChain } from "./journal_chain.ts";
 import { JOURNAL_CHAIN_BACKFILL_BATCH_ROWS } from "../limits.ts";
+import {
+  fillSearchIndex,
+  MESSAGE_SEARCH_DDL,
+  MESSAGE_SEARCH_SECURE_DELETE,
+} from "./search_index.ts";
 
 /**
  * The schema version this code writes and accepts, stored in `PRAGMA user_version`.
@@ -19,7 +24,7 @@ import { JOURNAL_CHAIN_BACKFILL_BATCH_ROWS } from "../limits.ts";
  * schema exactly is migrated forward on open (database.ts); any other version means
  * "reset required".
  */
-export const STATE_SCHEMA_VERSION = 7;
+export const STATE_SCHEMA_VERSION = 8;
 
 /**
  * The oldest version that is migrated forward on open; older files need a reset.
@@ -118,6 +123,13 @@ export const STATE_SCHEMA_MIGRATIONS: readonly StateSchemaMigration[] = Object.f
       "ALTER TABLE threads ADD COLUMN active_branch_id TEXT",
       "ALTER TABLE threads ADD COLUMN settings_json TEXT",
     ],
+  },
+  // 8: the message search index (search_index.ts), filled from the items already stored
+  // so an older home can search its conversations at once.
+  {
+    toVersion: 8,
+    statements: [MESSAGE_SEARCH_DDL, MESSAGE_SEARCH_SECURE_DELETE],
+    backfill: fillSearchIndex,
   },
 ]);
 

@@ -17,6 +17,12 @@ const TABLES = [
   "events",
   "file_changes",
   "items",
+  "message_search",
+  "message_search_config",
+  "message_search_content",
+  "message_search_data",
+  "message_search_docsize",
+  "message_search_idx",
   "model_calls",
   "model_usages",
   "process_sessions",
@@ -74,13 +80,14 @@ function seedRun(db: DatabaseSync): void {
   ).run("run_1", "trn_1", now);
 }
 
-Deno.test("the schema creates exactly the seed's 12 tables, run_config_parts, approvals and 17 indexes", () => {
+Deno.test("the schema creates exactly the seed's 12 tables, run_config_parts, approvals, the search index and 17 indexes", () => {
   const db = freshSchema();
   try {
-    assert.equal(STATE_SCHEMA_VERSION, 7);
+    assert.equal(STATE_SCHEMA_VERSION, 8);
     // run_config_parts comes from migration 3 and approvals (with its 2 indexes) from
-    // migration 4, and two indexes from migration 7 (branches), not the version-1 DDL.
-    assert.equal(STATE_SCHEMA_STATEMENTS.length, TABLES.length - 2 + INDEXES.length - 4);
+    // migration 4, two indexes from migration 7 (branches) and the search index with its
+    // 5 shadow tables from migration 8, not the version-1 DDL.
+    assert.equal(STATE_SCHEMA_STATEMENTS.length, TABLES.length - 2 - 6 + INDEXES.length - 4);
     assert.deepEqual(namesOf(db, "table"), TABLES);
     assert.deepEqual(namesOf(db, "index"), INDEXES);
     assert.equal(db.prepare("PRAGMA user_version").get()?.user_version, STATE_SCHEMA_VERSION);
@@ -118,8 +125,8 @@ Deno.test("drift names the version and each missing, unexpected and changed obje
     db.exec("DROP INDEX runs_turn_history_idx");
     db.exec("CREATE TABLE notes (id TEXT)");
     db.exec("ALTER TABLE items ADD COLUMN extra TEXT");
-    assert.deepEqual(describeStateSchemaDrift(db, 8), [
-      "version 8, expected 7",
+    assert.deepEqual(describeStateSchemaDrift(db, 9), [
+      "version 9, expected 8",
       "changed table items",
       "missing index runs_turn_history_idx",
       "unexpected table notes",

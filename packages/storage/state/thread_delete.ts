@@ -18,6 +18,7 @@ import type { StateDatabase } from "./database.ts";
 import type { Committed, StateStore } from "./store.ts";
 import { StoreError } from "./errors.ts";
 import { statement } from "../_statements.ts";
+import { clearThreadIndex } from "./search_index.ts";
 import { hasActiveRun, readThread } from "./thread_writes.ts";
 import { ERASED_PAYLOAD_JSON } from "./erased_payload.ts";
 import { isPartReferenced } from "./run_config_parts.ts";
@@ -60,10 +61,12 @@ export const eraseThreadProjections: ThreadEraser = (connection, threadId) => {
 
 /**
  * Every per-thread eraser, run in order inside the deletion's transaction. A module
- * that keeps more per-thread state in state.db (the search index) adds its eraser here
- * (`(connection, threadId) => clearThreadIndex(connection, threadId)`).
+ * that keeps more per-thread state in state.db adds its eraser here.
  */
-export const THREAD_ERASERS: readonly ThreadEraser[] = [eraseThreadProjections];
+export const THREAD_ERASERS: readonly ThreadEraser[] = [
+  eraseThreadProjections,
+  (connection, threadId) => void clearThreadIndex(connection, threadId),
+];
 
 /** What {@linkcode deleteThread} needs. */
 export interface DeleteThreadInput {

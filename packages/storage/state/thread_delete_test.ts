@@ -166,6 +166,7 @@ function threadRows(fixture: TestStore, threadId: string): Record<string, number
     turns: "thread_id = ?1",
     branches: "thread_id = ?1",
     threads: "id = ?1",
+    message_search: "thread_id = ?1",
   };
   assert.deepEqual(Object.keys(where).sort(), [...PROJECTION_TABLES].sort(), "a table is missed");
   const out: Record<string, number> = {};

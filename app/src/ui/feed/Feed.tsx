@@ -41,8 +41,8 @@ const MAX_SETTLE_RENDERS = 3;
 
 /** What the navigator can ask of the feed. */
 export interface FeedHandle {
-  /** Scrolls a row to the top and focuses it. */
-  jumpTo(rowKey: string): void;
+  /** Scrolls a row to the top and focuses it; `flash` also marks it briefly (a search hit). */
+  jumpTo(rowKey: string, options?: { flash?: boolean }): void;
   /**
    * Moves to the previous or next turn from the viewport's top.
    *
@@ -83,6 +83,8 @@ interface View {
   /** The last turn's ordinal when the feed last rendered: a later one is a sent message. */
   lastOrdinal: number;
   focusKey: string | null;
+  /** Whether the row being focused also flashes. */
+  flash: boolean;
   settleRenders: number;
 }
 
@@ -94,6 +96,20 @@ function isContentRow(row: FeedRow): boolean {
 /** The last content row's key: "new items" are counted after it (a Run's end row comes and goes). */
 function lastItemKey(rows: readonly FeedRow[]): string | null {
   return rows.findLast(isContentRow)?.key ?? null;
+}
+
+/** How long a flashed row keeps its mark: the animation's length (feed.css) and a little. */
+const FLASH_MS = 2_000;
+
+/**
+ * Marks a row for one flash animation (feed.css `.flash`), restarted if it was running. The
+ * mark goes after {@linkcode FLASH_MS} (reduced motion runs no animation to end).
+ */
+function flashRow(row: HTMLElement): void {
+  row.classList.remove("flash");
+  void row.offsetWidth;
+  row.classList.add("flash");
+  setTimeout(() => row.classList.remove("flash"), FLASH_MS);
 }
 
 function indexOfKey(rows: readonly FeedRow[], key: string, hint: number): number {
@@ -136,6 +152,7 @@ export function Feed(props: FeedProps) {
     detached: false,
     lastOrdinal: props.turns.at(-1)?.ordinal ?? 0,
     focusKey: null,
+    flash: false,
     settleRenders: 0,
   };
   view.props = props;
@@ -208,8 +225,12 @@ export function Feed(props: FeedProps) {
     }
     if (view.focusKey) {
       const target = listEl.querySelector(`[data-key="${CSS.escape(view.focusKey)}"]`);
-      if (target instanceof HTMLElement) target.focus({ preventScroll: true });
+      if (target instanceof HTMLElement) {
+        target.focus({ preventScroll: true });
+        if (view.flash) flashRow(target);
+      }
       view.focusKey = null;
+      view.flash = false;
     }
     const shown = el.scrollTop - view.base;
     if (covers(view.offsets, view.range, shown, view.viewport)) view.settleRenders = 0;
@@ -252,10 +273,11 @@ export function Feed(props: FeedProps) {
     }
   };
 
-  const jumpTo = (rowKey: string) => {
+  const jumpTo = (rowKey: string, options: { flash?: boolean } = {}) => {
     view.pinned = false;
     view.anchor = { key: rowKey, delta: 0 };
     view.focusKey = rowKey;
+    view.flash = options.flash === true;
     setDetachedOnce(true);
     rerender();
   };

@@ -99,6 +99,33 @@ export function decodeHistoryCursor(
   return ordinal;
 }
 
+const SEARCH_SCOPE = "search";
+
+/**
+ * Encodes where the next page of a search starts: after `offset` results of the query
+ * whose fingerprint is `queryKey` (a ranked result list has no stable key to resume after).
+ */
+export function encodeSearchCursor(queryKey: string, offset: number): string {
+  return encodeCursor({ s: SEARCH_SCOPE, q: queryKey, o: offset });
+}
+
+/**
+ * Decodes a search cursor and checks it was issued for the same query.
+ *
+ * @returns the number of results already returned
+ * @throws {ReadError} `invalid_cursor` when it is malformed or was issued for another query
+ */
+export function decodeSearchCursor(cursor: string, queryKey: string): number {
+  const body = decodeCursor(cursor, SEARCH_SCOPE);
+  if (typeof body.q !== "string" || !isPositiveSafeInteger(body.o)) {
+    throw malformed("its position is not a search offset");
+  }
+  if (body.q !== queryKey) {
+    throw new ReadError("invalid_cursor", "Cursor was issued for another query", "cursor");
+  }
+  return body.o;
+}
+
 function encodeCursor(body: Record<string, string | number>): string {
   const json = JSON.stringify({ v: CURSOR_FORMAT_VERSION, ...body });
   const binary = String.fromCharCode(...new TextEncoder().encode(json));
@@ -144,6 +171,7 @@ function describeScope(scope: string): string {
   if (scope === "active" || scope === "archived") return `${scope} thread catalog`;
   if (scope === HISTORY_SCOPE) return "turn history";
   if (scope === HISTORY_BACKWARD_SCOPE) return "backward turn history";
+  if (scope === SEARCH_SCOPE) return "message search";
   return "unknown scope";
 }
 

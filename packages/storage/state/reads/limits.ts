@@ -9,6 +9,9 @@ import {
   PAGE_MAX_LIMIT,
   REPLAY_DEFAULT_LIMIT,
   REPLAY_MAX_LIMIT,
+  SEARCH_DEFAULT_LIMIT,
+  SEARCH_MAX_LIMIT,
+  SEARCH_QUERY_MAX_CHARS,
 } from "@daedalus/protocol";
 
 /** Threads or turns per page when the caller names no limit; the protocol's default. */
@@ -40,3 +43,24 @@ export const DAY_MS = 86_400_000;
  * forks of forks than a conversation has, and a guard against a corrupt parent cycle.
  */
 export const BRANCH_LINEAGE_MAX_DEPTH = 1000;
+
+/** Search results per page when the caller names no limit; the protocol's default. */
+export const SEARCH_DEFAULT_ROWS: number = SEARCH_DEFAULT_LIMIT;
+
+/** Most search results per page; the protocol's `thread.search` maximum. */
+export const SEARCH_MAX_ROWS: number = SEARCH_MAX_LIMIT;
+
+/** Longest search query in UTF-16 code units after trimming; the protocol's maximum. */
+export const SEARCH_QUERY_MAX_LENGTH: number = SEARCH_QUERY_MAX_CHARS;
+
+/**
+ * Shortest query (in code points) the trigram index can answer; shorter ones are a LIKE
+ * scan over the same table, newest first (two characters are a whole word in Chinese).
+ */
+export const SEARCH_TRIGRAM_MIN_CHARS = 3;
+
+/**
+ * Deepest result a search pages to: nobody reads past a few pages of matches, and each
+ * page re-ranks every match before it, so the depth bounds the cost of one request.
+ */
+export const SEARCH_MAX_DEPTH = 1000;
