@@ -12,6 +12,7 @@ import type {
   ApprovalReasonCode,
   EventPayload,
   ExecutionPolicy,
+  PermissionDecision,
   PermissionRule,
   ProcessRecord,
   ToolId,
@@ -215,6 +216,13 @@ export interface ToolDefinition<P = unknown> {
   readonly mutating: boolean;
   /** Its risk class. */
   readonly risk: ToolRisk;
+  /**
+   * The decision its owner configured for it (an MCP server's `permission`), in place of the
+   * Run's preset: permission rules from config.yaml and the thread still win over it, and a
+   * sealed mode still refuses what its risk class may not do. Absent: the preset decides.
+   * Built-in tools have none.
+   */
+  readonly defaultDecision?: PermissionDecision;
   /**
    * Runs the tool.
    *
