@@ -10,8 +10,7 @@
  *
  * @module
  */
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator, type Tool } from "./_sdk.ts";
 import type { ToolDefinition, ToolParams, ToolParamsResult, ToolResult } from "@daedalus/tools";
 import { MCP_TOOL_DESCRIPTION_MAX_CHARS } from "../limits.ts";
 

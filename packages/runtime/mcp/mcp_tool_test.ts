@@ -1,5 +1,5 @@
+import type { Tool } from "./_sdk.ts";
 import assert from "node:assert/strict";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { jsonSchemaParams, mcpToolDefinition } from "./mcp_tool.ts";
 
 const SUM: Tool = {

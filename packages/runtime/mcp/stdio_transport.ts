@@ -10,10 +10,13 @@
  *
  * @module
  */
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  deserializeMessage,
+  getDefaultEnvironment,
+  type JSONRPCMessage,
+  serializeMessage,
+  type Transport,
+} from "./_sdk.ts";
 import { MCP_STDIO_LINE_MAX_BYTES, MCP_STOP_GRACE_MS } from "../limits.ts";
 import type { ServerLog } from "./server_log.ts";
 
@@ -45,6 +48,8 @@ export class ProcessGroupStdioTransport implements Transport {
   #exit: Promise<Deno.CommandStatus> | null = null;
   /** Why the connection ended, once it has (the exit status or a framing error). */
   endReason: string | null = null;
+  /** The protocol version `initialize` negotiated (the SDK tells the transport). */
+  protocolVersion: string | null = null;
 
   /**
    * @param params command, arguments, env, cwd
@@ -89,6 +94,15 @@ export class ProcessGroupStdioTransport implements Transport {
       );
     }, (error) => this.#end(`the server process failed: ${error}`));
     return Promise.resolve();
+  }
+
+  /**
+   * Keeps the negotiated protocol version (called by the SDK after `initialize`).
+   *
+   * @param version the version
+   */
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
   }
 
   /**

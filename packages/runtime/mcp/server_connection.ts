@@ -1,0 +1,386 @@
+/**
+ * One configured MCP server: its connection through the official SDK client, its status
+ * (`connecting`, `ready`, `failed` with the reason, `disabled`), its tools (every page of
+ * `tools/list`, read again on `notifications/tools/list_changed`) and its calls. A server
+ * that crashes, closes its connection or fails to start is started again after a backoff
+ * (doubling from {@linkcode MCP_RESTART_BACKOFF_MIN_MS}), at most
+ * {@linkcode MCP_RESTARTS_PER_MINUTE_MAX} times a minute; then it stays failed until
+ * `mcp.restart`. Nothing here blocks the runtime: connecting runs in the background and a
+ * failure only changes the status.
+ *
+ * Server→client requests are not offered (no roots, sampling or elicitation capability):
+ * the SDK answers them `-32601` (method not found).
+ *
+ * @module
+ */
+import {
+  Client,
+  ErrorCode,
+  McpError,
+  type Progress,
+  StreamableHTTPClientTransport,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "./_sdk.ts";
+import type { McpServerConfig } from "@daedalus/storage";
+import { ToolError, type ToolResult } from "@daedalus/tools";
+import { RUNTIME_VERSION } from "../version.ts";
+import {
+  MCP_CONNECT_TIMEOUT_MS,
+  MCP_RESTART_BACKOFF_MAX_MS,
+  MCP_RESTART_BACKOFF_MIN_MS,
+  MCP_RESTARTS_PER_MINUTE_MAX,
+  MCP_TOOL_PAGES_MAX,
+  MCP_TOOLS_PER_SERVER_MAX,
+} from "../limits.ts";
+import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
+import { ServerLog } from "./server_log.ts";
+import { mcpToolResult } from "./call_result.ts";
+import { jsonSchemaParams } from "./mcp_tool.ts";
+
+/** Where a server stands. */
+export type McpServerState = "connecting" | "ready" | "failed" | "disabled";
+
+/** A server's status as `mcp.list` shows it. */
+export interface McpConnectionStatus {
+  /** Where it stands. */
+  state: McpServerState;
+  /** Why it failed (or what it is doing), else null. */
+  message: string | null;
+  /** The negotiated protocol version, once connected. */
+  protocolVersion: string | null;
+  /** The server's own name and version from `initialize`. */
+  serverInfo: { name: string; version: string } | null;
+  /** The HTTP session id, when the server gave one. */
+  sessionId: string | null;
+  /** The stdio child's pid while it runs. */
+  pid: number | null;
+  /** Automatic restarts since the runtime started (or since `mcp.restart`). */
+  restarts: number;
+}
+
+/** What a connection needs from its owner. */
+export interface ServerConnectionDeps {
+  /** `<home>/logs/mcp`. */
+  readonly logFolder: string;
+  /** The runtime's credential redaction (logs and messages). */
+  readonly redact: (text: string) => string;
+  /** Told after every change of status or tools. */
+  readonly onChange: () => void;
+}
+
+const NOT_CONNECTED: Omit<McpConnectionStatus, "state" | "message" | "restarts"> = {
+  protocolVersion: null,
+  serverInfo: null,
+  sessionId: null,
+  pid: null,
+};
+
+/** One MCP server's connection. */
+export class ServerConnection {
+  /** The server's configured name. */
+  readonly name: string;
+  /** Its entry in config.yaml. */
+  readonly config: McpServerConfig;
+  /** Its stderr log (stdio) and the runtime's notes about it. */
+  readonly log: ServerLog;
+  readonly #deps: ServerConnectionDeps;
+  #status: McpConnectionStatus;
+  #tools: readonly Tool[] = [];
+  #client: Client | null = null;
+  #transport: ProcessGroupStdioTransport | StreamableHTTPClientTransport | null = null;
+  #stopped = false;
+  #restartTimer: ReturnType<typeof setTimeout> | null = null;
+  #restartTimes: number[] = [];
+  #crashesInARow = 0;
+  #refreshing: Promise<void> | null = null;
+  #refreshAgain = false;
+
+  /**
+   * @param name the server's name
+   * @param config its entry
+   * @param deps log folder, redaction, change listener
+   */
+  constructor(name: string, config: McpServerConfig, deps: ServerConnectionDeps) {
+    this.name = name;
+    this.config = config;
+    this.#deps = deps;
+    this.log = new ServerLog(deps.logFolder, name, deps.redact);
+    this.#status = {
+      ...NOT_CONNECTED,
+      state: config.enabled ? "connecting" : "disabled",
+      message: null,
+      restarts: 0,
+    };
+  }
+
+  /** `stdio` or `http`. */
+  get transport(): "stdio" | "http" {
+    return this.config.command !== undefined ? "stdio" : "http";
+  }
+
+  /** Its status now (a copy). */
+  status(): McpConnectionStatus {
+    return { ...this.#status };
+  }
+
+  /** The tools it listed (the callable ones: a task-only tool cannot be called plainly). */
+  tools(): readonly Tool[] {
+    return this.#status.state === "ready" ? this.#tools : [];
+  }
+
+  /** Starts connecting in the background (nothing to do for a disabled server). */
+  start(): void {
+    if (!this.config.enabled || this.#stopped) return;
+    void this.#connect();
+  }
+
+  /**
+   * Stops and starts it again now, forgetting earlier crashes (`mcp.restart`).
+   *
+   * @returns once the new connection is ready or failed
+   */
+  async restart(): Promise<void> {
+    if (!this.config.enabled) return;
+    this.#clearRestart();
+    this.#restartTimes = [];
+    this.#crashesInARow = 0;
+    this.#status.restarts = 0;
+    await this.#disconnect();
+    this.#stopped = false;
+    await this.#connect();
+  }
+
+  /** Ends it for good: the child's process group is stopped, an HTTP session deleted. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#clearRestart();
+    await this.#disconnect();
+  }
+
+  /**
+   * Calls one of its tools.
+   *
+   * @param tool the tool's own name
+   * @param args validated arguments
+   * @param signal the Run's cancellation (sent on as `notifications/cancelled`)
+   * @returns the mapped result
+   * @throws {ToolError} `mcp_server_unavailable`, `mcp_timeout`, `cancelled`, `mcp_call_failed`
+   */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    const client = this.#client;
+    if (this.#status.state !== "ready" || client === null) {
+      const why = this.#status.message ? `: ${this.#status.message}` : "";
+      throw new ToolError(
+        "mcp_server_unavailable",
+        `MCP server ${this.name} is ${this.#status.state}${why}`,
+      );
+    }
+    let progress: Progress | undefined;
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal,
+        timeout: this.config.timeout_ms,
+        onprogress: (update) => void (progress = update),
+      });
+      const mapped = mcpToolResult(result as never, { server: this.name, tool });
+      return progress === undefined
+        ? mapped
+        : { ...mapped, details: { ...mapped.details, progress: { ...progress } } };
+    } catch (error) {
+      throw this.#callError(tool, error, signal);
+    }
+  }
+
+  #callError(tool: string, error: unknown, signal: AbortSignal): ToolError {
+    if (signal.aborted) return new ToolError("cancelled", `The ${tool} call was cancelled`);
+    const said = this.#deps.redact(error instanceof Error ? error.message : String(error));
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new ToolError(
+        "mcp_timeout",
+        `${tool} on MCP server ${this.name} did not answer within ` +
+          `${this.config.timeout_ms} ms; the call was cancelled`,
+      );
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      return new ToolError(
+        "mcp_server_unavailable",
+        `MCP server ${this.name} closed the connection during ${tool}`,
+      );
+    }
+    if (!(error instanceof McpError) && this.transport === "http") {
+      // The endpoint is gone or the session expired: reconnect in the background.
+      this.#failed(`the call failed: ${said}`);
+    }
+    return new ToolError("mcp_call_failed", `${tool} failed on MCP server ${this.name}: ${said}`);
+  }
+
+  async #connect(): Promise<void> {
+    this.#set({ ...NOT_CONNECTED, state: "connecting", message: null });
+    const client = new Client({ name: "daedalus", version: RUNTIME_VERSION }, {
+      capabilities: {},
+    });
+    const transport = this.#makeTransport();
+    this.#client = client;
+    this.#transport = transport;
+    client.onclose = () => {
+      if (this.#client !== client) return; // an old connection, replaced on purpose
+      const ended = transport instanceof ProcessGroupStdioTransport ? transport.endReason : null;
+      this.#failed(ended ?? "the connection closed");
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (this.#client === client) void this.#refreshTools(client);
+    });
+    try {
+      await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });
+      const tools = await this.#listTools(client);
+      if (this.#client !== client) return;
+      this.#tools = tools;
+      this.#crashesInARow = 0;
+      const info = client.getServerVersion();
+      this.#set({
+        state: "ready",
+        message: null,
+        protocolVersion: transport instanceof ProcessGroupStdioTransport
+          ? transport.protocolVersion
+          : transport.protocolVersion ?? null,
+        serverInfo: info ? { name: info.name, version: info.version } : null,
+        sessionId: transport instanceof StreamableHTTPClientTransport
+          ? transport.sessionId ?? null
+          : null,
+        pid: transport instanceof ProcessGroupStdioTransport ? transport.pid : null,
+      });
+      void this.log.note(`ready: ${tools.length} tools`);
+    } catch (error) {
+      if (this.#client !== client) return;
+      const ended = transport instanceof ProcessGroupStdioTransport ? transport.endReason : null;
+      const said = error instanceof Error ? error.message : String(error);
+      this.#failed(ended && ended !== "closed" ? ended : said);
+    }
+  }
+
+  #makeTransport(): ProcessGroupStdioTransport | StreamableHTTPClientTransport {
+    const config = this.config;
+    if (config.command !== undefined) {
+      return new ProcessGroupStdioTransport({
+        command: config.command,
+        args: config.args ?? [],
+        env: config.env ?? {},
+        ...(config.cwd ? { cwd: config.cwd } : {}),
+      }, this.log);
+    }
+    return new StreamableHTTPClientTransport(new URL(config.url!), {
+      requestInit: { headers: { ...config.headers } },
+    });
+  }
+
+  /** Every page, bounded; a tool that needs task augmentation cannot be called plainly. */
+  async #listTools(client: Client): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MCP_TOOL_PAGES_MAX; page++) {
+      const listed = await client.listTools(cursor ? { cursor } : undefined, {
+        timeout: MCP_CONNECT_TIMEOUT_MS,
+      });
+      tools.push(...listed.tools);
+      cursor = listed.nextCursor;
+      if (!cursor) break;
+    }
+    const callable = tools.filter((tool) => tool.execution?.taskSupport !== "required");
+    for (const tool of callable) {
+      try {
+        jsonSchemaParams(tool.inputSchema as Record<string, unknown>);
+      } catch (error) {
+        throw new Error(`tool ${tool.name} has an input schema that cannot be used: ${error}`);
+      }
+    }
+    return callable.slice(0, MCP_TOOLS_PER_SERVER_MAX);
+  }
+
+  /** Reads the list again; a change during a read reads once more after it. */
+  async #refreshTools(client: Client): Promise<void> {
+    if (this.#refreshing) {
+      this.#refreshAgain = true;
+      return await this.#refreshing;
+    }
+    this.#refreshing = (async () => {
+      do {
+        this.#refreshAgain = false;
+        try {
+          const tools = await this.#listTools(client);
+          if (this.#client !== client || this.#status.state !== "ready") return;
+          this.#tools = tools;
+          this.#deps.onChange();
+        } catch (error) {
+          if (this.#client !== client) return;
+          this.#failed(`tools/list failed: ${error instanceof Error ? error.message : error}`);
+          return;
+        }
+      } while (this.#refreshAgain);
+    })().finally(() => this.#refreshing = null);
+    await this.#refreshing;
+  }
+
+  /** Fails the server with a reason and, unless stopped or over its limit, restarts it. */
+  #failed(reason: string): void {
+    if (this.#stopped) return;
+    const message = this.#deps.redact(reason);
+    void this.log.note(`failed: ${message}`);
+    const old = this.#client;
+    this.#client = null;
+    this.#transport = null;
+    void old?.close().catch(() => {});
+    const now = Date.now();
+    this.#restartTimes = this.#restartTimes.filter((at) => now - at < 60_000);
+    if (this.#restartTimes.length >= MCP_RESTARTS_PER_MINUTE_MAX) {
+      this.#set({
+        ...NOT_CONNECTED,
+        state: "failed",
+        message: `${message} (restarted ${this.#restartTimes.length} times within a minute; ` +
+          "not restarting again until mcp.restart)",
+      });
+      return;
+    }
+    this.#set({ ...NOT_CONNECTED, state: "failed", message });
+    const wait = Math.min(
+      MCP_RESTART_BACKOFF_MAX_MS,
+      MCP_RESTART_BACKOFF_MIN_MS * 2 ** this.#crashesInARow,
+    );
+    this.#crashesInARow++;
+    this.#clearRestart();
+    this.#restartTimer = setTimeout(() => {
+      this.#restartTimer = null;
+      if (this.#stopped) return;
+      this.#restartTimes.push(Date.now());
+      this.#status.restarts++;
+      void this.#connect();
+    }, wait);
+  }
+
+  async #disconnect(): Promise<void> {
+    const client = this.#client;
+    const transport = this.#transport;
+    this.#client = null;
+    this.#transport = null;
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+      await transport.terminateSession().catch(() => {});
+    }
+    await client?.close().catch(() => {});
+    if (!this.config.enabled) return;
+    this.#set({ ...NOT_CONNECTED, state: "failed", message: "stopped" });
+  }
+
+  #clearRestart(): void {
+    if (this.#restartTimer !== null) clearTimeout(this.#restartTimer);
+    this.#restartTimer = null;
+  }
+
+  #set(status: Omit<McpConnectionStatus, "restarts">): void {
+    this.#status = { ...status, restarts: this.#status.restarts };
+    this.#deps.onChange();
+  }
+}
