@@ -1,5 +1,5 @@
 /**
- * The journal event envelope and the payload of each of the 21 event types.
+ * The journal event envelope and the payload of each event type.
  *
  * @module
  */
@@ -19,6 +19,7 @@ import { RunConfigPart, RunConfigRecord } from "./domain/run_config.ts";
 import { ProviderId } from "./domain/provider.ts";
 import { docs } from "./docs.ts";
 import { ThreadCompaction, ThreadSettings } from "./domain/compaction.ts";
+import { McpServerSummary } from "./domain/mcp.ts";
 
 /** Scope ids a payload mirrors from its envelope (present exactly when non-null there). */
 const mirrored = {
@@ -153,6 +154,11 @@ export const EVENT_PAYLOADS = {
     ...APPROVAL_EVENT_FIELDS,
     clientRequestId: Identifier.optional(),
   }).superRefine(checkApproval),
+  /**
+   * An MCP server's status or tools changed (runtime-wide: no thread). `mcp.list` has the
+   * whole picture; this says which server to look at again.
+   */
+  "mcp.status_changed": payload({ server: McpServerSummary }),
 } as const;
 
 type EventType = keyof typeof EVENT_PAYLOADS;

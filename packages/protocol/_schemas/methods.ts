@@ -16,6 +16,7 @@ import { breakerMethods } from "./methods/breaker.ts";
 import { permissionMethods } from "./methods/permission.ts";
 import { revertMethods } from "./methods/revert.ts";
 import { branchMethods } from "./methods/branch.ts";
+import { mcpMethods } from "./methods/mcp.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
@@ -31,6 +32,7 @@ export const METHODS = {
   ...breakerMethods,
   ...permissionMethods,
   ...revertMethods,
+  ...mcpMethods,
   ...runtimeMethods,
 } as const;
 
