@@ -30,7 +30,12 @@ import {
   type McpServerConfigInput,
 } from "./config_mcp_schema.ts";
 
-export type { McpConfig, McpServerConfig, McpServerConfigInput } from "./config_mcp_schema.ts";
+export type {
+  McpConfig,
+  McpConfigInput,
+  McpServerConfig,
+  McpServerConfigInput,
+} from "./config_mcp_schema.ts";
 export { MCP_SERVER_NAME } from "./config_mcp_schema.ts";
 
 /**

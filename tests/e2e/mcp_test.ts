@@ -1,7 +1,9 @@
 /**
  * MCP servers as a user gets them (issue 17), with the shipped flags: the scripted fixture
  * starts with config.yaml naming server-everything (stdio, its installed entry point run
- * by `node`) and the tiny paginated test server, whose `env` holds a secret. The model
+ * by `node`) and the tiny paginated test server, whose `env` holds a secret; a second
+ * server-everything over Streamable HTTP on 127.0.0.1 is added with `mcp.configure` (its
+ * header a secret too). The model
  * (driven with "call: <tool> <JSON>") calls their tools through the one wrapper; a switched
  * off tool is withdrawn; `mcp.configure` refuses a bad entry naming the field; the secret
  * is nowhere in the events, RPC results, the server's log or the runtime's output; a clean
@@ -17,9 +19,11 @@ import { openClient, replayAll, turnParams, waitUntil } from "./_clients.ts";
 import {
   EVERYTHING_ENTRY,
   PAGINATED_SERVER,
+  startHttpEverything,
 } from "../../packages/runtime/mcp/_test_servers.ts";
 
 const SECRET = "mcp-e2e-secret-token-5f3a9c1d";
+const HEADER_SECRET = "mcp-e2e-header-secret-77b2e0";
 
 function config(): string {
   return [
@@ -42,17 +46,31 @@ type WireServer = { name: string; state: string; toolCount: number; tools: { nam
 
 Deno.test("spawned: MCP tools are offered, called, switched off and kept secret; shutdown stops the servers", async () => {
   await using home = await makeTempHome();
+  await using http = await startHttpEverything();
   await Deno.writeTextFile(join(home.home, "config.yaml"), config());
   await using server = await startFixture(home);
   await using recording = await openClient(server.url, await server.token());
   const { client } = recording;
   const servers = async () => (await client.call("mcp.list", {})).servers as WireServer[];
-  const ready = await waitUntil("both servers ready", async () => {
+  const ready = await waitUntil("both configured servers ready", async () => {
     const list = await servers();
     return list.length === 2 && list.every((s) => s.state === "ready") ? list : undefined;
   });
   assert.deepEqual(ready.map((s) => s.name), ["everything", "pages"]);
   assert.ok(ready[0]!.toolCount >= 10, `everything's tools: ${ready[0]!.toolCount}`);
+
+  // Added while the runtime runs, over Streamable HTTP, with a secret header.
+  const added = await client.call("mcp.configure", {
+    name: "web",
+    transport: "http",
+    url: http.url,
+    headers: { "X-Api-Key": HEADER_SECRET },
+  });
+  assert.deepEqual(added.server.headerNames, ["X-Api-Key"], "header names only");
+  await waitUntil(
+    "web ready",
+    async () => (await servers()).find((s) => s.name === "web" && s.state === "ready"),
+  );
 
   const { thread } = await client.call("thread.create", { title: "mcp" });
   const turn = async (content: string) => {
@@ -76,6 +94,8 @@ Deno.test("spawned: MCP tools are offered, called, switched off and kept secret;
   const echo = await turn('call: mcp__everything__echo {"message":"hello from e2e"}');
   assert.equal(echo.result?.content, "Echo: hello from e2e", JSON.stringify(echo.result));
   assert.match(echo.answer, /Echo: hello from e2e/);
+  const overHttp = await turn('call: mcp__web__echo {"message":"over http"}');
+  assert.equal(overHttp.result?.content, "Echo: over http", JSON.stringify(overHttp.result));
   const sum = await turn('call: mcp__everything__get-sum {"a":19,"b":23}');
   assert.match(sum.result?.content ?? "", /42/);
   const invalid = await turn('call: mcp__everything__get-sum {"a":"x"}');
@@ -111,9 +131,9 @@ Deno.test("spawned: MCP tools are offered, called, switched off and kept secret;
   );
 
   const listed = JSON.stringify(await client.call("mcp.list", {}));
-  const pids = (await client.call("mcp.list", {})).servers.map((s: { pid: number | null }) =>
-    s.pid
-  );
+  const pids = (await client.call("mcp.list", {})).servers
+    .filter((s: { transport: string }) => s.transport === "stdio")
+    .map((s: { pid: number | null }) => s.pid);
   assert.ok(pids.every((pid: number | null) => pid !== null && alive(pid)), `running: ${pids}`);
   assert.ok(listed.includes("API_TOKEN"), "env names are shown");
   const everythingLog = await Deno.readTextFile(join(home.home, "logs", "mcp", "everything.log"));
@@ -128,7 +148,8 @@ Deno.test("spawned: MCP tools are offered, called, switched off and kept secret;
       ["the runtime's output", server.child.stdout + server.child.stderr],
     ]
   ) {
-    assert.ok(!text!.includes(SECRET), `the secret leaked into ${where}`);
+    assert.ok(!text!.includes(SECRET), `the env secret leaked into ${where}`);
+    assert.ok(!text!.includes(HEADER_SECRET), `the header secret leaked into ${where}`);
   }
 
   // A clean shutdown stops every server's process group.

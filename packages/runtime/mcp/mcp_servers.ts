@@ -28,6 +28,25 @@ export interface McpServersOptions {
   readonly onChange?: (server: string) => void;
 }
 
+/** A tool as its server listed it (the parts reports show). */
+export interface ListedMcpTool {
+  /** Its own name. */
+  readonly name: string;
+  /** Its display title. */
+  readonly title?: string;
+  /** What it does. */
+  readonly description?: string;
+  /** The server's hints about it. */
+  readonly annotations?: {
+    /** A display title. */
+    readonly title?: string;
+    /** It changes nothing. */
+    readonly readOnlyHint?: boolean;
+    /** It may destroy data. */
+    readonly destructiveHint?: boolean;
+  };
+}
+
 /** One server as `mcp.list` reports it. */
 export interface McpServerView {
   /** Its name. */
@@ -37,7 +56,7 @@ export interface McpServerView {
   /** Its status. */
   readonly status: McpConnectionStatus;
   /** Every tool it lists, with its model-facing name and whether it is offered. */
-  readonly tools: readonly { tool: Tool; modelName: string | null; enabled: boolean }[];
+  readonly tools: readonly { tool: ListedMcpTool; modelName: string | null; enabled: boolean }[];
   /** Its log file. */
   readonly logPath: string;
   /** Its log's last lines. */
@@ -53,7 +72,11 @@ export class McpServers {
   #names = new Map<string, string>();
   #closed = false;
 
-  /** @param options the tool map, the log folder, redaction, change listener */
+  /**
+   * Makes the (empty) set of servers; {@linkcode McpServers.start} starts them.
+   *
+   * @param options the tool map, the log folder, redaction, change listener
+   */
   constructor(options: McpServersOptions) {
     this.#options = options;
   }

@@ -15,7 +15,9 @@ export class McpStatusAnnouncer {
   readonly #last = new Map<string, string>();
   #closed = false;
 
-  /** @param store the state store the events go to */
+  /**
+   * @param store the state store the events go to
+   */
   constructor(store: StateStore) {
     this.#store = store;
   }
@@ -39,7 +41,9 @@ export class McpStatusAnnouncer {
     if (this.#last.get(name) === key) return;
     this.#last.set(name, key);
     try {
-      this.#store.write(({ append }) => append({ type: "mcp.status_changed", payload: { server } }));
+      this.#store.write(({ append }) =>
+        append({ type: "mcp.status_changed", payload: { server } })
+      );
     } catch (error) {
       console.error(`mcp ${name}: cannot journal its status: ${(error as Error).message}`);
     }

@@ -13,12 +13,7 @@
  *
  * @module
  */
-import {
-  type ResultOf,
-  RPC_ERROR_CODES,
-  RpcError,
-  type ValidParamsOf,
-} from "@daedalus/protocol";
+import { type ResultOf, RPC_ERROR_CODES, RpcError, type ValidParamsOf } from "@daedalus/protocol";
 import {
   changeMcpServer,
   ConfigError,
@@ -97,7 +92,9 @@ export function createMcpHandlers(options: McpHandlerOptions): McpHandlers {
     "mcp.configure": async (params) => {
       const current = (await guard(readMcpConfig(configPath))).servers[params.name];
       const entry = entryOf(params, current);
-      for (const value of [...Object.values(entry.env ?? {}), ...Object.values(entry.headers ?? {})]) {
+      for (
+        const value of [...Object.values(entry.env ?? {}), ...Object.values(entry.headers ?? {})]
+      ) {
         protectedValues.register(value);
       }
       const written = await guard(writeMcpServer(configPath, params.name, entry));
@@ -212,7 +209,9 @@ function configRefusal(error: unknown, protectedValues: ProtectedValues): unknow
   const within = /^mcp\.servers(?:\.[^.[]+|\["[^"]*"\])\.?(.*)$/.exec(keyPath);
   const rest = within?.[1] ?? "";
   const head = rest.split(/[.[]/)[0] ?? "";
-  const field = rest === "" ? (within ? "name" : "") : rest.replace(head, WIRE_FIELDS[head] ?? head);
+  const field = rest === ""
+    ? (within ? "name" : "")
+    : rest.replace(head, WIRE_FIELDS[head] ?? head);
   return new RpcError(
     RPC_ERROR_CODES.invalidParams,
     "config_invalid",
