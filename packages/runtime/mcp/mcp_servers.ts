@@ -92,13 +92,16 @@ export class McpServers {
   }
 
   /**
-   * Replaces one server with its new entry (stopped, then started again), or removes it.
+   * Replaces one server with its new entry (stopped, then started again, unless only its
+   * tools' switches, timeout or permission changed), or removes it.
    *
    * @param name the server's name
    * @param entry its new entry, or null when it was removed
    */
   async apply(name: string, entry: McpServerConfig | null): Promise<void> {
     const old = this.#servers.get(name);
+    // Only its tools' switches, timeout or permission changed: no reconnect.
+    if (old !== undefined && entry !== null && old.sameConnection(entry)) return old.adopt(entry);
     this.#servers.delete(name);
     this.#sync();
     await old?.stop();

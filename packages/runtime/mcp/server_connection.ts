@@ -80,8 +80,7 @@ const NOT_CONNECTED: Omit<McpConnectionStatus, "state" | "message" | "restarts">
 export class ServerConnection {
   /** The server's configured name. */
   readonly name: string;
-  /** Its entry in config.yaml. */
-  readonly config: McpServerConfig;
+  #config: McpServerConfig;
   /** Its stderr log (stdio) and the runtime's notes about it. */
   readonly log: ServerLog;
   readonly #deps: ServerConnectionDeps;
@@ -103,7 +102,7 @@ export class ServerConnection {
    */
   constructor(name: string, config: McpServerConfig, deps: ServerConnectionDeps) {
     this.name = name;
-    this.config = config;
+    this.#config = config;
     this.#deps = deps;
     this.log = new ServerLog(deps.logFolder, name, deps.redact);
     this.#status = {
@@ -112,6 +111,35 @@ export class ServerConnection {
       message: null,
       restarts: 0,
     };
+  }
+
+  /** Its entry in config.yaml. */
+  get config(): McpServerConfig {
+    return this.#config;
+  }
+
+  /**
+   * Whether an entry can replace this one without reconnecting: the same way to reach
+   * the same server (only the timeout, switched-off tools or permission differ).
+   *
+   * @param entry the new entry
+   * @returns true when {@linkcode ServerConnection.adopt} may take it
+   */
+  sameConnection(entry: McpServerConfig): boolean {
+    const reach = ({ command, args, env, cwd, url, headers, enabled }: McpServerConfig) =>
+      JSON.stringify([command, args, env, cwd, url, headers, enabled]);
+    return reach(entry) === reach(this.#config);
+  }
+
+  /**
+   * Takes a new entry that reaches the server the same way (see
+   * {@linkcode ServerConnection.sameConnection}); the connection stays as it is.
+   *
+   * @param entry the new entry
+   */
+  adopt(entry: McpServerConfig): void {
+    this.#config = entry;
+    this.#deps.onChange();
   }
 
   /** `stdio` or `http`. */
