@@ -36,6 +36,7 @@ function config(): string {
     "    pages:",
     "      command: node",
     `      args: [${JSON.stringify(PAGINATED_SERVER)}]`,
+    "      permission: allow",
     "      env:",
     `        API_TOKEN: ${SECRET}`,
     "",
@@ -73,8 +74,21 @@ Deno.test("spawned: MCP tools are offered, called, switched off and kept secret;
   );
 
   const { thread } = await client.call("thread.create", { title: "mcp" });
-  const turn = async (content: string) => {
-    const { runId } = await client.call("turn.start", turnParams(thread.id, content));
+  const turn = async (content: string, executionPolicy: "ask" | "full_access" = "full_access") => {
+    const { runId } = await client.call(
+      "turn.start",
+      turnParams(thread.id, content, { executionPolicy }),
+    );
+    if (executionPolicy === "ask" && content.includes("everything")) {
+      // The default for a tool that is not read-only: the user is asked.
+      const asked = await recording.waitForEvent(
+        `the approval of ${content}`,
+        (event) => event.type === "approval.requested" && event.runId === runId,
+      );
+      const { approvalId, summary } = asked.payload as { approvalId: string; summary: string };
+      assert.match(summary, /mcp__everything__/, `the card names the tool: ${summary}`);
+      await client.call("approval.respond", { approvalId, decision: "allow_once" });
+    }
     await recording.waitForEvent(
       `the run of ${content}`,
       (event) => event.type === "run.settled" && event.runId === runId,
@@ -98,6 +112,10 @@ Deno.test("spawned: MCP tools are offered, called, switched off and kept secret;
   assert.equal(overHttp.result?.content, "Echo: over http", JSON.stringify(overHttp.result));
   const sum = await turn('call: mcp__everything__get-sum {"a":19,"b":23}');
   assert.match(sum.result?.content ?? "", /42/);
+  const asked = await turn('call: mcp__everything__get-sum {"a":1,"b":2}', "ask");
+  assert.match(asked.result?.content ?? "", /3/, `allowed once, it ran: ${asked.result?.content}`);
+  const allowed = await turn("call: mcp__pages__alpha {}", "ask");
+  assert.equal(allowed.result?.content, "alpha ran", "permission: allow asks nobody");
   const invalid = await turn('call: mcp__everything__get-sum {"a":"x"}');
   assert.equal(invalid.result?.data?.errorCode, "invalid_arguments", "checked before the call");
 
