@@ -1,3 +1,4 @@
+import { mcpToolParts } from "../../state/mcp_servers.ts";
 import type { Item } from "@daedalus/client";
 import { t } from "../../i18n/i18n.ts";
 import { approvalOfItem } from "../../state/approvals.ts";
@@ -80,6 +81,9 @@ export function ToolCard(props: { item: Item }) {
           {item.kind === "tool_call" ? t("item.toolCall") : t("item.tool")}
         </span>
         <code>{toolId}</code>
+        {mcpServerOf(toolId) !== null && (
+          <span class="badge">{t("tool.mcpServer", { server: mcpServerOf(toolId)! })}</span>
+        )}
         {item.kind === "tool_call" &&
           processBadges(toolId, item.data.arguments).map((badge) => (
             <span key={badge} class="badge">{t(badge)}</span>
@@ -122,4 +126,9 @@ export function ToolCard(props: { item: Item }) {
       )}
     </section>
   );
+}
+
+/** The MCP server a tool belongs to (its `mcp__<server>__` prefix), or null. */
+function mcpServerOf(toolId: string): string | null {
+  return mcpToolParts(toolId)?.server ?? null;
 }
