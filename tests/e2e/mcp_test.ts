@@ -74,10 +74,14 @@ Deno.test("spawned: MCP tools are offered, called, switched off and kept secret;
   );
 
   const { thread } = await client.call("thread.create", { title: "mcp" });
-  const turn = async (content: string, executionPolicy: "ask" | "full_access" = "full_access") => {
+  const turn = async (
+    content: string,
+    executionPolicy: "ask" | "full_access" = "full_access",
+    modelId = "scripted-model",
+  ) => {
     const { runId } = await client.call(
       "turn.start",
-      turnParams(thread.id, content, { executionPolicy }),
+      turnParams(thread.id, content, { executionPolicy, modelId }),
     );
     if (executionPolicy === "ask" && content.includes("everything")) {
       // The default for a tool that is not read-only: the user is asked.
@@ -110,6 +114,19 @@ Deno.test("spawned: MCP tools are offered, called, switched off and kept secret;
   assert.match(echo.answer, /Echo: hello from e2e/);
   const overHttp = await turn('call: mcp__web__echo {"message":"over http"}');
   assert.equal(overHttp.result?.content, "Echo: over http", JSON.stringify(overHttp.result));
+  // An image result reaches a vision model as an image; other models read the note.
+  const seen = await turn(
+    "call: mcp__everything__get-tiny-image {}",
+    "full_access",
+    "scripted-vision",
+  );
+  assert.match(seen.answer, /\(images shown: 1\)/, seen.answer);
+  const image = (seen.result?.data?.images as { path: string; mimeType: string }[])[0];
+  assert.equal(image?.mimeType, "image/png");
+  assert.ok((await Deno.stat(image!.path)).size > 0, "the image is kept in the artifacts");
+  const unseen = await turn("call: mcp__everything__get-tiny-image {}");
+  assert.doesNotMatch(unseen.answer, /images shown/, "a model without vision gets the note");
+  assert.match(unseen.answer, /\[image image\/png, \d+ bytes/);
   const sum = await turn('call: mcp__everything__get-sum {"a":19,"b":23}');
   assert.match(sum.result?.content ?? "", /42/);
   const asked = await turn('call: mcp__everything__get-sum {"a":1,"b":2}', "ask");

@@ -1,8 +1,7 @@
 /**
  * An MCP `tools/call` result as a Daedalus tool result: text blocks in order; an embedded
  * text resource with its URI; a resource link, image, audio or binary resource as a short
- * note (tool results carry text for the model: an image is named with its type and size,
- * not shown); `structuredContent` as JSON when no text block says it already; `isError`
+ * note (kind, type, size; an image is also shown to a vision model: `tool_images.ts`); `structuredContent` as JSON when no text block says it already; `isError`
  * as the tool error `mcp_tool_error` with the server's text. The size limits and the
  * artifact offload are the one wrapper's (`executeTool`), as for built-in tools.
  *
@@ -38,6 +37,20 @@ interface McpDetails {
   images?: { mimeType: string; bytes: number }[];
   structuredContent?: Record<string, unknown>;
   progress?: { progress: number; total?: number; message?: string };
+}
+
+/**
+ * The image blocks of a result, in order (`tool_images.ts` saves them for vision models).
+ *
+ * @param result the server's result
+ * @returns each image's base64 data and type
+ */
+export function mcpImages(result: McpCallResult): { data: string; mimeType: string }[] {
+  return (result.content ?? []).flatMap((block) =>
+    block.type === "image" && typeof block.data === "string" && typeof block.mimeType === "string"
+      ? [{ data: block.data, mimeType: block.mimeType }]
+      : []
+  );
 }
 
 /**
@@ -89,7 +102,9 @@ function describeBlock(block: McpContentBlock, details: McpDetails): string {
       const mimeType = typeof block.mimeType === "string" ? block.mimeType : "unknown type";
       const bytes = base64Bytes(block.data);
       if (block.type === "image") (details.images ??= []).push({ mimeType, bytes });
-      return `[${block.type} ${mimeType}, ${bytes} bytes: not shown, tool results carry text]`;
+      return block.type === "image"
+        ? `[image ${mimeType}, ${bytes} bytes: shown to models that take images]`
+        : `[audio ${mimeType}, ${bytes} bytes: not shown, tool results carry text]`;
     }
     case "resource_link":
       return `[resource ${String(block.uri)}${block.name ? ` (${String(block.name)})` : ""}]`;

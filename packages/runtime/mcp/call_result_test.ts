@@ -9,7 +9,7 @@ const CASES: [string, McpCallResult, string][] = [
   }, "one\ntwo"],
   ["an image as a note", {
     content: [{ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }],
-  }, "[image image/png, 8 bytes: not shown, tool results carry text]"],
+  }, "[image image/png, 8 bytes: shown to models that take images]"],
   ["a text resource with its uri", {
     content: [{ type: "resource", resource: { uri: "file:///a.txt", text: "hello" } }],
   }, "[resource file:///a.txt]\nhello"],

@@ -13,13 +13,22 @@
 import { AjvJsonSchemaValidator, type Tool } from "./_sdk.ts";
 import type { ToolDefinition, ToolParams, ToolParamsResult, ToolResult } from "@daedalus/tools";
 import { MCP_TOOL_DESCRIPTION_MAX_CHARS } from "../limits.ts";
+import { saveToolImages, type ToolImage } from "./tool_images.ts";
+
+/** A call's answer: the mapped result and the images it returned (saved for vision models). */
+export interface McpCallAnswer {
+  /** The result as the model reads it. */
+  readonly result: ToolResult;
+  /** The result's image blocks. */
+  readonly images: readonly ToolImage[];
+}
 
 /** Calls the tool on its server (the connection's `callTool`). */
 export type McpToolCaller = (
   tool: string,
   args: Record<string, unknown>,
   signal: AbortSignal,
-) => Promise<ToolResult>;
+) => Promise<McpCallAnswer>;
 
 /** What an MCP tool is made from. */
 export interface McpToolSpec {
@@ -62,7 +71,14 @@ export function mcpToolDefinition(spec: McpToolSpec, call: McpToolCaller): McpTo
     mutating: !readOnly,
     risk: readOnly ? "read" : "process",
     ...(spec.permission ? { defaultDecision: spec.permission } : {}),
-    run: (args, context) => call(spec.tool.name, args, context.signal),
+    run: async (args, context) => {
+      const { result, images } = await call(spec.tool.name, args, context.signal);
+      if (images.length === 0) return result;
+      const saved = await saveToolImages(images, context);
+      return saved.length === 0
+        ? result
+        : { ...result, details: { ...result.details, images: saved } };
+    },
   };
 }
 

@@ -35,7 +35,8 @@ import {
 } from "../limits.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { ServerLog } from "./server_log.ts";
-import { mcpToolResult } from "./call_result.ts";
+import { mcpImages, mcpToolResult } from "./call_result.ts";
+import type { McpCallAnswer } from "./mcp_tool.ts";
 import { jsonSchemaParams } from "./mcp_tool.ts";
 
 /** Where a server stands. */
@@ -192,14 +193,14 @@ export class ServerConnection {
    * @param tool the tool's own name
    * @param args validated arguments
    * @param signal the Run's cancellation (sent on as `notifications/cancelled`)
-   * @returns the mapped result
+   * @returns the mapped result and its image blocks
    * @throws {ToolError} `mcp_server_unavailable`, `mcp_timeout`, `cancelled`, `mcp_call_failed`
    */
   async callTool(
     tool: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
-  ): Promise<ToolResult> {
+  ): Promise<McpCallAnswer> {
     const client = this.#client;
     if (this.#status.state !== "ready" || client === null) {
       const why = this.#status.message ? `: ${this.#status.message}` : "";
@@ -215,10 +216,12 @@ export class ServerConnection {
         timeout: this.config.timeout_ms,
         onprogress: (update) => void (progress = update),
       });
-      const mapped = mcpToolResult(result as never, { server: this.name, tool });
-      return progress === undefined
-        ? mapped
-        : { ...mapped, details: { ...mapped.details, progress: { ...progress } } };
+      const mapped: ToolResult = mcpToolResult(result as never, { server: this.name, tool });
+      const images = result.isError === true ? [] : mcpImages(result as never);
+      return progress === undefined ? { result: mapped, images } : {
+        result: { ...mapped, details: { ...mapped.details, progress: { ...progress } } },
+        images,
+      };
     } catch (error) {
       throw this.#callError(tool, error, signal);
     }
