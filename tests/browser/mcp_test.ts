@@ -4,7 +4,7 @@
  * `node`) is added through the form with a secret environment variable in a masked row; it
  * becomes ready with its tools listed and the variable shown by name only; a turn then
  * calls one of its tools and the feed's tool card names the server. A tool switched off in
- * the list is withdrawn. Screenshots at 1280×900, light and dark. Skipped without Chromium.
+ * the list is withdrawn. Screenshots at 1280×900, light and dark, and 390×844. Skipped without Chromium.
  */
 import assert from "node:assert/strict";
 import { createHttpClient } from "@daedalus/client";
@@ -74,6 +74,10 @@ Deno.test({
         assert.ok((await Deno.stat(path)).size > 1000, `${path} is empty`);
       }
       await page.emulateMedia({ colorScheme: "light" });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.evaluate(`document.querySelector("${CARD}").scrollIntoView({ block: "start" })`);
+      await page.screenshot({ path: `${dir}/settings-tools-390.png` });
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       await page.keyboard.press("Escape");
       await page.waitForSelector("dialog.settings[open]", { state: "detached", ...wait })
