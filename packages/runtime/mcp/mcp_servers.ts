@@ -26,6 +26,10 @@ export interface McpServersOptions {
   readonly redact: (text: string) => string;
   /** Told the server's name after each change of its status or tools. */
   readonly onChange?: (server: string) => void;
+  /** How long a server may take to answer `initialize` (default 30 s; tests lower it). */
+  readonly connectTimeoutMs?: number;
+  /** The first wait before restarting a crashed server (default 0.5 s; tests lower it). */
+  readonly restartBackoffMinMs?: number;
 }
 
 /** A tool as its server listed it (the parts reports show). */
@@ -162,9 +166,12 @@ export class McpServers {
   }
 
   #add(name: string, entry: McpServerConfig): void {
+    const { connectTimeoutMs, restartBackoffMinMs } = this.#options;
     const server = new ServerConnection(name, entry, {
       logFolder: join(this.#options.logsRoot, "mcp"),
       redact: this.#options.redact,
+      ...(connectTimeoutMs ? { connectTimeoutMs } : {}),
+      ...(restartBackoffMinMs ? { restartBackoffMinMs } : {}),
       onChange: () => {
         if (this.#servers.get(name) !== server) return;
         this.#sync();

@@ -19,6 +19,8 @@ function entry(fields: Partial<McpServerConfig>): McpServerConfig {
 async function withServers(
   servers: Record<string, McpServerConfig>,
   fn: (mcp: McpServers, tools: Map<string, ToolDefinition<unknown>>, home: string) => Promise<void>,
+  connectTimeoutMs?: number,
+  restartBackoffMinMs?: number,
 ) {
   const home = await Deno.makeTempDir({ prefix: "daedalus_mcp_test_" });
   const tools = new Map<string, ToolDefinition<unknown>>();
@@ -26,6 +28,8 @@ async function withServers(
     tools,
     logsRoot: join(home, "logs"),
     redact: (text) => text.replaceAll(SECRET, "[redacted]"),
+    ...(connectTimeoutMs ? { connectTimeoutMs } : {}),
+    ...(restartBackoffMinMs ? { restartBackoffMinMs } : {}),
   });
   try {
     mcp.start({ servers });
@@ -197,6 +201,31 @@ Deno.test("a crashed server is restarted; its failure is visible meanwhile", asy
   });
 });
 
+Deno.test("a server that keeps crashing is restarted at most 5 times a minute, then stays failed", async () => {
+  await withServers(
+    {
+      dying: entry({ command: "node", args: [PAGINATED_SERVER, "exit"] }),
+    },
+    async (mcp) => {
+      const given = await until("it gives up", () => {
+        const view = mcp.view("dying");
+        return view?.status.state === "failed" &&
+            /not restarting again/.test(view.status.message ?? "")
+          ? view
+          : null;
+      });
+      assert.equal(given.status.restarts, 5, given.status.message ?? "");
+      assert.match(given.status.message ?? "", /exited with code 7/);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(mcp.view("dying")?.status.restarts, 5, "no sixth restart");
+      await mcp.restart("dying"); // mcp.restart forgets the crashes and tries once more
+      assert.equal(mcp.view("dying")?.status.state, "failed");
+    },
+    undefined,
+    10,
+  );
+});
+
 Deno.test("a hanging tool times out; the server keeps answering", async () => {
   await withServers({
     pages: entry({ command: "node", args: [PAGINATED_SERVER], timeout_ms: 1_000 }),
@@ -237,14 +266,18 @@ Deno.test("a server that never answers initialize fails; a missing command fails
     silent: entry({ command: "node", args: [PAGINATED_SERVER, "silent"] }),
     missing: entry({ command: "/nonexistent/mcp-server" }),
   }, async (mcp) => {
+    assert.equal(mcp.view("silent")?.status.state, "connecting", "connecting meanwhile");
     const missing = await until("missing failed", () => {
       const view = mcp.view("missing");
       return view?.status.state === "failed" ? view : null;
     });
     assert.match(missing.status.message ?? "", /No such file|not found|nonexistent/i);
-    // Connecting waits MCP_CONNECT_TIMEOUT_MS; the state meanwhile is connecting.
-    assert.equal(mcp.view("silent")?.status.state, "connecting");
-  });
+    const silent = await until("silent failed", () => {
+      const view = mcp.view("silent");
+      return view?.status.state === "failed" ? view : null;
+    });
+    assert.match(silent.status.message ?? "", /timed out|timeout/i, silent.status.message ?? "");
+  }, 500);
 });
 
 Deno.test("env reaches the server; the runtime's own environment does not", async () => {

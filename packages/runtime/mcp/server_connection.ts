@@ -68,6 +68,10 @@ export interface ServerConnectionDeps {
   readonly redact: (text: string) => string;
   /** Told after every change of status or tools. */
   readonly onChange: () => void;
+  /** How long `initialize` and each tools/list page may take (default 30 s; tests lower it). */
+  readonly connectTimeoutMs?: number;
+  /** The first wait before a restart (default {@linkcode MCP_RESTART_BACKOFF_MIN_MS}). */
+  readonly restartBackoffMinMs?: number;
 }
 
 const NOT_CONNECTED: Omit<McpConnectionStatus, "state" | "message" | "restarts"> = {
@@ -141,6 +145,10 @@ export class ServerConnection {
   adopt(entry: McpServerConfig): void {
     this.#config = entry;
     this.#deps.onChange();
+  }
+
+  get #connectTimeoutMs(): number {
+    return this.#deps.connectTimeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
   }
 
   /** `stdio` or `http`. */
@@ -267,7 +275,7 @@ export class ServerConnection {
       if (this.#client === client) void this.#refreshTools(client);
     });
     try {
-      await client.connect(transport, { timeout: MCP_CONNECT_TIMEOUT_MS });
+      await client.connect(transport, { timeout: this.#connectTimeoutMs });
       const tools = await this.#listTools(client);
       if (this.#client !== client) return;
       this.#tools = tools;
@@ -315,7 +323,7 @@ export class ServerConnection {
     let cursor: string | undefined;
     for (let page = 0; page < MCP_TOOL_PAGES_MAX; page++) {
       const listed = await client.listTools(cursor ? { cursor } : undefined, {
-        timeout: MCP_CONNECT_TIMEOUT_MS,
+        timeout: this.#connectTimeoutMs,
       });
       tools.push(...listed.tools);
       cursor = listed.nextCursor;
@@ -379,7 +387,7 @@ export class ServerConnection {
     this.#set({ ...NOT_CONNECTED, state: "failed", message });
     const wait = Math.min(
       MCP_RESTART_BACKOFF_MAX_MS,
-      MCP_RESTART_BACKOFF_MIN_MS * 2 ** this.#crashesInARow,
+      (this.#deps.restartBackoffMinMs ?? MCP_RESTART_BACKOFF_MIN_MS) * 2 ** this.#crashesInARow,
     );
     this.#crashesInARow++;
     this.#clearRestart();

@@ -3,10 +3,12 @@
 // `crash` exits at once; `hang` never answers; `env` returns one variable's value;
 // `ask_roots` asks the client for roots/list and returns the error it got.
 // Modes (argv[2]): "normal", "garbage" (prints a non-JSON line after initialize),
-// "silent" (never answers initialize), "bad-schema" (a tool whose inputSchema is a string).
+// "silent" (never answers initialize), "bad-schema" (a tool whose inputSchema is a string),
+// "exit" (exits at once with code 7, before anything is said).
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2] ?? "normal";
+if (mode === "exit") process.exit(7);
 const tools = ["alpha", "beta", "gamma", "add_tool", "crash", "hang", "env", "ask_roots"].map(
   (name) => ({
     name,
