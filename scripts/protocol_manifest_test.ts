@@ -16,7 +16,7 @@ Deno.test("the checked-in manifest is what the schemas generate", async () => {
 Deno.test("the manifest lists every method, event, tool and code", () => {
   const manifest = buildProtocolManifest();
   assert.equal(Object.keys(manifest.methods).length, 57);
-  assert.equal(Object.keys(manifest.events).length, 24);
+  assert.equal(Object.keys(manifest.events).length, 25);
   const names = [
     "approval.respond",
     "approval.list",
@@ -47,6 +47,7 @@ Deno.test("the manifest lists every method, event, tool and code", () => {
       "branch.created",
       "thread.branch_switched",
       "mcp.status_changed",
+      "item.progress",
     ]
   ) {
     assert.ok(type in manifest.events, `the manifest lacks ${type}`);

@@ -618,6 +618,18 @@ export type EventEnvelope =
     timestamp: Timestamp;
     type: "mcp.status_changed";
     payload: EventPayloadMap["mcp.status_changed"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
+    type: "item.progress";
+    payload: EventPayloadMap["item.progress"];
   };
 /**
  * One journal event as it crosses the wire. Non-null `turnId`/`runId`/`itemId` must be mirrored in
@@ -2178,6 +2190,15 @@ export type EventPayloadMap = {
   };
   "mcp.status_changed": {
     server: McpServerSummary;
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
+  "item.progress": {
+    progress: number;
+    total: number | null;
+    message: string | null;
     turnId?: TurnId;
     runId?: RunId;
     itemId?: ItemId;

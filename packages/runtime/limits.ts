@@ -76,3 +76,5 @@ export const MCP_LOG_TAIL_LINES = 40;
 export const MCP_LOG_LINE_MAX_CHARS = 4_096;
 /** Longest MCP tool description offered to the model (chars): it rides in every request. */
 export const MCP_TOOL_DESCRIPTION_MAX_CHARS = 2_048;
+/** Least time between two journaled progress reports of one tool call (ms): a card needs a few a second. */
+export const TOOL_PROGRESS_INTERVAL_MS = 250;

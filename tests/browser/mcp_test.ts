@@ -3,13 +3,22 @@
  * fixture with the shipped flags): a stdio server (the tiny paginated test server, run by
  * `node`) is added through the form with a secret environment variable in a masked row; it
  * becomes ready with its tools listed and the variable shown by name only; a turn then
- * calls one of its tools and the feed's tool card names the server. A tool switched off in
+ * calls one of its tools and the feed's tool card names the server; a long call of
+ * server-everything shows its progress on the card while it runs. A tool switched off in
  * the list is withdrawn. Screenshots at 1280×900, light and dark, and 390×844. Skipped without Chromium.
  */
 import assert from "node:assert/strict";
 import { createHttpClient } from "@daedalus/client";
-import { hasChromium, logIn, PAGE_WAIT_MS, sendMessage, withBrowser } from "./_browser.ts";
-import { PAGINATED_SERVER } from "../../packages/runtime/mcp/_test_servers.ts";
+import {
+  hasChromium,
+  logIn,
+  PAGE_WAIT_MS,
+  sendMessage,
+  startMessage,
+  waitForAnswer,
+  withBrowser,
+} from "./_browser.ts";
+import { EVERYTHING_ENTRY, PAGINATED_SERVER } from "../../packages/runtime/mcp/_test_servers.ts";
 
 const wait = { timeout: PAGE_WAIT_MS };
 const SECRET = "browser-mcp-secret-1f2e3d";
@@ -87,6 +96,28 @@ Deno.test({
       const shot = `${dir}/feed-mcp-tool.png`;
       await page.screenshot({ path: shot });
       assert.ok(!(await page.content()).includes(SECRET), "the secret is not in the feed");
+
+      // A long call's progress shows on its card while it runs.
+      await client.call("mcp.configure", {
+        name: "everything",
+        transport: "stdio",
+        command: "node",
+        args: [EVERYTHING_ENTRY, "stdio"],
+      });
+      const deadline = Date.now() + PAGE_WAIT_MS;
+      while ((await client.call("mcp.list", {})).servers.some((s) => s.state !== "ready")) {
+        assert.ok(Date.now() < deadline, "server-everything did not become ready");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await startMessage(
+        page,
+        'call: mcp__everything__trigger-long-running-operation {"duration":4,"steps":4}',
+      );
+      await page.waitForSelector(".tool-card .tool-progress progress", wait);
+      assert.match(await page.textContent(".tool-card .tool-progress") ?? "", /\d of 4/);
+      await page.screenshot({ path: `${dir}/feed-mcp-progress.png` });
+      await waitForAnswer(page, "Result: ");
+      await page.waitForSelector(".tool-card .tool-progress", { state: "detached", ...wait });
     });
   },
 });

@@ -127,6 +127,18 @@ Deno.test("spawned: MCP tools are offered, called, switched off and kept secret;
   const unseen = await turn("call: mcp__everything__get-tiny-image {}");
   assert.doesNotMatch(unseen.answer, /images shown/, "a model without vision gets the note");
   assert.match(unseen.answer, /\[image image\/png, \d+ bytes/);
+  // Progress notifications are journaled on the call's item while it runs.
+  const long = await turn(
+    'call: mcp__everything__trigger-long-running-operation {"duration":2,"steps":4}',
+  );
+  assert.match(long.result?.content ?? "", /completed/i, long.result?.content);
+  const progress = recording.events.filter((event) => event.type === "item.progress");
+  assert.ok(progress.length >= 2, `progress reported: ${progress.length}`);
+  assert.ok(
+    progress.every((event) => event.itemId === progress[0]!.itemId && event.itemId !== null),
+    "on the tool_call item",
+  );
+  assert.equal((progress[0]!.payload as { total: number | null }).total, 4);
   const sum = await turn('call: mcp__everything__get-sum {"a":19,"b":23}');
   assert.match(sum.result?.content ?? "", /42/);
   const asked = await turn('call: mcp__everything__get-sum {"a":1,"b":2}', "ask");

@@ -6,6 +6,8 @@
 export const mcpEn = {
   "settings.section.tools": "Tools (MCP)",
   "tool.mcpServer": "MCP · {server}",
+  "tool.progress": "{done} of {total}",
+  "tool.progressOpen": "{done} so far",
   "mcp.title": "Tools from MCP servers",
   "mcp.intro":
     "Model Context Protocol servers add their tools to every new run, named mcp__<server>__<tool>. A run already started keeps the tools it began with. Tools that are not read-only ask before they run, unless the server's permission says otherwise.",

@@ -8,6 +8,8 @@ import type { mcpEn } from "./mcp_en.ts";
 export const mcpZhCN: Record<keyof typeof mcpEn, string> = {
   "settings.section.tools": "工具 (MCP)",
   "tool.mcpServer": "MCP · {server}",
+  "tool.progress": "{done} / {total}",
+  "tool.progressOpen": "已完成 {done}",
   "mcp.title": "来自 MCP 服务器的工具",
   "mcp.intro":
     "Model Context Protocol 服务器会把它们的工具加入每个新运行，名称为 mcp__<服务器>__<工具>。已开始的运行保留开始时的工具。非只读的工具在运行前会先询问，除非服务器的权限另有设置。",

@@ -159,6 +159,15 @@ export const EVENT_PAYLOADS = {
    * whole picture; this says which server to look at again.
    */
   "mcp.status_changed": payload({ server: McpServerSummary }),
+  /**
+   * A running tool call reported how far it got (an MCP tool's progress notifications; at
+   * most a few a second are journaled). Scoped to the tool_call item; the result settles it.
+   */
+  "item.progress": payload({
+    progress: z.number().min(0),
+    total: z.number().min(0).nullable(),
+    message: z.string().max(500).nullable(),
+  }),
 } as const;
 
 type EventType = keyof typeof EVENT_PAYLOADS;

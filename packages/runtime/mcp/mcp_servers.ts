@@ -208,7 +208,8 @@ export class McpServers {
           listed: tool,
           definition: mcpToolDefinition(
             { server: ref.server, name, tool, ...permissionOf(server.config) },
-            (toolName, args, signal) => server.callTool(toolName, args, signal),
+            (toolName, args, signal, onProgress) =>
+              server.callTool(toolName, args, signal, onProgress),
           ),
         };
       }

@@ -11,7 +11,13 @@
  * @module
  */
 import { AjvJsonSchemaValidator, type Tool } from "./_sdk.ts";
-import type { ToolDefinition, ToolParams, ToolParamsResult, ToolResult } from "@daedalus/tools";
+import type {
+  ToolDefinition,
+  ToolParams,
+  ToolParamsResult,
+  ToolProgress,
+  ToolResult,
+} from "@daedalus/tools";
 import { MCP_TOOL_DESCRIPTION_MAX_CHARS } from "../limits.ts";
 import { saveToolImages, type ToolImage } from "./tool_images.ts";
 
@@ -28,6 +34,7 @@ export type McpToolCaller = (
   tool: string,
   args: Record<string, unknown>,
   signal: AbortSignal,
+  onProgress?: (update: ToolProgress) => void,
 ) => Promise<McpCallAnswer>;
 
 /** What an MCP tool is made from. */
@@ -72,7 +79,12 @@ export function mcpToolDefinition(spec: McpToolSpec, call: McpToolCaller): McpTo
     risk: readOnly ? "read" : "process",
     ...(spec.permission ? { defaultDecision: spec.permission } : {}),
     run: async (args, context) => {
-      const { result, images } = await call(spec.tool.name, args, context.signal);
+      const { result, images } = await call(
+        spec.tool.name,
+        args,
+        context.signal,
+        context.reportProgress,
+      );
       if (images.length === 0) return result;
       const saved = await saveToolImages(images, context);
       return saved.length === 0

@@ -23,7 +23,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "./_sdk.ts";
 import type { McpServerConfig } from "@daedalus/storage";
-import { ToolError, type ToolResult } from "@daedalus/tools";
+import { ToolError, type ToolProgress, type ToolResult } from "@daedalus/tools";
 import { RUNTIME_VERSION } from "../version.ts";
 import {
   MCP_CONNECT_TIMEOUT_MS,
@@ -201,6 +201,7 @@ export class ServerConnection {
    * @param tool the tool's own name
    * @param args validated arguments
    * @param signal the Run's cancellation (sent on as `notifications/cancelled`)
+   * @param onProgress told each progress notification of the call
    * @returns the mapped result and its image blocks
    * @throws {ToolError} `mcp_server_unavailable`, `mcp_timeout`, `cancelled`, `mcp_call_failed`
    */
@@ -208,6 +209,7 @@ export class ServerConnection {
     tool: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    onProgress?: (update: ToolProgress) => void,
   ): Promise<McpCallAnswer> {
     const client = this.#client;
     if (this.#status.state !== "ready" || client === null) {
@@ -222,7 +224,14 @@ export class ServerConnection {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         signal,
         timeout: this.config.timeout_ms,
-        onprogress: (update) => void (progress = update),
+        onprogress: (update) => {
+          progress = update;
+          onProgress?.({
+            progress: update.progress,
+            ...(update.total === undefined ? {} : { total: update.total }),
+            ...(update.message === undefined ? {} : { message: update.message }),
+          });
+        },
       });
       const mapped: ToolResult = mcpToolResult(result as never, { server: this.name, tool });
       const images = result.isError === true ? [] : mcpImages(result as never);

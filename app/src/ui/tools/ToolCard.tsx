@@ -1,4 +1,5 @@
 import { mcpToolParts } from "../../state/mcp_servers.ts";
+import { toolProgress } from "../../state/tool_progress.ts";
 import type { Item } from "@daedalus/client";
 import { t } from "../../i18n/i18n.ts";
 import { approvalOfItem } from "../../state/approvals.ts";
@@ -91,6 +92,7 @@ export function ToolCard(props: { item: Item }) {
         <span class="status">{status.label}</span>
       </header>
       <Facts facts={facts} />
+      {item.kind === "tool_call" && item.status === "running" && <ProgressLine itemId={item.id} />}
       <ToolErrorNote item={item} />
       {item.kind === "tool_result" && toolId.startsWith("process_") &&
         typeof item.data.processId === "string" && (
@@ -131,4 +133,21 @@ export function ToolCard(props: { item: Item }) {
 /** The MCP server a tool belongs to (its `mcp__<server>__` prefix), or null. */
 function mcpServerOf(toolId: string): string | null {
   return mcpToolParts(toolId)?.server ?? null;
+}
+
+/** How far a running call got, as its tool last reported (an MCP tool's progress). */
+function ProgressLine({ itemId }: { itemId: string }) {
+  const report = toolProgress.value.get(itemId);
+  if (report === undefined) return null;
+  const done = report.total === null
+    ? t("tool.progressOpen", { done: report.progress })
+    : t("tool.progress", { done: report.progress, total: report.total });
+  return (
+    <p class="tool-progress" role="status">
+      {report.total !== null && report.total > 0 && (
+        <progress max={report.total} value={Math.min(report.progress, report.total)} />
+      )}
+      <span>{report.message ? `${done} · ${report.message}` : done}</span>
+    </p>
+  );
 }
