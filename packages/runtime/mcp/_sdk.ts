@@ -17,6 +17,7 @@ export { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/
 // @ts-types="@modelcontextprotocol/sdk/types"
 export {
   ErrorCode,
+  ListRootsRequestSchema,
   McpError,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";

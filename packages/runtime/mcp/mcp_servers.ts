@@ -208,8 +208,8 @@ export class McpServers {
           listed: tool,
           definition: mcpToolDefinition(
             { server: ref.server, name, tool, ...permissionOf(server.config) },
-            (toolName, args, signal, onProgress) =>
-              server.callTool(toolName, args, signal, onProgress),
+            (toolName, args, signal, onProgress, workspaceRoot) =>
+              server.callTool(toolName, args, signal, onProgress, workspaceRoot),
           ),
         };
       }

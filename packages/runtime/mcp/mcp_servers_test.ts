@@ -161,7 +161,7 @@ Deno.test("server-filesystem reads and writes inside its folder and refuses outs
   }
 });
 
-Deno.test("every page of tools/list is read; list_changed adds the new tool", async () => {
+Deno.test("every page of tools/list is read; list_changed adds the new tool; roots are the workspace", async () => {
   await withServers({
     pages: entry({ command: "node", args: [PAGINATED_SERVER], tools: { disabled: ["beta"] } }),
   }, async (mcp, tools) => {
@@ -172,8 +172,22 @@ Deno.test("every page of tools/list is read; list_changed adds the new tool", as
     assert.equal(view.tools.find((tool) => tool.tool.name === "beta")?.enabled, false);
     await call(tools, "mcp__pages__add_tool", {});
     await until("the added tool", () => tools.has("mcp__pages__added_8"));
-    const roots = await call(tools, "mcp__pages__ask_roots", {});
-    assert.match(roots.content, /-32601/, `roots/list refused: ${roots.content}`);
+    const workspace = await Deno.makeTempDir({ prefix: "daedalus_mcp_root_" });
+    try {
+      const tool = tools.get("mcp__pages__ask_roots")!;
+      const signal = new AbortController().signal;
+      const roots = await tool.run({}, { signal, workspaceRoot: workspace } as ToolContext);
+      assert.deepEqual(JSON.parse(roots.content), {
+        roots: [{ uri: `file://${workspace}`, name: workspace.split("/").at(-1) }],
+      }, "roots/list answers the calling Run's workspace");
+      const sampling = await tool.run({ method: "sampling/createMessage" }, {
+        signal,
+        workspaceRoot: workspace,
+      } as ToolContext);
+      assert.match(sampling.content, /-32601/, `sampling refused: ${sampling.content}`);
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
   });
 });
 

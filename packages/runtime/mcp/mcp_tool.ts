@@ -35,6 +35,7 @@ export type McpToolCaller = (
   args: Record<string, unknown>,
   signal: AbortSignal,
   onProgress?: (update: ToolProgress) => void,
+  workspaceRoot?: string,
 ) => Promise<McpCallAnswer>;
 
 /** What an MCP tool is made from. */
@@ -84,6 +85,7 @@ export function mcpToolDefinition(spec: McpToolSpec, call: McpToolCaller): McpTo
         args,
         context.signal,
         context.reportProgress,
+        context.workspaceRoot,
       );
       if (images.length === 0) return result;
       const saved = await saveToolImages(images, context);

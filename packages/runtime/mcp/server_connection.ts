@@ -8,20 +8,25 @@
  * `mcp.restart`. Nothing here blocks the runtime: connecting runs in the background and a
  * failure only changes the status.
  *
- * Server→client requests are not offered (no roots, sampling or elicitation capability):
- * the SDK answers them `-32601` (method not found).
+ * Roots are offered: `roots/list` is answered with the workspaces of the Runs whose calls
+ * are on this server at that moment (a server asks while it serves a call; asked at
+ * another time, the list is empty, and server-filesystem then keeps its own folders).
+ * Sampling and elicitation are not: the SDK answers them `-32601` (method not found).
  *
  * @module
  */
 import {
   Client,
   ErrorCode,
+  ListRootsRequestSchema,
   McpError,
   type Progress,
   StreamableHTTPClientTransport,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "./_sdk.ts";
+import { basename } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { McpServerConfig } from "@daedalus/storage";
 import { ToolError, type ToolProgress, type ToolResult } from "@daedalus/tools";
 import { RUNTIME_VERSION } from "../version.ts";
@@ -98,6 +103,9 @@ export class ServerConnection {
   #restartTimes: number[] = [];
   #crashesInARow = 0;
   #refreshing: Promise<void> | null = null;
+  /** The workspace of each call in flight (what `roots/list` answers). */
+  readonly #callRoots = new Map<number, string>();
+  #nextCall = 1;
   #refreshAgain = false;
 
   /**
@@ -202,6 +210,7 @@ export class ServerConnection {
    * @param args validated arguments
    * @param signal the Run's cancellation (sent on as `notifications/cancelled`)
    * @param onProgress told each progress notification of the call
+   * @param workspaceRoot the calling Run's workspace (a root while the call runs)
    * @returns the mapped result and its image blocks
    * @throws {ToolError} `mcp_server_unavailable`, `mcp_timeout`, `cancelled`, `mcp_call_failed`
    */
@@ -210,6 +219,7 @@ export class ServerConnection {
     args: Record<string, unknown>,
     signal: AbortSignal,
     onProgress?: (update: ToolProgress) => void,
+    workspaceRoot?: string,
   ): Promise<McpCallAnswer> {
     const client = this.#client;
     if (this.#status.state !== "ready" || client === null) {
@@ -220,6 +230,8 @@ export class ServerConnection {
       );
     }
     let progress: Progress | undefined;
+    const call = this.#nextCall++;
+    if (workspaceRoot) this.#callRoots.set(call, workspaceRoot);
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         signal,
@@ -241,7 +253,17 @@ export class ServerConnection {
       };
     } catch (error) {
       throw this.#callError(tool, error, signal);
+    } finally {
+      this.#callRoots.delete(call);
     }
+  }
+
+  /** The roots offered now: the workspaces of the calls in flight, each once. */
+  #roots(): { uri: string; name: string }[] {
+    return [...new Set(this.#callRoots.values())].map((root) => ({
+      uri: pathToFileURL(root).href,
+      name: basename(root),
+    }));
   }
 
   #callError(tool: string, error: unknown, signal: AbortSignal): ToolError {
@@ -270,8 +292,9 @@ export class ServerConnection {
   async #connect(): Promise<void> {
     this.#set({ ...NOT_CONNECTED, state: "connecting", message: null });
     const client = new Client({ name: "daedalus", version: RUNTIME_VERSION }, {
-      capabilities: {},
+      capabilities: { roots: {} },
     });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.#roots() }));
     const transport = this.#makeTransport();
     this.#client = client;
     this.#transport = transport;

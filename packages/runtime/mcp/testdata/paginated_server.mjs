@@ -1,7 +1,7 @@
 // A tiny MCP server over stdio for the tests, written against the wire (no SDK): its tools
 // come in pages of two; `add_tool` adds one and sends notifications/tools/list_changed;
 // `crash` exits at once; `hang` never answers; `env` returns one variable's value;
-// `ask_roots` asks the client for roots/list and returns the error it got.
+// `ask_roots` asks the client for roots/list (or `arguments.method`) and returns its answer.
 // Modes (argv[2]): "normal", "garbage" (prints a non-JSON line after initialize),
 // "silent" (never answers initialize), "bad-schema" (a tool whose inputSchema is a string),
 // "exit" (exits at once with code 7, before anything is said).
@@ -71,7 +71,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     } else if (name === "ask_roots") {
       const ask = nextId++;
       waiting.set(ask, (reply) => text(id, JSON.stringify(reply.error ?? reply.result)));
-      send({ id: ask, method: "roots/list" });
+      send({ id: ask, method: params.arguments?.method ?? "roots/list", params: {} });
     } else {
       text(id, `${name} ran`);
     }
