@@ -4,8 +4,8 @@
  * by `node`) and the tiny paginated test server, whose `env` holds a secret; a second
  * server-everything over Streamable HTTP on 127.0.0.1 is added with `mcp.configure` (its
  * header a secret too). The model
- * (driven with "call: <tool> <JSON>") calls their tools through the one wrapper; a switched
- * off tool is withdrawn; `mcp.configure` refuses a bad entry naming the field; the secret
+ * (driven with "call: <tool> <JSON>") calls their tools through the one wrapper; a hanging
+ * tool times out; a crashed server is restarted; a switched off tool is withdrawn; `mcp.configure` refuses a bad entry naming the field; the secret
  * is nowhere in the events, RPC results, the server's log or the runtime's output; a clean
  * shutdown stops the servers' processes.
  *
@@ -37,6 +37,7 @@ function config(): string {
     "      command: node",
     `      args: [${JSON.stringify(PAGINATED_SERVER)}]`,
     "      permission: allow",
+    "      timeout_ms: 1500",
     "      env:",
     `        API_TOKEN: ${SECRET}`,
     "",
@@ -145,6 +146,22 @@ Deno.test("spawned: MCP tools are offered, called, switched off and kept secret;
   assert.match(asked.result?.content ?? "", /3/, `allowed once, it ran: ${asked.result?.content}`);
   const allowed = await turn("call: mcp__pages__alpha {}", "ask");
   assert.equal(allowed.result?.content, "alpha ran", "permission: allow asks nobody");
+  // A hanging tool times out with a clear code; the server keeps answering.
+  const hung = await turn("call: mcp__pages__hang {}");
+  assert.equal(hung.result?.data?.errorCode, "mcp_timeout", hung.result?.content);
+  assert.match(hung.result?.content ?? "", /did not answer within 1500 ms/);
+  // A server that crashes is restarted; mcp.list shows it.
+  const crashed = await turn("call: mcp__pages__crash {}");
+  assert.equal(crashed.result?.data?.errorCode, "mcp_server_unavailable", crashed.result?.content);
+  const back = await waitUntil(
+    "pages restarted",
+    async () =>
+      (await servers()).find((s) =>
+        s.name === "pages" && s.state === "ready" &&
+        (s as WireServer & { restarts: number }).restarts === 1
+      ),
+  );
+  assert.ok(back, "ready again after one restart");
   const invalid = await turn('call: mcp__everything__get-sum {"a":"x"}');
   assert.equal(invalid.result?.data?.errorCode, "invalid_arguments", "checked before the call");
 
