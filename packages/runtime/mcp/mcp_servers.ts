@@ -75,6 +75,7 @@ export class McpServers {
   readonly #definitions = new Map<string, { listed: Tool; definition: McpToolDefinition }>();
   #names = new Map<string, string>();
   #closed = false;
+  #changes: Promise<void> = Promise.resolve();
 
   /**
    * Makes the (empty) set of servers; {@linkcode McpServers.start} starts them.
@@ -102,7 +103,11 @@ export class McpServers {
    * @param name the server's name
    * @param entry its new entry, or null when it was removed
    */
-  async apply(name: string, entry: McpServerConfig | null): Promise<void> {
+  apply(name: string, entry: McpServerConfig | null): Promise<void> {
+    return this.#serially(() => this.#apply(name, entry));
+  }
+
+  async #apply(name: string, entry: McpServerConfig | null): Promise<void> {
     const old = this.#servers.get(name);
     // Only its tools' switches, timeout or permission changed: no reconnect.
     if (old !== undefined && entry !== null && old.sameConnection(entry)) return old.adopt(entry);
@@ -112,6 +117,38 @@ export class McpServers {
     if (entry !== null && !this.#closed) this.#add(name, entry);
     this.#sync();
     this.#options.onChange?.(name);
+  }
+
+  /**
+   * Brings the running servers in line with config.yaml as it is now (a hand edit): a new
+   * entry starts, a removed one stops, a changed one is applied; unchanged ones are left
+   * alone.
+   *
+   * @param config config.yaml's `mcp` section
+   */
+  reconcile(config: McpConfig | undefined): Promise<void> {
+    return this.#serially(() => this.#reconcile(config));
+  }
+
+  async #reconcile(config: McpConfig | undefined): Promise<void> {
+    const wanted = config?.servers ?? {};
+    const names = new Set([...Object.keys(wanted), ...this.#servers.keys()]);
+    for (const name of names) {
+      const entry = Object.hasOwn(wanted, name) ? wanted[name]! : null;
+      const running = this.#servers.get(name);
+      if (entry === null && running === undefined) continue;
+      if (entry !== null && running && JSON.stringify(running.config) === JSON.stringify(entry)) {
+        continue;
+      }
+      await this.#apply(name, entry);
+    }
+  }
+
+  /** Changes run one at a time: two at once could both start the same server. */
+  #serially(change: () => Promise<void>): Promise<void> {
+    const run = this.#changes.then(change);
+    this.#changes = run.catch(() => {});
+    return run;
   }
 
   /**

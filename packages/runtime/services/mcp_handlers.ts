@@ -1,7 +1,8 @@
 /**
  * `mcp.*`: the MCP servers of config.yaml (issue 17). config.yaml is the truth (written
  * through `@daedalus/storage`'s owner, validated, atomic); each change is applied to the
- * running servers at once (the server is stopped and connected again). Results never
+ * running servers at once (the server is stopped and connected again), and `mcp.list`
+ * first applies what a hand edit of the file changed. Results never
  * carry a secret: env and header values are named only, the command line is redacted, and
  * the values of a new entry become protected values before anything is answered.
  *
@@ -80,7 +81,11 @@ export function createMcpHandlers(options: McpHandlerOptions): McpHandlers {
   };
   return {
     "mcp.list": async () => {
-      await guard(readMcpConfig(configPath)); // a broken file is reported, not hidden
+      // A broken file is reported, not hidden; a hand edit is applied (its secrets
+      // protected first) before listing.
+      const config = await guard(readConfig(configPath));
+      protectedValues.update(config);
+      await servers.reconcile(config.mcp);
       return {
         result: {
           servers: servers.list().map((view) =>

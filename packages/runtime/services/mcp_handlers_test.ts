@@ -157,3 +157,24 @@ Deno.test("set_enabled, tool.set_enabled, restart and remove; an unknown name is
     }
   });
 });
+
+Deno.test("mcp.list applies a hand edit of config.yaml: added, changed and removed servers", async () => {
+  await withHandlers(async (handlers, { configPath, tools }) => {
+    await Deno.writeTextFile(
+      configPath,
+      `version: 1\nmcp:\n  servers:\n    hand:\n      command: node\n      args: [${
+        JSON.stringify(PAGINATED_SERVER)
+      }]\n`,
+    );
+    const first = (await handlers["mcp.list"]({})).result.servers;
+    assert.deepEqual(first.map((server) => server.name), ["hand"], "the new entry is started");
+    await until("ready", async () => {
+      const { result } = await handlers["mcp.list"]({});
+      return result.servers[0]?.state === "ready" ? true : undefined;
+    });
+    assert.ok(tools.has("mcp__hand__alpha"));
+    await Deno.writeTextFile(configPath, "version: 1\n");
+    assert.deepEqual((await handlers["mcp.list"]({})).result.servers, [], "removed by hand");
+    assert.ok(![...tools.keys()].some((name) => name.startsWith("mcp__hand__")));
+  });
+});
