@@ -2,9 +2,8 @@
  * One configured MCP server: its connection through the official SDK client, its status
  * (`connecting`, `ready`, `failed` with the reason, `disabled`), its tools (every page of
  * `tools/list`, read again on `notifications/tools/list_changed`) and its calls. A server
- * that crashes, closes its connection or fails to start is started again after a backoff
- * (doubling from {@linkcode MCP_RESTART_BACKOFF_MIN_MS}), at most
- * {@linkcode MCP_RESTARTS_PER_MINUTE_MAX} times a minute; then it stays failed until
+ * that crashes, closes its connection or fails to start is started again after a backoff,
+ * a few times a minute at most (`restart_policy.ts`); then it stays failed until
  * `mcp.restart`. Nothing here blocks the runtime: connecting runs in the background and a
  * failure only changes the status.
  *
@@ -30,16 +29,10 @@ import { pathToFileURL } from "node:url";
 import type { McpServerConfig } from "@daedalus/storage";
 import { ToolError, type ToolProgress, type ToolResult } from "@daedalus/tools";
 import { RUNTIME_VERSION } from "../version.ts";
-import {
-  MCP_CONNECT_TIMEOUT_MS,
-  MCP_RESTART_BACKOFF_MAX_MS,
-  MCP_RESTART_BACKOFF_MIN_MS,
-  MCP_RESTARTS_PER_MINUTE_MAX,
-  MCP_TOOL_PAGES_MAX,
-  MCP_TOOLS_PER_SERVER_MAX,
-} from "../limits.ts";
+import { MCP_CONNECT_TIMEOUT_MS, MCP_TOOL_PAGES_MAX, MCP_TOOLS_PER_SERVER_MAX } from "../limits.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { ServerLog } from "./server_log.ts";
+import { RestartPolicy } from "./restart_policy.ts";
 import { mcpImages, mcpToolResult } from "./call_result.ts";
 import type { McpCallAnswer } from "./mcp_tool.ts";
 import { jsonSchemaParams } from "./mcp_tool.ts";
@@ -75,7 +68,7 @@ export interface ServerConnectionDeps {
   readonly onChange: () => void;
   /** How long `initialize` and each tools/list page may take (default 30 s; tests lower it). */
   readonly connectTimeoutMs?: number;
-  /** The first wait before a restart (default {@linkcode MCP_RESTART_BACKOFF_MIN_MS}). */
+  /** The first wait before a restart (default 0.5 s: `MCP_RESTART_BACKOFF_MIN_MS`). */
   readonly restartBackoffMinMs?: number;
 }
 
@@ -100,8 +93,7 @@ export class ServerConnection {
   #transport: ProcessGroupStdioTransport | StreamableHTTPClientTransport | null = null;
   #stopped = false;
   #restartTimer: ReturnType<typeof setTimeout> | null = null;
-  #restartTimes: number[] = [];
-  #crashesInARow = 0;
+  readonly #restarts: RestartPolicy;
   #refreshing: Promise<void> | null = null;
   /** The workspace of each call in flight (what `roots/list` answers). */
   readonly #callRoots = new Map<number, string>();
@@ -118,6 +110,7 @@ export class ServerConnection {
     this.#config = config;
     this.#deps = deps;
     this.log = new ServerLog(deps.logFolder, name, deps.redact);
+    this.#restarts = new RestartPolicy(deps.restartBackoffMinMs);
     this.#status = {
       ...NOT_CONNECTED,
       state: config.enabled ? "connecting" : "disabled",
@@ -188,8 +181,7 @@ export class ServerConnection {
   async restart(): Promise<void> {
     if (!this.config.enabled) return;
     this.#clearRestart();
-    this.#restartTimes = [];
-    this.#crashesInARow = 0;
+    this.#restarts.reset();
     this.#status.restarts = 0;
     await this.#disconnect();
     this.#stopped = false;
@@ -311,7 +303,7 @@ export class ServerConnection {
       const tools = await this.#listTools(client);
       if (this.#client !== client) return;
       this.#tools = tools;
-      this.#crashesInARow = 0;
+      this.#restarts.ready();
       const info = client.getServerVersion();
       this.#set({
         state: "ready",
@@ -405,28 +397,22 @@ export class ServerConnection {
     this.#client = null;
     this.#transport = null;
     void old?.close().catch(() => {});
-    const now = Date.now();
-    this.#restartTimes = this.#restartTimes.filter((at) => now - at < 60_000);
-    if (this.#restartTimes.length >= MCP_RESTARTS_PER_MINUTE_MAX) {
+    const wait = this.#restarts.afterFailure();
+    if (wait === null) {
       this.#set({
         ...NOT_CONNECTED,
         state: "failed",
-        message: `${message} (restarted ${this.#restartTimes.length} times within a minute; ` +
+        message: `${message} (restarted ${this.#restarts.recentRestarts} times within a minute; ` +
           "not restarting again until mcp.restart)",
       });
       return;
     }
     this.#set({ ...NOT_CONNECTED, state: "failed", message });
-    const wait = Math.min(
-      MCP_RESTART_BACKOFF_MAX_MS,
-      (this.#deps.restartBackoffMinMs ?? MCP_RESTART_BACKOFF_MIN_MS) * 2 ** this.#crashesInARow,
-    );
-    this.#crashesInARow++;
     this.#clearRestart();
     this.#restartTimer = setTimeout(() => {
       this.#restartTimer = null;
       if (this.#stopped) return;
-      this.#restartTimes.push(Date.now());
+      this.#restarts.restarted();
       this.#status.restarts++;
       void this.#connect();
     }, wait);
