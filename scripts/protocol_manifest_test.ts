@@ -15,8 +15,8 @@ Deno.test("the checked-in manifest is what the schemas generate", async () => {
 
 Deno.test("the manifest lists every method, event, tool and code", () => {
   const manifest = buildProtocolManifest();
-  assert.equal(Object.keys(manifest.methods).length, 53);
-  assert.equal(Object.keys(manifest.events).length, 24);
+  assert.equal(Object.keys(manifest.methods).length, 59);
+  assert.equal(Object.keys(manifest.events).length, 26);
   const names = [
     "approval.respond",
     "approval.list",
@@ -29,6 +29,12 @@ Deno.test("the manifest lists every method, event, tool and code", () => {
     "branch.create",
     "branch.list",
     "thread.set_active_branch",
+    "mcp.list",
+    "mcp.configure",
+    "mcp.remove",
+    "mcp.set_enabled",
+    "mcp.tool.set_enabled",
+    "mcp.restart",
   ];
   for (const name of names) {
     assert.ok(name in manifest.methods, `the manifest lacks ${name}`);
@@ -40,6 +46,8 @@ Deno.test("the manifest lists every method, event, tool and code", () => {
       "run.model_fallback",
       "branch.created",
       "thread.branch_switched",
+      "mcp.status_changed",
+      "item.progress",
     ]
   ) {
     assert.ok(type in manifest.events, `the manifest lacks ${type}`);

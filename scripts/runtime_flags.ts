@@ -14,7 +14,7 @@
  *   (any host, loopback on any port). Where the runtime listens is decided by its own
  *   `--host`/`--port` handling (loopback unless `--host` says otherwise), not by this flag.
  * - `--allow-run`: the commands a `full_access` Run starts (`/bin/sh`, `script` for PTYs,
- *   `ps` for custody).
+ *   `ps` for custody), and the stdio MCP servers config.yaml names (`mcp.servers`).
  * - `--unstable-worker-options`: the permission sandbox's Worker with narrowed permissions.
  * - `--v8-flags=--max-semi-space-size=2`: V8's young generation at most 2 × 2 MiB. By
  *   default it grows to 2 × 16 MiB under the runtime's steady allocation (~2 MiB of

@@ -138,6 +138,8 @@ export const REQUEST_REASON_CODES = [
   "provider_builtin",
   "model_not_found",
   "skill_not_found",
+  // mcp.* names a server config.yaml does not have.
+  "mcp_server_not_found",
   "config_invalid",
   // A model's fallback names no configured, enabled model, or the model itself.
   "model_fallback_invalid",

@@ -296,6 +296,7 @@ export type ErrorReasonCode =
   | "provider_builtin"
   | "model_not_found"
   | "skill_not_found"
+  | "mcp_server_not_found"
   | "config_invalid"
   | "model_fallback_invalid"
   | "protected_value"
@@ -617,6 +618,30 @@ export type EventEnvelope =
     timestamp: Timestamp;
     type: "approval.resolved";
     payload: EventPayloadMap["approval.resolved"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
+    type: "mcp.status_changed";
+    payload: EventPayloadMap["mcp.status_changed"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
+    type: "item.progress";
+    payload: EventPayloadMap["item.progress"];
   };
 /**
  * One journal event as it crosses the wire. Non-null `turnId`/`runId`/`itemId` must be mirrored in
@@ -917,6 +942,87 @@ export const JsonRpcSuccess: Schema<JsonRpcSuccess> = schemas.JsonRpcSuccess;
 export type LocalDate = string;
 /** A local calendar date, `YYYY-MM-DD`. */
 export const LocalDate: Schema<LocalDate> = schemas.LocalDate;
+
+/** The decision for a server's tools in place of the Run's preset (rules still win). */
+export type McpPermission = "allow" | "ask" | "deny";
+/** The decision for a server's tools in place of the Run's preset (rules still win). */
+export const McpPermission: Schema<McpPermission> = schemas.McpPermission;
+
+/** An MCP server: its config (no secrets), status and tools. */
+export type McpServer = {
+  name: McpServerName;
+  transport: McpTransport;
+  enabled: boolean;
+  state: McpServerState;
+  message: string | null;
+  protocolVersion: string | null;
+  serverName: string | null;
+  serverVersion: string | null;
+  toolCount: number;
+  tools: McpTool[];
+  command: string | null;
+  args: string[];
+  cwd: string | null;
+  url: string | null;
+  envNames: string[];
+  headerNames: string[];
+  timeoutMs: number;
+  permission: McpPermission | null;
+  pid: number | null;
+  restarts: number;
+  logPath: string;
+  logTail: string[];
+  [key: string]: unknown;
+};
+/** An MCP server: its config (no secrets), status and tools. */
+export const McpServer: Schema<McpServer> = schemas.McpServer;
+
+/**
+ * An MCP server's name in config.yaml: `^[a-z0-9][a-z0-9_-]{0,31}$`; its tools are offered as
+ * `mcp__<name>__<tool>`.
+ */
+export type McpServerName = string;
+/**
+ * An MCP server's name in config.yaml: `^[a-z0-9][a-z0-9_-]{0,31}$`; its tools are offered as
+ * `mcp__<name>__<tool>`.
+ */
+export const McpServerName: Schema<McpServerName> = schemas.McpServerName;
+
+/** Where an MCP server stands; `failed` comes with a message. */
+export type McpServerState = "connecting" | "ready" | "failed" | "disabled";
+/** Where an MCP server stands; `failed` comes with a message. */
+export const McpServerState: Schema<McpServerState> = schemas.McpServerState;
+
+/** What `mcp.status_changed` says about a server. */
+export type McpServerSummary = {
+  name: McpServerName;
+  state: McpServerState;
+  message: string | null;
+  toolCount: number;
+  removed: boolean;
+  [key: string]: unknown;
+};
+/** What `mcp.status_changed` says about a server. */
+export const McpServerSummary: Schema<McpServerSummary> = schemas.McpServerSummary;
+
+/** One tool an MCP server lists. */
+export type McpTool = {
+  name: string;
+  modelName: string | null;
+  title: string | null;
+  description: string | null;
+  enabled: boolean;
+  readOnly: boolean;
+  destructive: boolean;
+  [key: string]: unknown;
+};
+/** One tool an MCP server lists. */
+export const McpTool: Schema<McpTool> = schemas.McpTool;
+
+/** How the runtime reaches a server: a child process over stdio, or Streamable HTTP. */
+export type McpTransport = "stdio" | "http";
+/** How the runtime reaches a server: a child process over stdio, or Streamable HTTP. */
+export const McpTransport: Schema<McpTransport> = schemas.McpTransport;
 
 /** A whole memory (`memory.get`); content is null once forgotten. */
 export type Memory = {
@@ -2157,6 +2263,22 @@ export type EventPayloadMap = {
     itemId?: ItemId;
     [key: string]: unknown;
   };
+  "mcp.status_changed": {
+    server: McpServerSummary;
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
+  "item.progress": {
+    progress: number;
+    total: number | null;
+    message: string | null;
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
 };
 
 /** The params of each method, as sent and as validated (they are the same). */
@@ -2411,6 +2533,45 @@ export type MethodParamsMap = {
     force?: boolean;
     dryRun?: boolean;
   };
+  "mcp.list": Record<string, never>;
+  "mcp.configure":
+    | {
+      name: McpServerName;
+      enabled?: boolean;
+      timeoutMs?: number;
+      permission?: McpPermission | null;
+      disabledTools?: string[];
+      transport: "stdio";
+      command: string;
+      args?: string[];
+      env?: { [key: string]: string };
+      cwd?: string;
+    }
+    | {
+      name: McpServerName;
+      enabled?: boolean;
+      timeoutMs?: number;
+      permission?: McpPermission | null;
+      disabledTools?: string[];
+      transport: "http";
+      url: string;
+      headers?: { [key: string]: string };
+    };
+  "mcp.remove": {
+    name: McpServerName;
+  };
+  "mcp.set_enabled": {
+    name: McpServerName;
+    enabled: boolean;
+  };
+  "mcp.tool.set_enabled": {
+    name: McpServerName;
+    tool: string;
+    enabled: boolean;
+  };
+  "mcp.restart": {
+    name: McpServerName;
+  };
   "runtime.shutdown": Record<string, never>;
 };
 
@@ -2660,6 +2821,30 @@ export type MethodResultMap = {
   "permission.addRule": PermissionsView;
   "permission.removeRule": PermissionsView;
   "turn.revert": TurnRevertResult;
+  "mcp.list": {
+    servers: McpServer[];
+    [key: string]: unknown;
+  };
+  "mcp.configure": {
+    server: McpServer;
+    [key: string]: unknown;
+  };
+  "mcp.remove": {
+    name: McpServerName;
+    [key: string]: unknown;
+  };
+  "mcp.set_enabled": {
+    server: McpServer;
+    [key: string]: unknown;
+  };
+  "mcp.tool.set_enabled": {
+    server: McpServer;
+    [key: string]: unknown;
+  };
+  "mcp.restart": {
+    server: McpServer;
+    [key: string]: unknown;
+  };
   "runtime.shutdown": {
     accepted: boolean;
     [key: string]: unknown;

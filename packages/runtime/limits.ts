@@ -47,3 +47,34 @@ export const PERMISSION_ADD_REQUESTS_REMEMBERED_COUNT = 256;
  * queued Run nobody queues must not hold its thread for long.
  */
 export const SUBMISSION_GRACE_MS = 2_000;
+
+// --- MCP servers (issue 17) -----------------------------------------------------------------
+
+/** Longest one stdio message line from an MCP server (bytes): a bigger one fails the server. */
+export const MCP_STDIO_LINE_MAX_BYTES = 16 * 1024 * 1024;
+/** How long `initialize` (and the first tools/list) may take before the server is failed. */
+export const MCP_CONNECT_TIMEOUT_MS = 30_000;
+/** How long a stopping stdio server gets after SIGTERM before its process group is killed. */
+export const MCP_STOP_GRACE_MS = 2_000;
+/** Most automatic restarts of one server within a minute; after that it stays failed. */
+export const MCP_RESTARTS_PER_MINUTE_MAX = 5;
+/** First wait before restarting a crashed server; doubled after each crash in a row. */
+export const MCP_RESTART_BACKOFF_MIN_MS = 500;
+/** Longest wait between restarts. */
+export const MCP_RESTART_BACKOFF_MAX_MS = 30_000;
+/** Most pages of tools/list read from one server (a server that never ends its cursor). */
+export const MCP_TOOL_PAGES_MAX = 100;
+/** Most tools taken from one server: every tool's schema rides in every model request. */
+export const MCP_TOOLS_PER_SERVER_MAX = 256;
+/** A server's stderr log is rotated (to `<name>.log.1`) past this size. */
+export const MCP_LOG_MAX_BYTES = 1024 * 1024;
+/** Most structuredContent kept in a tool result's details (bytes of JSON); the text keeps all. */
+export const MCP_STRUCTURED_DETAILS_MAX_BYTES = 16 * 1024;
+/** Lines of a server's stderr kept in memory for `mcp.list` (the log file has the rest). */
+export const MCP_LOG_TAIL_LINES = 40;
+/** Longest stderr line written to a server's log (chars); longer ones are cut. */
+export const MCP_LOG_LINE_MAX_CHARS = 4_096;
+/** Longest MCP tool description offered to the model (chars): it rides in every request. */
+export const MCP_TOOL_DESCRIPTION_MAX_CHARS = 2_048;
+/** Least time between two journaled progress reports of one tool call (ms): a card needs a few a second. */
+export const TOOL_PROGRESS_INTERVAL_MS = 250;

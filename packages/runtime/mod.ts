@@ -41,3 +41,7 @@ export type { EventHub } from "./hub/event_hub.ts";
 export type { Scheduler } from "./scheduler/scheduler.ts";
 export type { ProtectedValues, Span } from "./security/protected_values.ts";
 export type { ServerLimits } from "./server/limits.ts";
+// MCP servers (issue 17): the tools of configured Model Context Protocol servers.
+export { McpServers } from "./mcp/mcp_servers.ts";
+export type { ListedMcpTool, McpServersOptions, McpServerView } from "./mcp/mcp_servers.ts";
+export type { McpConnectionStatus, McpServerState } from "./mcp/server_connection.ts";

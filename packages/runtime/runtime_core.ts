@@ -62,6 +62,8 @@ import {
   type ToolDefinition,
 } from "@daedalus/tools";
 import { createRunToolContext, readRunPermissions } from "./tools/run_tool_context.ts";
+import { McpServers } from "./mcp/mcp_servers.ts";
+import { McpStatusAnnouncer } from "./mcp/status_announcer.ts";
 import { MemoryRefinement } from "./memory/refinement.ts";
 import { readCompletedItems } from "./memory/completed_items.ts";
 import { workspaceMemoryKey } from "./memory/workspace_key.ts";
@@ -244,6 +246,15 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   for (const tool of [...(options.tools ?? []), ...BUILTIN_TOOLS]) {
     if (!tools.has(tool.id)) tools.set(tool.id, tool);
   }
+  // MCP servers add their tools to the same map (after the built-in ones); each status
+  // change is journaled as `mcp.status_changed` (runtime-wide: no thread).
+  const mcpAnnouncer = new McpStatusAnnouncer(store);
+  const mcpServers = new McpServers({
+    tools,
+    logsRoot: paths.logs,
+    redact: (text) => protectedValues.redact(text),
+    onChange: (name) => mcpAnnouncer.announce(name, mcpServers.view(name)),
+  });
   const today = () => localDate(new Date());
   const refinement = new MemoryRefinement({
     memoryStore,
@@ -380,6 +391,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     requestShutdown: () => options.onShutdownRequested?.(),
     auxiliaryForcedOff,
     breakers: { toolBreakers, providerBreakers },
+    mcpServers,
   });
   // Runs waiting for an approval stay waiting across a restart; their threads stay taken
   // (before the queued Runs are queued again, so none of them starts on such a thread).
@@ -388,6 +400,8 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   for (const record of await manager.recover(store.read((db) => readRunningProcessRecords(db)))) {
     recordProcess(store, record);
   }
+  // In the background: no server, however slow or broken, holds up the start.
+  mcpServers.start(config.mcp);
   let closed: Promise<void> | undefined;
   return {
     store,
@@ -399,6 +413,8 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     close: () =>
       closed ??= (async () => {
         await scheduler.shutdown(SHUTDOWN_WORKER_WAIT_MS);
+        mcpAnnouncer.close();
+        await mcpServers.close();
         auxiliaryQueue.close(); // waiting calls are dropped; the running one is aborted next
         await Promise.all([titler.close(), refinement.close()]);
         await manager.close();

@@ -21,6 +21,7 @@ import {
 } from "@daedalus/protocol";
 import { CONFIG_DISPLAY_NAME_MAX_CHARS, CONFIG_MODEL_ID_MAX_CHARS } from "./limits.ts";
 import { fallbackIssues, type ModelFallbackConfig } from "./config_fallbacks.ts";
+import { type McpConfig, type McpConfigInput, McpConfigSchema } from "./config_mcp_schema.ts";
 
 /** The config.yaml format version this build reads and writes. */
 export const CONFIG_VERSION = 1;
@@ -222,6 +223,7 @@ export const DaedalusConfigSchema = z.strictObject({
   permissions: PermissionsConfigSchema.optional(),
   budgets: BudgetsConfigSchema.optional(),
   compaction: CompactionConfigSchema.optional(),
+  mcp: McpConfigSchema.optional(),
 }).superRefine((config, ctx) => {
   for (const issue of fallbackIssues(config)) {
     ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
@@ -351,6 +353,8 @@ export interface DaedalusConfig {
   budgets?: BudgetsConfig;
   /** The compaction section (absent: 0.9 of the window, on). */
   compaction?: CompactionConfig;
+  /** The MCP servers (absent: none). */
+  mcp?: McpConfig;
 }
 
 /** A config as accepted for writing: defaults may be omitted. */
@@ -369,6 +373,8 @@ export interface DaedalusConfigInput {
   budgets?: BudgetsConfig;
   /** The compaction section. */
   compaction?: CompactionConfig;
+  /** The MCP servers. */
+  mcp?: McpConfigInput;
 }
 
 // Compile-time guards: each written-out type equals the schema's own.

@@ -73,3 +73,22 @@ export const JOURNAL_CHAIN_BACKFILL_BATCH_ROWS = 1_000;
 
 /** Rows of a thread read per page (one read each) by an export: bounds its memory. */
 export const EXPORT_PAGE_ROWS = 500;
+
+// --- config.yaml: mcp ---------------------------------------------------------------------
+
+/** Default per-call timeout of an MCP server's tools (issue 17: 60 s). */
+export const MCP_TIMEOUT_MS_DEFAULT = 60_000;
+/** Shortest per-call timeout: below a second even a local echo can miss it. */
+export const MCP_TIMEOUT_MS_MIN = 1_000;
+/** Longest per-call timeout: a Run's tool call should not hold it for more than 30 minutes. */
+export const MCP_TIMEOUT_MS_MAX = 30 * 60_000;
+/** Most MCP servers in config.yaml: each one is a child process or a session. */
+export const MCP_SERVERS_MAX = 32;
+/** Most arguments of a stdio server's command line. */
+export const MCP_ARGS_MAX = 256;
+/** Most environment variables or headers of one server. */
+export const MCP_ENV_MAX = 128;
+/** Longest command, argument, env value, cwd, URL or header value of a server (chars). */
+export const MCP_VALUE_MAX_CHARS = 8_192;
+/** Most tools listed as disabled for one server. */
+export const MCP_DISABLED_TOOLS_MAX = 1_024;

@@ -337,16 +337,24 @@ function waitingOnRunningWork(toolId: string, result: ToolResult): boolean {
 }
 
 /**
- * A tool that is not built in (a test's probe; later an MCP tool) that no rule matched
- * keeps what its mode gave it before rules: its risk class decides. The presets name the
+ * A tool that is not built in (a test's probe, an MCP tool) that no rule matched keeps what
+ * its mode gave it before rules: its risk class decides; one with a `defaultDecision` (an
+ * MCP server's configured `permission`) gets that instead of the preset's. The presets name the
  * built-in tools one by one on purpose, and what other tools get by default belongs to the
  * approvals step; until then a Run mode means what it meant.
  */
 function unlisted(
   verdict: PermissionVerdict,
-  tool: Pick<ToolDefinition<unknown>, "id" | "risk">,
+  tool: Pick<ToolDefinition<unknown>, "id" | "risk" | "defaultDecision">,
   policy: ExecutionPolicy,
 ): PermissionVerdict {
+  const configured = tool.defaultDecision;
+  const byPreset = verdict.origin === null || verdict.origin.startsWith("preset:");
+  if (configured !== undefined && byPreset && !Object.hasOwn(TOOL_PATTERN_KINDS, tool.id)) {
+    // Its owner's decision replaces the preset's, but cannot lift a sealed mode's wall.
+    const walled = configured === "allow" && permissionRefusal(tool, policy) !== null;
+    return { ...verdict, decision: walled ? "deny" : configured };
+  }
   if (verdict.origin !== null || Object.hasOwn(TOOL_PATTERN_KINDS, tool.id)) return verdict;
   // `ask` is new: a tool it does not name asks, as its fallback says.
   if (policy === "ask") return verdict;

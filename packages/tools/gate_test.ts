@@ -355,3 +355,47 @@ Deno.test("with askUser, a loop pause asks; allowing it lets the call run and co
   assert.equal(allowed.isError, undefined, allowed.content);
   assert.equal(tool.runs, 4);
 });
+
+Deno.test("a tool's configured default decision replaces the preset's, within a sealed mode's wall", async () => {
+  const tool = (risk: "read" | "process", defaultDecision?: "allow" | "ask" | "deny") =>
+    defineTool({
+      id: "mcp__srv__probe",
+      description: "probe",
+      params: z.object({}),
+      mutating: risk !== "read",
+      risk,
+      ...(defaultDecision ? { defaultDecision } : {}),
+      run: () => Promise.resolve({ content: "ran" }),
+    });
+  const cases: Array<
+    [ExecutionPolicy, "read" | "process", "allow" | "ask" | "deny" | undefined, string | undefined]
+  > = [
+    ["ask", "process", undefined, "approval_required"],
+    ["ask", "process", "allow", undefined],
+    ["ask", "read", "deny", "permission_denied"],
+    ["full_access", "process", undefined, undefined],
+    ["full_access", "process", "deny", "permission_denied"],
+    ["full_access", "process", "ask", "approval_required"],
+    ["workspace_write", "read", undefined, undefined],
+    ["workspace_write", "process", undefined, "permission_denied"],
+    ["workspace_write", "process", "allow", "permission_denied"],
+    ["read_only", "read", "allow", undefined],
+  ];
+  for (const [policy, risk, decision, expected] of cases) {
+    const { ws, context } = await gated(policy);
+    await using _ = ws;
+    const result = await run(tool(risk, decision) as never, {}, context);
+    assert.equal(
+      result.errorCode,
+      expected,
+      `${policy}, risk ${risk}, configured ${decision}: ${result.content}`,
+    );
+  }
+  // A config rule still wins over the configured default.
+  const { ws, context } = await gated("ask", {
+    configRules: [{ tool: "*", decision: "deny" }],
+  });
+  await using _ = ws;
+  const denied = await run(tool("process", "allow") as never, {}, context);
+  assert.equal(denied.errorCode, "permission_denied", denied.content);
+});

@@ -38,6 +38,7 @@ export {
   type ToolParamsIssue,
   type ToolParamsJsonSchemaOptions,
   type ToolParamsResult,
+  type ToolProgress,
   type ToolResult,
   type ToolRisk,
 } from "./tool.ts";

@@ -12,6 +12,7 @@ import type {
   ApprovalReasonCode,
   EventPayload,
   ExecutionPolicy,
+  PermissionDecision,
   PermissionRule,
   ProcessRecord,
   ToolId,
@@ -128,11 +129,26 @@ export interface ToolContext {
    */
   readonly gate?: RunGate;
   /**
+   * Tells the user how far a long call got (an MCP tool's progress notifications); the
+   * runtime journals it on the call's item, throttled. Absent: progress is not reported.
+   */
+  readonly reportProgress?: (update: ToolProgress) => void;
+  /**
    * The user allowed this very call after the gate asked, for this reason: the stage that
    * asked lets it through (a high-risk approval also answers a rule's `ask` of the same
    * call). Set by the runtime when it resumes a Run from an answered approval.
    */
   readonly approved?: ApprovalReasonCode;
+}
+
+/** How far a running call got. */
+export interface ToolProgress {
+  /** Done so far (any unit, increasing). */
+  readonly progress: number;
+  /** The whole, when known. */
+  readonly total?: number;
+  /** What it is doing now. */
+  readonly message?: string;
 }
 
 /** A per-Run store of values the tools work out once (see {@linkcode ToolContext.runMemo}). */
@@ -168,7 +184,10 @@ export function createRunMemo(): RunMemo {
  * The part of a {@linkcode ToolContext} that is the same for every call of a Run: built
  * once when the Run starts; each call adds its item, signal and fact recorders.
  */
-export type RunToolContext = Omit<ToolContext, "itemId" | "signal" | "facts" | "approved">;
+export type RunToolContext = Omit<
+  ToolContext,
+  "itemId" | "signal" | "facts" | "approved" | "reportProgress"
+>;
 
 /** What a tool returns to the model (and, in `details`, to clients). */
 export interface ToolResult {
@@ -215,6 +234,13 @@ export interface ToolDefinition<P = unknown> {
   readonly mutating: boolean;
   /** Its risk class. */
   readonly risk: ToolRisk;
+  /**
+   * The decision its owner configured for it (an MCP server's `permission`), in place of the
+   * Run's preset: permission rules from config.yaml and the thread still win over it, and a
+   * sealed mode still refuses what its risk class may not do. Absent: the preset decides.
+   * Built-in tools have none.
+   */
+  readonly defaultDecision?: PermissionDecision;
   /**
    * Runs the tool.
    *

@@ -17,6 +17,7 @@ import { appearanceEn } from "./appearance_en.ts";
 import { onboardingEn } from "./onboarding_en.ts";
 import { memoryEn } from "./memory_en.ts";
 import { profileEn } from "./profile_en.ts";
+import { mcpEn } from "./mcp_en.ts";
 import { skillsEn } from "./skills_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
@@ -180,6 +181,7 @@ export const en = {
   ...appearanceEn,
   ...onboardingEn,
   ...skillsEn,
+  ...mcpEn,
   ...memoryEn,
   ...profileEn,
   ...feedEn,

@@ -102,6 +102,7 @@ export const reasonsEn = {
   "reason.error.provider_builtin": "Built-in providers cannot be removed.",
   "reason.error.model_not_found": "This model no longer exists.",
   "reason.error.skill_not_found": "This skill no longer exists.",
+  "reason.error.mcp_server_not_found": "This MCP server is not configured.",
   "reason.error.config_invalid": "The configuration is invalid.",
   "reason.error.model_fallback_invalid":
     "The fallback model must be another configured, enabled model.",

@@ -80,6 +80,7 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.error.provider_builtin": "内置服务商不能删除。",
   "reason.error.model_not_found": "此模型已不存在。",
   "reason.error.skill_not_found": "此技能已不存在。",
+  "reason.error.mcp_server_not_found": "未配置此 MCP 服务器。",
   "reason.error.config_invalid": "配置无效。",
   "reason.error.model_fallback_invalid": "备用模型必须是另一个已配置并启用的模型。",
   "reason.error.protected_value": "该值受保护，不能显示或发送。",

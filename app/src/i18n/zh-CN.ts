@@ -18,6 +18,7 @@ import { appearanceZhCN } from "./appearance_zh-CN.ts";
 import { onboardingZhCN } from "./onboarding_zh-CN.ts";
 import { memoryZhCN } from "./memory_zh-CN.ts";
 import { profileZhCN } from "./profile_zh-CN.ts";
+import { mcpZhCN } from "./mcp_zh-CN.ts";
 import { skillsZhCN } from "./skills_zh-CN.ts";
 
 /** Simplified Chinese strings, with the same keys as `en`. */
@@ -179,6 +180,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...appearanceZhCN,
   ...onboardingZhCN,
   ...skillsZhCN,
+  ...mcpZhCN,
   ...memoryZhCN,
   ...profileZhCN,
   ...feedZhCN,

@@ -1,5 +1,5 @@
 /**
- * The journal event envelope and the payload of each of each event type.
+ * The journal event envelope and the payload of each event type.
  *
  * @module
  */
@@ -19,6 +19,7 @@ import { RunConfigPart, RunConfigRecord } from "./domain/run_config.ts";
 import { ProviderId } from "./domain/provider.ts";
 import { docs } from "./docs.ts";
 import { ThreadCompaction, ThreadSettings } from "./domain/compaction.ts";
+import { McpServerSummary } from "./domain/mcp.ts";
 
 /** Scope ids a payload mirrors from its envelope (present exactly when non-null there). */
 const mirrored = {
@@ -166,6 +167,20 @@ export const EVENT_PAYLOADS = {
     ...APPROVAL_EVENT_FIELDS,
     clientRequestId: Identifier.optional(),
   }).superRefine(checkApproval),
+  /**
+   * An MCP server's status or tools changed (runtime-wide: no thread). `mcp.list` has the
+   * whole picture; this says which server to look at again.
+   */
+  "mcp.status_changed": payload({ server: McpServerSummary }),
+  /**
+   * A running tool call reported how far it got (an MCP tool's progress notifications; at
+   * most a few a second are journaled). Scoped to the tool_call item; the result settles it.
+   */
+  "item.progress": payload({
+    progress: z.number().min(0),
+    total: z.number().min(0).nullable(),
+    message: z.string().max(500).nullable(),
+  }),
 } as const;
 
 type EventType = keyof typeof EVENT_PAYLOADS;

@@ -17,6 +17,7 @@ import { permissionMethods } from "./methods/permission.ts";
 import { revertMethods } from "./methods/revert.ts";
 import { branchMethods } from "./methods/branch.ts";
 import { searchMethods } from "./methods/search.ts";
+import { mcpMethods } from "./methods/mcp.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
@@ -33,6 +34,7 @@ export const METHODS = {
   ...breakerMethods,
   ...permissionMethods,
   ...revertMethods,
+  ...mcpMethods,
   ...runtimeMethods,
 } as const;
 

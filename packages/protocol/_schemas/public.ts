@@ -82,6 +82,15 @@ export {
   ProviderId,
 } from "./domain/provider.ts";
 export { Skill, SkillDiagnostic, SkillName } from "./domain/skill.ts";
+export {
+  McpPermission,
+  McpServer,
+  McpServerName,
+  McpServerState,
+  McpServerSummary,
+  McpTool,
+  McpTransport,
+} from "./domain/mcp.ts";
 export { Settings } from "./domain/settings.ts";
 export {
   HighRiskCommands,

@@ -99,3 +99,26 @@ Deno.test("images reach vision models as data URLs; otherwise, or once changed, 
   assert.ok(gone?.type === "text" && gone.text.includes("no longer readable"));
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("a tool result's recorded images render for vision models only", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "daedalus_tool_images_" });
+  try {
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const path = `${dir}/itm-image-1.png`;
+    await Deno.writeFile(path, bytes);
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const sha256 = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const result = {
+      id: "item_result",
+      kind: "tool_result",
+      role: "tool",
+      data: { images: [{ kind: "image", path, mimeType: "image/png", size: 7, sha256 }] },
+    } as unknown as Item;
+    const shown = await renderAttachments([result], true);
+    assert.equal(shown.get("item_result")?.[0]?.type, "image_url", "a vision model sees it");
+    const hidden = await renderAttachments([result], false);
+    assert.equal(hidden.has("item_result"), false, "others read the result's note");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -11,7 +11,8 @@ import type { ProviderContentPart } from "../providers/provider.ts";
 import { hex } from "./inspect.ts";
 
 /**
- * The content parts of every user item's attachments.
+ * The content parts of every user item's attachments, and of the images a tool result
+ * recorded (`data.images`, for vision models).
  *
  * @param items items of the input (only user items with attachments matter)
  * @param vision whether the model takes images
@@ -23,7 +24,13 @@ export async function renderAttachments(
 ): Promise<Map<string, ProviderContentPart[]>> {
   const parts = new Map<string, ProviderContentPart[]>();
   for (const item of items) {
-    const attachments = item.role === "user" ? item.data.attachments : undefined;
+    // A tool's images (an MCP result's, `mcp/tool_images.ts`) go to vision models only:
+    // for others the result's text already says what it returned.
+    const attachments = item.role === "user"
+      ? item.data.attachments
+      : item.kind === "tool_result" && vision
+      ? item.data.images
+      : undefined;
     if (!Array.isArray(attachments) || attachments.length === 0) continue;
     const rendered: ProviderContentPart[] = [];
     for (const attachment of attachments as Attachment[]) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type Item, runFailureClass, type Turn } from "@daedalus/protocol";
 import { buildContext } from "./context_builder.ts";
-import { itemsToMessages, selectHistory } from "./history.ts";
+import { itemsToMessages, selectHistory, TOOL_IMAGES_NOTE } from "./history.ts";
 import { estimateTextTokens, estimateToolsTokens } from "./token_estimate.ts";
 import type { ProviderTool } from "../providers/provider.ts";
 import { buildStatusBlock } from "./status_block.ts";
@@ -394,4 +394,43 @@ Deno.test("a summary that does not fit is omitted like the turns it stands for",
   assert.equal(selected.compaction, null);
   assert.equal(selected.omittedThroughOrdinal, 2, "the summary's turn is the omission boundary");
   assert.deepEqual(selected.turns.map((t) => t.ordinal), [3, 4]);
+});
+
+Deno.test("a tool result's images follow its step's tool messages as one user message", () => {
+  const user = item("message", "user", "look at these");
+  const first = item("tool_call", "assistant", "", { toolId: "mcp__e__img", callId: "c1" });
+  const second = item("tool_call", "assistant", "", { toolId: "mcp__e__img", callId: "c2" });
+  const firstResult = item("tool_result", "tool", "[image image/png, 9 bytes: …]", {
+    toolCallItemId: first.id,
+  });
+  const secondResult = item("tool_result", "tool", "no image", { toolCallItemId: second.id });
+  const answer = item("message", "assistant", "I see a red dot");
+  const image = { type: "image_url" as const, url: "data:image/png;base64,AAAA" };
+  const messages = itemsToMessages(
+    [user, first, second, firstResult, secondResult, answer],
+    new Map([[firstResult.id, [image]]]),
+  );
+  assert.deepEqual(messages.map((m) => m.role), [
+    "user",
+    "assistant",
+    "tool",
+    "tool",
+    "user",
+    "assistant",
+  ], "the images after both tool messages of the step, before the answer");
+  assert.deepEqual(messages[4]!.content, [
+    { type: "text", text: TOOL_IMAGES_NOTE },
+    image,
+  ]);
+  // Without rendered images (a model without vision), nothing is added.
+  assert.deepEqual(
+    itemsToMessages([user, first, firstResult]).map((m) => m.role),
+    ["user", "assistant", "tool"],
+  );
+  // Images of the last step (the Run goes on) close the list.
+  assert.deepEqual(
+    itemsToMessages([user, first, firstResult], new Map([[firstResult.id, [image]]]))
+      .map((m) => m.role),
+    ["user", "assistant", "tool", "user"],
+  );
 });

@@ -12,10 +12,14 @@ import type { ProviderContentPart, ProviderMessage } from "../providers/provider
 import { estimateMessagesTokens } from "./token_estimate.ts";
 import { HISTORY_PAGE_TURNS } from "./limits.ts";
 
+/** What introduces the images tool results returned, in the user message that carries them. */
+export const TOOL_IMAGES_NOTE = "The images the tool calls above returned:";
+
 /**
  * Turns stored items into model messages: user and finished assistant text, and
  * each tool call that has a result paired with that result. User items carry their
- * attachments as rendered parts when given, else as a note naming the files.
+ * attachments as rendered parts when given, else as a note naming the files; a tool
+ * result's rendered images follow its step's tool messages as one user message.
  *
  * @param items items in order (one run or several)
  * @param attachmentParts rendered attachments by user item id
@@ -38,7 +42,19 @@ export function itemsToMessages(
   // and the reasoning of a step that streamed no text (its calls get a message of their own).
   let step: Extract<ProviderMessage, { role: "assistant" }> | null = null;
   let stepReasoning = "";
+  // Images tool results returned: a tool message carries text only, so they follow the
+  // step's tool messages as one user message (before anything else is said).
+  let toolImages: ProviderContentPart[] = [];
+  const showToolImages = () => {
+    if (toolImages.length === 0) return;
+    messages.push({
+      role: "user",
+      content: [{ type: "text", text: TOOL_IMAGES_NOTE }, ...toolImages],
+    });
+    toolImages = [];
+  };
   for (const item of items) {
+    if (item.kind !== "tool_result") showToolImages();
     if (item.kind === "message" && item.role === "user") {
       step = null;
       stepReasoning = "";
@@ -73,9 +89,13 @@ export function itemsToMessages(
       step = null;
       stepReasoning = "";
       const callId = callIds.get(String(item.data.toolCallItemId));
-      if (callId) messages.push({ role: "tool", toolCallId: callId, content: item.content });
+      if (callId) {
+        messages.push({ role: "tool", toolCallId: callId, content: item.content });
+        toolImages = [...toolImages, ...(attachmentParts.get(item.id) ?? [])];
+      }
     }
   }
+  showToolImages();
   return reasoningOfToolTurns(messages);
 }
 

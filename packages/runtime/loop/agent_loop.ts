@@ -94,10 +94,13 @@ export type AbortReason = "cancelled" | "runtime_shutdown";
  * @param signal aborted with an {@linkcode AbortReason} to cancel
  */
 export async function runAgentLoop(
-  deps: AgentLoopDeps,
+  runtimeDeps: AgentLoopDeps,
   runId: string,
   signal: AbortSignal,
 ): Promise<void> {
+  // The Run keeps the tools it started with: MCP servers that come, go or change their
+  // lists meanwhile change the runtime's map, not this Run's.
+  const deps: AgentLoopDeps = { ...runtimeDeps, tools: new Map(runtimeDeps.tools) };
   // The store publishes every commit itself (hub/commit_holds.ts): writes are unwrapped.
   const commit = <T>(committed: Committed<T>): T => committed.result;
   const settle = (

@@ -18,12 +18,14 @@ import {
   type NewItem,
   readCallApproval,
   readRunItems,
+  readRunScope,
   requestApproval,
   settleToolCall,
   type StateStore,
 } from "@daedalus/storage";
 import type { ApprovalReasonCode, Item, RunReasonCode } from "@daedalus/protocol";
-import type { ApprovalAsk, RunToolContext, ToolDefinition } from "@daedalus/tools";
+import type { ApprovalAsk, RunToolContext, ToolDefinition, ToolProgress } from "@daedalus/tools";
+import { progressReporter } from "./tool_progress.ts";
 import type { ToolCallRequest } from "./agent_loop.ts";
 import { redactValue } from "../security/redact_value.ts";
 import { runTool, type ToolOutcome } from "../tools/builtin_tools.ts";
@@ -149,6 +151,9 @@ export async function runToolCalls(
 ): Promise<ToolCallsOutcome> {
   let runFailure: RunReasonCode | null = null;
   const started = calls.map((call) => ({ ...call, tool: deps.tools.get(call.call.name) }));
+  // Read once, and only when a call reports progress.
+  let runScope: { threadId: string; branchId: string } | undefined;
+  const scope = () => runScope ??= deps.store.read((db) => readRunScope(db, run.runId));
   for (const batch of gateBatches(started)) {
     if (signal.aborted || runFailure !== null) return { runFailure, waiting: false };
     const asks: {
@@ -159,9 +164,19 @@ export async function runToolCalls(
     }[] = [];
     await Promise.all(batch.map(async ({ call, args, item, tool }) => {
       const grant = approved?.itemId === item.id ? { approved: approved.reasonCode } : {};
+      const progress = progressReporter(
+        deps.store,
+        { ...scope(), turnId: item.turnId, runId: run.runId, itemId: item.id },
+        (text) => deps.protectedValues?.redact(text) ?? text,
+      );
       const outcome = redactOutcome(
         deps,
-        await execute(tool, call, args, run, { itemId: item.id, signal, ...grant }, deps.sandboxes),
+        await execute(tool, call, args, run, {
+          itemId: item.id,
+          signal,
+          ...grant,
+          reportProgress: progress.report,
+        }, deps.sandboxes).finally(progress.stop),
       );
       if (signal.aborted) return;
       const ask = outcome.result.awaitsApproval;
@@ -242,7 +257,12 @@ function execute(
   call: ToolCallRequest,
   args: unknown,
   run: RunToolContext,
-  context: { itemId: string; signal: AbortSignal; approved?: ApprovalReasonCode },
+  context: {
+    itemId: string;
+    signal: AbortSignal;
+    approved?: ApprovalReasonCode;
+    reportProgress?: (update: ToolProgress) => void;
+  },
   sandboxes: ToolSandboxes | undefined,
 ): Promise<ToolOutcome> {
   const refused = (content: string) =>

@@ -30,6 +30,7 @@
  */
 import { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";
 import type { DaedalusConfig } from "@daedalus/storage";
+import { isSecretEnvName } from "./secret_env_names.ts";
 
 /** Length in code points of the embedded pieces that count as a leak. */
 export const PROTECTED_WINDOW_CHARS = 8;
@@ -273,7 +274,9 @@ export class ProtectedValues {
 }
 
 /**
- * The credentials a config holds: every provider's `api_key` and header values.
+ * The credentials a config holds: every provider's `api_key` and header values, and every
+ * MCP server's header values and the `env` values whose names say they are secrets
+ * (`secret_env_names.ts`).
  *
  * @param config a validated config
  * @returns the credentials, in config order
@@ -283,6 +286,12 @@ export function configuredCredentials(config: DaedalusConfig): string[] {
   for (const provider of Object.values(config.providers)) {
     if (provider.api_key !== undefined) values.push(provider.api_key);
     values.push(...Object.values(provider.headers ?? {}));
+  }
+  for (const server of Object.values(config.mcp?.servers ?? {})) {
+    values.push(...Object.values(server.headers ?? {}));
+    for (const [name, value] of Object.entries(server.env ?? {})) {
+      if (isSecretEnvName(name)) values.push(value);
+    }
   }
   return values;
 }

@@ -42,6 +42,38 @@ Deno.test("api keys and header values of the config are protected", () => {
   assert.ok(!protectedValues.find("nothing secret here"));
 });
 
+Deno.test("MCP headers and secret-named env values are protected, other env values not", () => {
+  const config = {
+    ...configWith(KEY, {}),
+    mcp: {
+      servers: {
+        web: {
+          url: "http://127.0.0.1:1/mcp",
+          headers: { Authorization: "Bearer mcp-header-secret-1" },
+          enabled: true,
+          timeout_ms: 60_000,
+          tools: { disabled: [] },
+        },
+        files: {
+          command: "node",
+          env: { GITHUB_TOKEN: "ghp_mcpenvsecret42", NODE_ENV: "production" },
+          enabled: true,
+          timeout_ms: 60_000,
+          tools: { disabled: [] },
+        },
+      },
+    },
+  };
+  assert.deepEqual(configuredCredentials(config), [
+    KEY,
+    "Bearer mcp-header-secret-1",
+    "ghp_mcpenvsecret42",
+  ]);
+  const protectedValues = ProtectedValues.fromConfig(config);
+  assert.ok(protectedValues.find("the token is ghp_mcpenvsecret42"), "env secret found");
+  assert.ok(!protectedValues.find("running in production"), "NODE_ENV value not protected");
+});
+
 Deno.test("an embedded piece of 8 characters is found, 7 are not", () => {
   const protectedValues = protect(KEY);
   assert.ok(protectedValues.find("prefix 01234567 suffix"), "8-char piece from the middle");

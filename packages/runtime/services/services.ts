@@ -67,6 +67,8 @@ import { DEFAULT_PERMISSION_PRESET, type ProcessManager } from "@daedalus/tools"
 import type { ToolDefinition } from "@daedalus/tools";
 import { RunConfigFreezer } from "./run_config_freezer.ts";
 import { type BreakerHandlers, createBreakerHandlers } from "./breaker_handlers.ts";
+import { createMcpHandlers, type McpHandlers } from "./mcp_handlers.ts";
+import type { McpServers } from "../mcp/mcp_servers.ts";
 import type { CircuitBreakers } from "@daedalus/tools";
 import { inspectAttachments } from "../attachments/inspect.ts";
 
@@ -106,6 +108,8 @@ export interface ServiceDeps {
   auxiliaryForcedOff?: AuxiliaryForcedOff;
   /** The circuit breakers `breaker.list` shows: the tools' and the providers'. */
   breakers: { toolBreakers: CircuitBreakers; providerBreakers: CircuitBreakers };
+  /** The MCP servers `mcp.*` manages. */
+  mcpServers: McpServers;
 }
 
 /** A handler's outcome: the result, and what to do once it has been sent. */
@@ -130,6 +134,7 @@ export type Handlers =
   & ApprovalHandlers
   & MemoryHandlers
   & BreakerHandlers
+  & McpHandlers
   & CompactionHandlers
   & BranchHandlers
   & DeleteHandlers
@@ -338,6 +343,11 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       }),
     ...deps.providerHandlers,
     ...createBreakerHandlers(deps.breakers),
+    ...createMcpHandlers({
+      configPath: deps.configPath,
+      servers: deps.mcpServers,
+      protectedValues: deps.protectedValues,
+    }),
     ...createFileHandlers({
       store,
       protectedValues: deps.protectedValues,

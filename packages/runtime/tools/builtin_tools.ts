@@ -24,6 +24,7 @@ import {
   type RunToolContext,
   type ToolDefinition,
   type ToolFacts,
+  type ToolProgress,
   type ToolResult,
 } from "@daedalus/tools";
 import { SANDBOX_UNAVAILABLE, type SandboxMode, type ToolSandboxes } from "./sandbox.ts";
@@ -36,6 +37,8 @@ export interface ToolCall {
   signal: AbortSignal;
   /** Set when the user allowed this call after the gate asked (a resumed Run). */
   approved?: ApprovalReasonCode;
+  /** Where the call reports how far it got (absent: not reported). */
+  reportProgress?: (update: ToolProgress) => void;
 }
 
 /** A call's outcome: the result, its facts, and whether the Run must fail after it. */

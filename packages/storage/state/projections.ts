@@ -231,6 +231,8 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
     case "context.compacted":
     case "thread.compacted":
     case "run.settled":
+    case "mcp.status_changed":
+    case "item.progress":
       // The journal row is the whole fact. Deltas reach the item row with its
       // item.completed (readers add them meanwhile: streamed_text.ts); the Run's state
       // moved with its own run.state_changed; the compacted revision is recorded by

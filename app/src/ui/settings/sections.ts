@@ -11,6 +11,7 @@ import { ProvidersSection } from "./ProvidersSection.tsx";
 import { GeneralSection } from "./GeneralSection.tsx";
 import { AppearanceSection } from "./AppearanceSection.tsx";
 import { SkillsSection } from "./SkillsSection.tsx";
+import { McpSection } from "./McpSection.tsx";
 import { MemorySection } from "./MemorySection.tsx";
 import { UsageSection } from "./UsageSection.tsx";
 import { PermissionsSection } from "./PermissionsSection.tsx";
@@ -27,6 +28,7 @@ export interface SectionEntry {
 export const SECTIONS: readonly SectionEntry[] = [
   { id: "providers", labelKey: "settings.section.providers", component: ProvidersSection },
   { id: "skills", labelKey: "settings.section.skills", component: SkillsSection },
+  { id: "tools", labelKey: "settings.section.tools", component: McpSection },
   { id: "memory", labelKey: "settings.section.memory", component: MemorySection },
   { id: "usage", labelKey: "settings.section.usage", component: UsageSection },
   { id: "appearance", labelKey: "settings.section.appearance", component: AppearanceSection },

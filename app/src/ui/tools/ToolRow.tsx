@@ -4,6 +4,7 @@ import { approvals } from "../../state/approval_store.ts";
 import { ApprovalSlot } from "../approvals/ApprovalCard.tsx";
 import { shownDuration } from "../run/duration_text.ts";
 import { ToolCard } from "./ToolCard.tsx";
+import { ToolProgress } from "./ToolProgress.tsx";
 import { ToolIcon } from "./ToolIcon.tsx";
 import { toolErrorOf } from "./tool_error.ts";
 import { processBadges } from "./tool_facts.ts";
@@ -114,6 +115,7 @@ export function ToolRow(props: ToolRowProps) {
           <span class="tool-chevron" aria-hidden="true" />
         </span>
       </button>
+      {view.call && state === "running" && <ToolProgress itemId={view.call.id} />}
       {error && error.message !== "" && <p class="tool-row-error">{error.message}</p>}
       {open && (
         <div class="tool-row-details" id={bodyId}>

@@ -1,0 +1,58 @@
+/**
+ * Settings → Tools (MCP servers) in Simplified Chinese.
+ *
+ * @module
+ */
+import type { mcpEn } from "./mcp_en.ts";
+
+export const mcpZhCN: Record<keyof typeof mcpEn, string> = {
+  "settings.section.tools": "工具 (MCP)",
+  "tool.mcpServer": "MCP · {server}",
+  "tool.progress": "{done} / {total}",
+  "tool.progressOpen": "已完成 {done}",
+  "mcp.title": "来自 MCP 服务器的工具",
+  "mcp.intro":
+    "Model Context Protocol 服务器会把它们的工具加入每个新运行，名称为 mcp__<服务器>__<工具>。已开始的运行保留开始时的工具。非只读的工具在运行前会先询问，除非服务器的权限另有设置。",
+  "mcp.refresh": "刷新",
+  "mcp.refreshing": "正在刷新…",
+  "mcp.loading": "正在读取 MCP 服务器…",
+  "mcp.none": "还没有 MCP 服务器。请在下方添加。",
+  "mcp.listLabel": "MCP 服务器",
+  "mcp.state.connecting": "正在连接",
+  "mcp.state.ready": "就绪",
+  "mcp.state.failed": "失败",
+  "mcp.state.disabled": "已关闭",
+  "mcp.transport.stdio": "命令",
+  "mcp.transport.http": "URL",
+  "mcp.toolCount": "提供 {count} 个工具",
+  "mcp.toggle": "启用服务器 {name}",
+  "mcp.toolToggle": "启用工具 {name}",
+  "mcp.on": "开",
+  "mcp.off": "关",
+  "mcp.restart": "重启",
+  "mcp.remove": "移除",
+  "mcp.removeConfirm": "移除 {name}？它的工具将不再提供给新运行。",
+  "mcp.tools": "工具（{count}）",
+  "mcp.readOnly": "只读",
+  "mcp.destructive": "破坏性",
+  "mcp.log": "日志",
+  "mcp.logEmpty": "尚无日志。",
+  "mcp.secretNames": "已设置的机密：{names}",
+  "mcp.restarts": "已重启 {count} 次",
+  "mcp.add.title": "添加服务器",
+  "mcp.add.name": "名称",
+  "mcp.add.nameHint": "小写字母、数字、_ 和 -；它的工具以此命名。",
+  "mcp.add.transport": "连接方式",
+  "mcp.add.command": "命令",
+  "mcp.add.args": "参数（每行一个）",
+  "mcp.add.url": "服务器 URL",
+  "mcp.add.env": "环境变量",
+  "mcp.add.headers": "请求头",
+  "mcp.add.secretHint": "值保存在 config.yaml 中，之后不再显示。",
+  "mcp.add.rowName": "名称",
+  "mcp.add.rowValue": "值",
+  "mcp.add.addRow": "添加一行",
+  "mcp.add.removeRow": "删除此行",
+  "mcp.add.submit": "添加服务器",
+  "mcp.add.saving": "正在添加…",
+};
