@@ -74,7 +74,7 @@ export const GROUP_PATTERN_KINDS: Readonly<Record<PermissionToolGroup, Permissio
  * ```
  */
 export function permissionPatternKind(tool: string): PermissionPatternKind | null {
-  if (tool === "*") return "none";
+  if (tool === "*" || mcpRuleTarget(tool) !== null) return "none";
   if (Object.hasOwn(TOOL_PATTERN_KINDS, tool)) {
     return TOOL_PATTERN_KINDS[tool as ToolId];
   }
@@ -82,6 +82,30 @@ export function permissionPatternKind(tool: string): PermissionPatternKind | nul
     return GROUP_PATTERN_KINDS[tool as PermissionToolGroup];
   }
   return null;
+}
+
+/**
+ * How a rule names MCP tools: `mcp:<server>` (every tool of a configured server) or
+ * `mcp:<server>/<tool>` (one tool, by the name its server lists it under; the name offered
+ * to the model may be shortened, this one is not).
+ */
+const MCP_RULE_TOOL = /^mcp:([a-z0-9][a-z0-9_-]{0,31})(?:\/([A-Za-z0-9_.-]{1,128}))?$/;
+
+/**
+ * The MCP server (and tool) a rule's `tool` names, or null when it names no MCP tool.
+ *
+ * @param tool a rule's `tool`
+ * @returns the server and the tool (null: all of the server's tools)
+ * @example
+ * ```ts
+ * mcpRuleTarget("mcp:github/create_issue"); // { server: "github", tool: "create_issue" }
+ * mcpRuleTarget("mcp:github"); // { server: "github", tool: null }
+ * mcpRuleTarget("read"); // null
+ * ```
+ */
+export function mcpRuleTarget(tool: string): { server: string; tool: string | null } | null {
+  const match = MCP_RULE_TOOL.exec(tool);
+  return match ? { server: match[1]!, tool: match[2] ?? null } : null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  mcpRuleTarget,
   PERMISSION_PATTERN_MAX_CHARS,
   PERMISSION_RULES_MAX_COUNT,
   permissionPatternKind,
@@ -122,6 +123,46 @@ Deno.test("PermissionRule names the field at fault", () => {
       decision: "ask",
     },
   );
+});
+
+Deno.test("PermissionRule names MCP tools by server, or by server and the server's tool name", () => {
+  for (const tool of ["mcp:github", "mcp:github/create_issue", "mcp:a-b_c/x.y-z_1"]) {
+    assert.deepEqual(PermissionRule.parse({ tool, decision: "allow" }), {
+      tool,
+      decision: "allow",
+    });
+    assert.equal(permissionPatternKind(tool), "none", `${tool} takes no pattern`);
+  }
+  assert.deepEqual(mcpRuleTarget("mcp:github/create_issue"), {
+    server: "github",
+    tool: "create_issue",
+  });
+  assert.deepEqual(mcpRuleTarget("mcp:github"), { server: "github", tool: null });
+  for (
+    const tool of [
+      "mcp:",
+      "mcp:GitHub",
+      "mcp:-x",
+      `mcp:${"a".repeat(33)}`,
+      "mcp:github/",
+      "mcp:github/a b",
+      `mcp:github/${"t".repeat(129)}`,
+      "mcp__github__create_issue",
+      "mcp:github/x/y",
+    ]
+  ) {
+    const result = PermissionRule.safeParse({ tool, decision: "allow" });
+    assert.equal(result.success, false, `${tool} should be refused`);
+    assert.match(result.error?.issues[0]?.message ?? "", /mcp:<server>/, tool);
+    assert.equal(mcpRuleTarget(tool), null, tool);
+  }
+  const patterned = PermissionRule.safeParse({
+    tool: "mcp:github",
+    pattern: "x",
+    decision: "deny",
+  });
+  assert.equal(patterned.error?.issues[0]?.path.join("."), "pattern");
+  assert.match(patterned.error?.issues[0]?.message ?? "", /takes no pattern/);
 });
 
 Deno.test("PermissionRules and PermissionSettings bound and check the whole list", () => {

@@ -1229,41 +1229,16 @@ export const PermissionRule: Schema<PermissionRule> = schemas.PermissionRule;
 
 /**
  * What a permission rule is for: one built-in tool id, a group (the tools' risk class:
- * `group:read`, `group:write`, `group:process`, `group:session`, `group:memory`) or `*` (every
- * tool).
+ * `group:read`, `group:write`, `group:process`, `group:session`, `group:memory`), the tools of a
+ * configured MCP server (`mcp:<server>`) or one of them by the name the server lists it under
+ * (`mcp:<server>/<tool>`), or `*` (every tool).
  */
-export type PermissionRuleTool =
-  | "*"
-  | "group:read"
-  | "group:write"
-  | "group:process"
-  | "group:session"
-  | "group:memory"
-  | "read"
-  | "write"
-  | "edit"
-  | "glob"
-  | "grep"
-  | "list"
-  | "history_read"
-  | "memory"
-  | "process_start"
-  | "process_read"
-  | "process_wait"
-  | "process_stop"
-  | "process_write"
-  | "process_resize"
-  | "thread_create"
-  | "thread_rename"
-  | "thread_archive"
-  | "thread_send"
-  | "thread_list"
-  | "thread_read"
-  | "subagent";
+export type PermissionRuleTool = string;
 /**
  * What a permission rule is for: one built-in tool id, a group (the tools' risk class:
- * `group:read`, `group:write`, `group:process`, `group:session`, `group:memory`) or `*` (every
- * tool).
+ * `group:read`, `group:write`, `group:process`, `group:session`, `group:memory`), the tools of a
+ * configured MCP server (`mcp:<server>`) or one of them by the name the server lists it under
+ * (`mcp:<server>/<tool>`), or `*` (every tool).
  */
 export const PermissionRuleTool: Schema<PermissionRuleTool> = schemas.PermissionRuleTool;
 

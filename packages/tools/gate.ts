@@ -71,7 +71,7 @@ export interface RunGateOptions {
   readonly configProblem?: string;
   /** config.yaml's `permissions.highRiskCommands` (default `ask`). */
   readonly highRiskCommands?: HighRiskCommands;
-  /** The runtime's breakers, keyed by tool id (absent: no breaker stage). */
+  /** The runtime's breakers, keyed by tool id or `mcp:<server>` (absent: no breaker stage). */
   readonly breakers?: CircuitBreakers;
   /** Options of the Run's loop detector (tests lower the limits). */
   readonly loop?: LoopDetectorOptions;
@@ -252,7 +252,12 @@ export async function admitCall<P>(
   }
   const policy = gate?.executionPolicy ?? context.executionPolicy;
   const verdict = unlisted(
-    decide(rules, { toolId: tool.id, risk: tool.risk, target }),
+    decide(rules, {
+      toolId: tool.id,
+      risk: tool.risk,
+      target,
+      ...(tool.mcp ? { mcp: tool.mcp } : {}),
+    }),
     tool,
     policy,
   );
@@ -302,7 +307,8 @@ export async function admitCall<P>(
   if (loop.verdict === "reuse") return { admitted: false, result: loop.result };
   let admission: BreakerAdmitted | null = null;
   if (gate.breakers !== null) {
-    const breaker = gate.breakers.admit(tool.id);
+    // One breaker per MCP server: a server that stopped answering fails all its tools.
+    const breaker = gate.breakers.admit(tool.mcp ? `mcp:${tool.mcp.server}` : tool.id);
     if (!breaker.admitted) return failure(breaker.reasonCode, breaker.message);
     admission = breaker;
   }
@@ -382,7 +388,7 @@ function realRootsOf(gate: RunGate, workspaceRoot: string, artifactsFolder: stri
  */
 function asking(
   gate: RunGate | undefined,
-  tool: Pick<ToolDefinition<unknown>, "id" | "risk">,
+  tool: Pick<ToolDefinition<unknown>, "id" | "risk" | "mcp">,
   target: CallTarget,
   reasonCode: ApprovalReasonCode,
   refusal: { code: string; content: string },
@@ -402,7 +408,7 @@ function asking(
           target: shown,
           // Only a rule's ask may become a rule: a dangerous command or a loop is judged
           // call by call.
-          rule: reasonCode === "permission_ask" ? approvalRule(tool.id, target) : null,
+          rule: reasonCode === "permission_ask" ? approvalRule(tool.id, target, tool.mcp) : null,
         },
       },
     };

@@ -255,6 +255,39 @@ Deno.test("a tool that keeps failing opens its breaker; after the wait one probe
   assert.equal(breakers.snapshot()[0]?.callsInWindow, window, "never reaches the breaker");
 });
 
+Deno.test("an MCP server's tools share one breaker: a server that times out fails them all", async () => {
+  const breakers = createCircuitBreakers({ now: () => 1_000_000 });
+  const mcpTool = (name: string, code: string) => ({
+    ...defineTool({
+      id: `mcp__srv__${name}`,
+      description: name,
+      params: z.object({ n: z.number() }),
+      mutating: false,
+      risk: "process",
+      run: () => Promise.reject(new ToolError(code, `${name} failed`)),
+    }),
+    mcp: { server: "srv", tool: name },
+  });
+  const slow = mcpTool("slow", "mcp_timeout");
+  const other = mcpTool("other", "mcp_timeout");
+  const answered = mcpTool("answered", "mcp_tool_error");
+  const { ws, context } = await gated("full_access", { breakers });
+  await using _ = ws;
+  let n = 0;
+  // A tool answering with errors is a working server: nothing counts.
+  for (let i = 0; i < OPENS_AFTER + 2; i++) {
+    assert.equal((await run(answered as never, { n: n++ }, context)).errorCode, "mcp_tool_error");
+  }
+  assert.equal(breakers.snapshot()[0]?.state ?? "closed", "closed");
+  for (let i = 0; i < OPENS_AFTER; i++) {
+    const tool = i % 2 === 0 ? slow : other;
+    assert.equal((await run(tool as never, { n: n++ }, context)).errorCode, "mcp_timeout");
+  }
+  const refused = await run(answered as never, { n: n++ }, context);
+  assert.equal(refused.errorCode, "circuit_open", "the server's breaker is open for every tool");
+  assert.deepEqual(breakers.snapshot().map((b) => [b.key, b.state]), [["mcp:srv", "open"]]);
+});
+
 Deno.test("with askUser, a verdict that asks is an approval: reason, summary and target, nothing run", async () => {
   const { ws, context } = await gated("ask", { askUser: true });
   await using _ = ws;

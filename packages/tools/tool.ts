@@ -242,6 +242,11 @@ export interface ToolDefinition<P = unknown> {
    */
   readonly defaultDecision?: PermissionDecision;
   /**
+   * The MCP server and the server's own name of the tool, for an MCP tool: what permission
+   * rules naming `mcp:<server>` or `mcp:<server>/<tool>` match. Absent for every other tool.
+   */
+  readonly mcp?: { readonly server: string; readonly tool: string };
+  /**
    * Runs the tool.
    *
    * @param params validated parameters

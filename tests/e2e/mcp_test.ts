@@ -79,20 +79,28 @@ Deno.test("spawned: MCP tools are offered, called, switched off and kept secret;
     content: string,
     executionPolicy: "ask" | "full_access" = "full_access",
     modelId = "scripted-model",
+    answer: "allow_once" | "allow_always" | null = "allow_once",
   ) => {
     const { runId } = await client.call(
       "turn.start",
       turnParams(thread.id, content, { executionPolicy, modelId }),
     );
-    if (executionPolicy === "ask" && content.includes("everything")) {
+    let approval: { decisions: string[]; rule: unknown } | null = null;
+    if (executionPolicy === "ask" && content.includes("everything") && answer !== null) {
       // The default for a tool that is not read-only: the user is asked.
       const asked = await recording.waitForEvent(
         `the approval of ${content}`,
         (event) => event.type === "approval.requested" && event.runId === runId,
       );
-      const { approvalId, summary } = asked.payload as { approvalId: string; summary: string };
+      const { approvalId, summary, decisions, rule } = asked.payload as {
+        approvalId: string;
+        summary: string;
+        decisions: string[];
+        rule: unknown;
+      };
       assert.match(summary, /mcp__everything__/, `the card names the tool: ${summary}`);
-      await client.call("approval.respond", { approvalId, decision: "allow_once" });
+      approval = { decisions, rule };
+      await client.call("approval.respond", { approvalId, decision: answer });
     }
     await recording.waitForEvent(
       `the run of ${content}`,
@@ -107,6 +115,10 @@ Deno.test("spawned: MCP tools are offered, called, switched off and kept secret;
     return {
       result: items.find((item) => item.kind === "tool_result"),
       answer: items.filter((item) => item.kind === "message").at(-1)?.content ?? "",
+      approval,
+      asked: recording.events.some((e: JournalEvent) =>
+        e.type === "approval.requested" && e.runId === runId
+      ),
     };
   };
 
@@ -144,6 +156,26 @@ Deno.test("spawned: MCP tools are offered, called, switched off and kept secret;
   assert.match(sum.result?.content ?? "", /42/);
   const asked = await turn('call: mcp__everything__get-sum {"a":1,"b":2}', "ask");
   assert.match(asked.result?.content ?? "", /3/, `allowed once, it ran: ${asked.result?.content}`);
+  // "Always allow" names the server's tool in a rule; the next call is not asked about.
+  const always = await turn(
+    'call: mcp__everything__get-sum {"a":2,"b":3}',
+    "ask",
+    "scripted-model",
+    "allow_always",
+  );
+  assert.deepEqual(always.approval?.rule, { tool: "mcp:everything/get-sum", decision: "allow" });
+  assert.ok(always.approval?.decisions.includes("allow_always"), "always is offered");
+  assert.match(always.result?.content ?? "", /5/);
+  const remembered = await turn(
+    'call: mcp__everything__get-sum {"a":4,"b":5}',
+    "ask",
+    "scripted-model",
+    null,
+  );
+  assert.equal(remembered.asked, false, "the rule answers: nobody is asked");
+  assert.match(remembered.result?.content ?? "", /9/);
+  const written = await Deno.readTextFile(join(home.home, "config.yaml"));
+  assert.match(written, /tool: mcp:everything\/get-sum/, "the rule is in config.yaml");
   const allowed = await turn("call: mcp__pages__alpha {}", "ask");
   assert.equal(allowed.result?.content, "alpha ran", "permission: allow asks nobody");
   // A hanging tool times out with a clear code; the server keeps answering.

@@ -74,6 +74,7 @@ export function mcpToolDefinition(spec: McpToolSpec, call: McpToolCaller): McpTo
     id: spec.name,
     mcpServer: spec.server,
     mcpTool: spec.tool.name,
+    mcp: { server: spec.server, tool: spec.tool.name },
     description: describe(spec),
     params: jsonSchemaParams(spec.tool.inputSchema as Record<string, unknown>),
     mutating: !readOnly,

@@ -2,8 +2,9 @@
  * The rule an approval's `allow_thread` / `allow_always` answer adds: allow this tool on
  * exactly what the call touched — the path (a glob matching that one path), the command
  * line (a command prefix of its words), or the tool alone for tools without a pattern.
- * A call a rule cannot name (a command with shell syntax, a path a glob cannot spell) has
- * none, and its approval offers only allow once and deny.
+ * An MCP tool's rule names its server and tool (`mcp:<server>/<tool>`). A call a rule
+ * cannot name (a command with shell syntax, a path a glob cannot spell) has none, and its
+ * approval offers only allow once and deny.
  *
  * @module
  */
@@ -22,6 +23,7 @@ const GLOB_SPECIAL = /[*?[\]{}]/g;
  *
  * @param toolId the tool
  * @param target what the call touches (`callTarget` / `resolveCallTarget`)
+ * @param mcp an MCP tool's server and own name
  * @returns a valid allow rule, or null
  * @example
  * ```ts
@@ -29,7 +31,17 @@ const GLOB_SPECIAL = /[*?[\]{}]/g;
  * // { tool: "process_start", pattern: "npm test", decision: "allow" }
  * ```
  */
-export function approvalRule(toolId: string, target: CallTarget): PermissionRule | null {
+export function approvalRule(
+  toolId: string,
+  target: CallTarget,
+  mcp?: { readonly server: string; readonly tool: string },
+): PermissionRule | null {
+  // An MCP tool is named by its server and the server's own name for it (the offered name
+  // may be shortened); a name no rule can spell gets none.
+  if (mcp !== undefined) {
+    const tool = `mcp:${mcp.server}/${mcp.tool}`;
+    return permissionPatternKind(tool) === "none" ? { tool, decision: "allow" } : null;
+  }
   const kind = permissionPatternKind(toolId);
   if (kind === null) return null;
   if (kind === "none") return { tool: toolId as PermissionRule["tool"], decision: "allow" };

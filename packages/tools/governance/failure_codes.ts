@@ -7,8 +7,8 @@
  * switch a healthy tool off for everyone. Only faults of the tool itself or of what it
  * depends on (the disk, a spawned program, a provider's service) count.
  *
- * A code in neither list counts as a failure: an unknown code (a new tool's, an MCP
- * server's) is a fault nobody has classed, and a breaker exists for those. A tool that adds
+ * A code in neither list counts as a failure: an unknown code (a new tool's) is a fault
+ * nobody has classed, and a breaker exists for those. A tool that adds
  * a code of the caller's kind lists it in {@linkcode NON_FAILURE_CODES}; a test reads the
  * package's sources and fails on any built-in code left unclassed.
  *
@@ -43,6 +43,10 @@ export const FAILURE_CODES: ReadonlySet<string> = new Set([
   "provider_protocol",
   "provider_unavailable",
   "provider_unknown",
+  // An MCP server that does not answer in time, or is not connected (its breaker is the
+  // server's: see gate.ts).
+  "mcp_timeout",
+  "mcp_server_unavailable",
 ]);
 
 /**
@@ -52,6 +56,9 @@ export const FAILURE_CODES: ReadonlySet<string> = new Set([
 export const NON_FAILURE_CODES: ReadonlySet<string> = new Set([
   // The gate and the wrapper refused or stopped the call before or while it ran.
   "invalid_arguments",
+  // An MCP tool answered with an error result: its server works, the call (often its
+  // arguments, which servers report this way) did not.
+  "mcp_tool_error",
   "permission_denied",
   "cancelled",
   "protected_value",

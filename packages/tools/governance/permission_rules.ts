@@ -24,6 +24,7 @@
  * @module
  */
 import {
+  mcpRuleTarget,
   type PermissionDecision,
   type PermissionPreset,
   PermissionRule,
@@ -50,6 +51,8 @@ export interface PermissionCall {
   readonly risk: ToolRisk;
   /** What the call touches (see `call_target.ts`). */
   readonly target: CallTarget;
+  /** An MCP tool's server and own name (what `mcp:<server>[/<tool>]` rules match). */
+  readonly mcp?: { readonly server: string; readonly tool: string };
 }
 
 /** Rules from one place, in order: a preset, config.yaml, a thread, `allow_always`… */
@@ -222,7 +225,9 @@ export function decide(ruleSet: PermissionRuleSet, call: PermissionCall): Permis
     const compiled = rules[i];
     if (compiled === undefined) continue;
     const tool = compiled.rule.tool;
-    if (tool !== "*" && tool !== call.toolId && tool !== group) continue;
+    if (tool !== "*" && tool !== call.toolId && tool !== group && !namesMcpTool(tool, call)) {
+      continue;
+    }
     if (!compiled.matchesTarget(call.target, commandsOf)) continue;
     return {
       decision: compiled.rule.decision,
@@ -232,6 +237,13 @@ export function decide(ruleSet: PermissionRuleSet, call: PermissionCall): Permis
     };
   }
   return { decision: ruleSet.fallback, rule: null, origin: null, index: null };
+}
+
+/** Whether a rule's `mcp:<server>` or `mcp:<server>/<tool>` names the call's MCP tool. */
+function namesMcpTool(ruleTool: string, call: PermissionCall): boolean {
+  const named = mcpRuleTarget(ruleTool);
+  if (named === null || call.mcp === undefined || named.server !== call.mcp.server) return false;
+  return named.tool === null || named.tool === call.mcp.tool;
 }
 
 function targetMatcher(

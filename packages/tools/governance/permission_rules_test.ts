@@ -83,6 +83,35 @@ Deno.test("decide: a rule's tool is *, the call's tool id or group:<risk>", () =
   }
 });
 
+Deno.test("decide: mcp:<server> rules match that server's tools, mcp:<server>/<tool> one of them", () => {
+  const mcp = (server: string, tool: string, risk: ToolRisk = "process"): PermissionCall => ({
+    ...call(`mcp__${server}__${tool}`, risk, {}),
+    mcp: { server, tool },
+  });
+  const cases: [string, PermissionCall, boolean][] = [
+    ["mcp:github", mcp("github", "create_issue"), true],
+    ["mcp:github", mcp("github", "search", "read"), true],
+    ["mcp:github", mcp("gitlab", "create_issue"), false],
+    ["mcp:git", mcp("github", "create_issue"), false],
+    ["mcp:github/create_issue", mcp("github", "create_issue"), true],
+    ["mcp:github/create_issue", mcp("github", "close_issue"), false],
+    ["mcp:github/create_issue", mcp("gitlab", "create_issue"), false],
+    // A server named a__b: its tools are not a's, whatever their offered names look like.
+    ["mcp:a", mcp("a__b", "c"), false],
+    ["mcp:a__b", mcp("a__b", "c"), true],
+    // A tool that is not an MCP server's never matches an mcp: rule, even by its id.
+    ["mcp:github", call("mcp__github__create_issue", "process", {}), false],
+  ];
+  for (const [tool, probe, matches] of cases) {
+    const ruleSet = compileRuleSet([{ origin: "t", rules: [{ tool, decision: "allow" }] }], "deny");
+    assert.equal(
+      decide(ruleSet, probe).decision,
+      matches ? "allow" : "deny",
+      `${tool} on ${probe.mcp ? `${probe.mcp.server}/${probe.mcp.tool}` : probe.toolId}`,
+    );
+  }
+});
+
 Deno.test("decide: relative globs match inside the workspace only, absolute globs any path", () => {
   const cases: [string, PermissionCall, boolean][] = [
     ["**", read("a/b/c.ts"), true],

@@ -12,7 +12,7 @@ import {
   TOOL_IDS,
 } from "../../enums.ts";
 import { PERMISSION_RULES_MAX_COUNT } from "../../limits.ts";
-import { permissionPatternProblem } from "../../permission_rules.ts";
+import { mcpRuleTarget, permissionPatternProblem } from "../../permission_rules.ts";
 
 export const PermissionDecision = z.enum(PERMISSION_DECISIONS, {
   error: `decision must be one of ${PERMISSION_DECISIONS.join(", ")}`,
@@ -27,17 +27,22 @@ export const PermissionPreset = z.enum(PERMISSION_PRESETS, {
     "`workspace_write`, `full_access`.",
 });
 
-const RULE_TOOLS = ["*", ...PERMISSION_TOOL_GROUPS, ...TOOL_IDS] as const;
+const RULE_TOOLS: readonly string[] = ["*", ...PERMISSION_TOOL_GROUPS, ...TOOL_IDS];
 
-export const PermissionRuleTool = z.enum(RULE_TOOLS, {
-  // Names the value at fault: a rule with a typo is found by what it says.
-  error: (issue) =>
-    `tool ${JSON.stringify(String(issue.input).slice(0, 64))} is not a built-in tool id, a ` +
-    "group (group:read, group:write, group:process, group:session, group:memory) or *",
-}).register(docs, {
+export const PermissionRuleTool = z.string().refine(
+  (tool) => RULE_TOOLS.includes(tool) || mcpRuleTarget(tool) !== null,
+  {
+    // Names the value at fault: a rule with a typo is found by what it says.
+    error: (issue) =>
+      `tool ${JSON.stringify(String(issue.input).slice(0, 64))} is not a built-in tool id, a ` +
+      "group (group:read, group:write, group:process, group:session, group:memory), " +
+      "mcp:<server>, mcp:<server>/<tool> or *",
+  },
+).register(docs, {
   description: "What a permission rule is for: one built-in tool id, a group (the tools' risk " +
-    "class: `group:read`, `group:write`, `group:process`, `group:session`, `group:memory`) " +
-    "or `*` (every tool).",
+    "class: `group:read`, `group:write`, `group:process`, `group:session`, `group:memory`), " +
+    "the tools of a configured MCP server (`mcp:<server>`) or one of them by the name the " +
+    "server lists it under (`mcp:<server>/<tool>`), or `*` (every tool).",
 });
 
 export const PermissionRule = z.strictObject({
