@@ -45,6 +45,9 @@ export function runEntries(items: readonly Item[]): RunEntry[] {
       }
       continue;
     }
+    // A finished answer with no text (a model that only thought before calling tools)
+    // shows nothing: no empty "Assistant" header, and its step's calls stay together.
+    if (isBlankAnswer(item)) continue;
     open = null;
     if (item.kind === "tool_result") {
       if (!paired.has(item.id)) {
@@ -55,6 +58,11 @@ export function runEntries(items: readonly Item[]): RunEntry[] {
     entries.push({ kind: "item", item });
   }
   return entries;
+}
+
+function isBlankAnswer(item: Item): boolean {
+  return item.kind === "message" && item.role === "assistant" && item.status !== "streaming" &&
+    item.content.trim() === "";
 }
 
 /**

@@ -31,7 +31,7 @@ function make(
     kind,
     role: kind === "tool_result" ? "tool" : "assistant",
     status: "completed",
-    content: "",
+    content: kind === "message" ? `text of ${id}` : "",
     data,
     createdAt: at(0),
     updatedAt: at(0),
@@ -91,6 +91,14 @@ Deno.test("tool activity: calls group by step and pair with their results", () =
       result("r", 1, { toolId: "read", callId: "gone" }),
       make("a", "message", 2),
     ], ["[->r]", "m:a"]],
+    ["an answer without text (only thinking before its calls) is no entry", [
+      make("u", "message", 1, {}, { role: "user" }),
+      make("think", "message", 2, {}, { content: "" }),
+      call("c1", 3, { toolId: "list", callId: "a" }),
+      make("blank", "message", 4, {}, { content: "  \n" }),
+      call("c2", 5, { toolId: "read", callId: "b" }),
+      make("live", "message", 6, {}, { content: "", status: "streaming" }),
+    ], ["m:u", "[c1>-,c2>-]", "m:live"]],
     ["a result never pairs with a call after it", [
       result("r", 1, { toolId: "read" }),
       call("c", 2, { toolId: "read" }),
