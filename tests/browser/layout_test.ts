@@ -615,6 +615,14 @@ Deno.test({
             await page.setViewportSize({ width, height });
             const phone = width <= 700;
             const size = `${width}x${height}-${theme}`;
+            // Let the layout switch (drawer ⇄ sidebar) settle first: a click aimed while it
+            // moves can land on the sidebar's collapse button, which sits where the
+            // drawer's close button was.
+            await page.waitForSelector(phone ? "nav.sidebar.drawer" : "nav.sidebar:not(.drawer)", {
+              ...wait,
+              state: "attached",
+            });
+            await frames(page);
             await page.click(phone ? ".phone-new-thread" : "nav.sidebar button.new-thread");
             await page.waitForSelector("form.composer textarea", wait);
             await shoot(`start-${size}`);
