@@ -47,6 +47,7 @@ export type ToolVerb =
   | "unarchivedThread"
   | "sentToThread"
   | "listedThreads"
+  | "listedWorkspace"
   | "readThread"
   | "called"
   | "used";
@@ -71,7 +72,7 @@ type Args = Readonly<Record<string, unknown>>;
 /** A known tool: its kind and verb, and how its target is read from the arguments. */
 interface ToolShape {
   kind: ToolKind;
-  verb: ToolVerb | ((args: Args) => ToolVerb);
+  verb: ToolVerb | ((args: Args, root: string | null) => ToolVerb);
   target: (args: Args, root: string | null) => string;
   code: boolean;
 }
@@ -80,6 +81,11 @@ const path = (key: string) => (args: Args, root: string | null) =>
   workspacePath(text(args, key), root);
 const field = (key: string) => (args: Args) => firstLine(text(args, key));
 const none = () => "";
+/** A listed folder as shown: "" for the workspace itself. */
+const listedPath = (args: Args, root: string | null) => {
+  const where = workspacePath(text(args, "path"), root);
+  return where === "." ? "" : where;
+};
 
 const MEMORY_VERBS: Readonly<Record<string, ToolVerb>> = {
   save: "remembered",
@@ -92,10 +98,11 @@ const SHAPES: Readonly<Record<string, ToolShape>> = {
   read: { kind: "read", verb: "read", target: path("path"), code: true },
   write: { kind: "change", verb: "wrote", target: path("path"), code: true },
   edit: { kind: "change", verb: "edited", target: path("path"), code: true },
+  // The workspace itself reads "Listed the workspace", not "Listed .".
   list: {
     kind: "read",
-    verb: "listed",
-    target: (args, root) => workspacePath(text(args, "path"), root) || ".",
+    verb: (args, root) => listedPath(args, root) === "" ? "listedWorkspace" : "listed",
+    target: listedPath,
     code: true,
   },
   glob: { kind: "search", verb: "found", target: searchTarget, code: true },
@@ -154,7 +161,9 @@ export function summarizeToolCall(
     : {};
   const shape = Object.hasOwn(SHAPES, toolId) ? SHAPES[toolId]! : null;
   if (shape) {
-    const verb = typeof shape.verb === "function" ? shape.verb(fields) : shape.verb;
+    const verb = typeof shape.verb === "function"
+      ? shape.verb(fields, workspaceRoot)
+      : shape.verb;
     return withTarget(shape.kind, verb, shape.target(fields, workspaceRoot), shape.code);
   }
   const mcp = MCP_NAME.exec(toolId);

@@ -19,8 +19,10 @@ Deno.test("tool summary: kind, verb and target of every built-in, MCP and unknow
       "a.ts",
       true,
     ]],
-    ["list", {}, ["read", "listed", ".", true]],
-    ["list", { path: ROOT }, ["read", "listed", ".", true]],
+    ["list", {}, ["read", "listedWorkspace", "", true]],
+    ["list", { path: ROOT }, ["read", "listedWorkspace", "", true]],
+    ["list", { path: "." }, ["read", "listedWorkspace", "", true]],
+    ["list", { path: `${ROOT}/src` }, ["read", "listed", "src", true]],
     ["glob", { pattern: "**/*.ts" }, ["search", "found", "**/*.ts", true]],
     ["grep", { pattern: "startServer", path: `${ROOT}/tests` }, [
       "search",
