@@ -161,9 +161,7 @@ export function summarizeToolCall(
     : {};
   const shape = Object.hasOwn(SHAPES, toolId) ? SHAPES[toolId]! : null;
   if (shape) {
-    const verb = typeof shape.verb === "function"
-      ? shape.verb(fields, workspaceRoot)
-      : shape.verb;
+    const verb = typeof shape.verb === "function" ? shape.verb(fields, workspaceRoot) : shape.verb;
     return withTarget(shape.kind, verb, shape.target(fields, workspaceRoot), shape.code);
   }
   const mcp = MCP_NAME.exec(toolId);
