@@ -5,8 +5,9 @@
  * its tools in the rule form's picker, a rule for the tool is added there and the rules
  * read in words ("All tools of server pages", "pages · alpha"); Settings › Tools (MCP)
  * shows the tool's rule on its quick Always allow / Ask / Deny and sets and removes
- * another tool's rule; the next turn calling the tool runs without asking. Screenshots
- * light and dark. Skipped without Chromium.
+ * another tool's rule; the next turn calling the tool runs without asking, and Settings ›
+ * Health names the server's breaker "MCP server pages". Screenshots light and dark.
+ * Skipped without Chromium.
  */
 import assert from "node:assert/strict";
 import { createHttpClient } from "@daedalus/client";
@@ -170,6 +171,18 @@ Deno.test({
         assert.equal(await page.$(PENDING), null, "the rule for the tool let it run unasked");
         const { approvals } = await client.call("approval.list", { status: "pending" });
         assert.deepEqual(approvals, [], "nothing waits for an answer");
+
+        // The server's breaker (one per MCP server) reads as the server in Settings › Health.
+        await openSettings(page, "health");
+        const breaker = 'dialog.settings .health-section tr[data-breaker="mcp:pages"]';
+        await page.waitForSelector(breaker, wait);
+        assert.equal(
+          (await page.textContent(`${breaker} th`))?.trim(),
+          "MCP server pages",
+          "named by its server, not its key",
+        );
+        await page.screenshot({ path: `${dir}/settings-health-mcp.png` });
+        await closeSettings(page);
         assert.deepEqual(run.pageErrors, []);
       },
       undefined,
