@@ -83,3 +83,5 @@ export { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";
 export { ATTACHMENT_MAX_BYTES, ATTACHMENTS_MAX_COUNT } from "@daedalus/protocol";
 // The search limits, so a UI can bound its search box and page size.
 export { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS } from "@daedalus/protocol";
+// How a permission rule names MCP tools, so a UI reads and writes such rules as the gate does.
+export { mcpRuleTarget } from "@daedalus/protocol";

@@ -62,6 +62,13 @@ export const MCP_RESTARTS_PER_MINUTE_MAX = 5;
 export const MCP_RESTART_BACKOFF_MIN_MS = 500;
 /** Longest wait between restarts. */
 export const MCP_RESTART_BACKOFF_MAX_MS = 30_000;
+/**
+ * How long a ready Streamable HTTP server goes without a `ping` (ms): nothing else notices
+ * a server that went away between calls, and one tiny request every half minute is cheap.
+ */
+export const MCP_HTTP_PING_INTERVAL_MS = 30_000;
+/** How long a `ping` may take before the server counts as gone (ms). */
+export const MCP_HTTP_PING_TIMEOUT_MS = 10_000;
 /** Most pages of tools/list read from one server (a server that never ends its cursor). */
 export const MCP_TOOL_PAGES_MAX = 100;
 /** Most tools taken from one server: every tool's schema rides in every model request. */

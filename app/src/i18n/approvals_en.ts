@@ -96,4 +96,7 @@ export const approvalsEn = {
   "permissions.add.patternHint":
     "A path glob for file tools (src/**/*.ts), a command prefix for commands (git status); leave empty for any.",
   "permissions.saving": "Saving…",
+  "permissions.rule.mcpServer": "All tools of server {server}",
+  "permissions.rule.mcpTool": "{server} · {tool}",
+  "permissions.add.mcpNoPattern": "Rules for MCP tools take no pattern.",
 };

@@ -94,4 +94,7 @@ export const approvalsZhCN: Record<keyof typeof approvalsEn, string> = {
   "permissions.add.patternHint":
     "文件工具用路径通配符（src/**/*.ts），命令用命令前缀（git status）；留空表示任意。",
   "permissions.saving": "正在保存…",
+  "permissions.rule.mcpServer": "服务器 {server} 的全部工具",
+  "permissions.rule.mcpTool": "{server} · {tool}",
+  "permissions.add.mcpNoPattern": "MCP 工具的规则不带模式。",
 };

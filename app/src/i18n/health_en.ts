@@ -21,6 +21,7 @@ export const healthEn = {
   "health.col.retry": "Next try",
   "health.kind.tool": "Tool",
   "health.kind.provider": "Provider",
+  "health.kind.mcpServer": "MCP server",
   "health.state.closed": "Working",
   "health.state.open": "Switched off",
   "health.state.half_open": "Testing again",

@@ -23,6 +23,7 @@ export const healthZhCN: Record<keyof typeof healthEn, string> = {
   "health.col.retry": "下次尝试",
   "health.kind.tool": "工具",
   "health.kind.provider": "服务商",
+  "health.kind.mcpServer": "MCP 服务器",
   "health.state.closed": "正常",
   "health.state.open": "已关闭",
   "health.state.half_open": "正在重新测试",

@@ -6,7 +6,10 @@
  *
  * @module
  */
-import type { BreakerSnapshot, JournalEvent } from "@daedalus/client";
+import { type BreakerSnapshot, type JournalEvent, mcpRuleTarget } from "@daedalus/client";
+
+/** What a breaker guards, for its label: a built-in tool, an MCP server or a provider. */
+export type BreakerSubject = "tool" | "mcpServer" | "provider";
 
 /** How a breaker stands, for a person. */
 export type BreakerPhase = "closed" | "open" | "half_open";
@@ -15,7 +18,9 @@ export type BreakerPhase = "closed" | "open" | "half_open";
 export interface BreakerRow {
   key: string;
   kind: BreakerSnapshot["kind"];
-  /** The tool id, or the provider id without the `provider:` prefix. */
+  /** What it guards: MCP servers' breakers are tool breakers keyed `mcp:<server>`. */
+  subject: BreakerSubject;
+  /** The tool id, the MCP server's name, or the provider id without its prefix. */
   name: string;
   phase: BreakerPhase;
   recentCalls: number;
@@ -32,12 +37,38 @@ const PROVIDER_PREFIX = "provider:";
 const PHASE_ORDER: Readonly<Record<BreakerPhase, number>> = { open: 0, half_open: 1, closed: 2 };
 
 /**
+ * The MCP server a tool breaker guards (one breaker per server, keyed `mcp:<server>`), or
+ * null for any other breaker.
+ *
+ * @param breaker the snapshot
+ * @returns the server's name, or null
+ */
+export function breakerMcpServer(breaker: Pick<BreakerSnapshot, "key" | "kind">): string | null {
+  if (breaker.kind !== "tool") return null;
+  const target = mcpRuleTarget(breaker.key);
+  return target !== null && target.tool === null ? target.server : null;
+}
+
+/**
+ * What a breaker guards.
+ *
+ * @param breaker the snapshot
+ * @returns tool, MCP server or provider
+ */
+export function breakerSubject(breaker: Pick<BreakerSnapshot, "key" | "kind">): BreakerSubject {
+  if (breaker.kind === "provider") return "provider";
+  return breakerMcpServer(breaker) === null ? "tool" : "mcpServer";
+}
+
+/**
  * The name a breaker is shown under.
  *
  * @param breaker the snapshot
- * @returns the tool id, or the provider id
+ * @returns the tool id, the MCP server's name, or the provider id
  */
 export function breakerName(breaker: Pick<BreakerSnapshot, "key" | "kind">): string {
+  const server = breakerMcpServer(breaker);
+  if (server !== null) return server;
   return breaker.kind === "provider" && breaker.key.startsWith(PROVIDER_PREFIX)
     ? breaker.key.slice(PROVIDER_PREFIX.length)
     : breaker.key;
@@ -57,6 +88,7 @@ export function breakerRow(breaker: BreakerSnapshot, nowMs: number): BreakerRow 
   return {
     key: breaker.key,
     kind: breaker.kind,
+    subject: breakerSubject(breaker),
     name: breakerName(breaker),
     phase,
     recentCalls: breaker.recentCalls,

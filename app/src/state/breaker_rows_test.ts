@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import type { BreakerSnapshot, JournalEvent } from "@daedalus/client";
-import { allHealthy, breakerName, breakerRow, breakerRows, movesBreakers } from "./breaker_rows.ts";
+import {
+  allHealthy,
+  breakerName,
+  breakerRow,
+  breakerRows,
+  breakerSubject,
+  movesBreakers,
+} from "./breaker_rows.ts";
 
 const NOW = Date.parse("2026-12-01T12:00:00.000Z");
 const at = (offsetMs: number) => new Date(NOW + offsetMs).toISOString();
@@ -30,6 +37,28 @@ Deno.test("breaker rows: names drop the provider prefix, tool ids stay", () => {
   for (const [input, want] of cases) {
     assert.equal(breakerName(input), want, `name of ${input.kind} ${input.key}`);
   }
+});
+
+Deno.test("breaker rows: an MCP server's breaker is named by its server", () => {
+  const cases: [Pick<BreakerSnapshot, "key" | "kind">, string, string][] = [
+    [{ key: "mcp:github", kind: "tool" }, "mcpServer", "github"],
+    [{ key: "mcp:every-thing_2", kind: "tool" }, "mcpServer", "every-thing_2"],
+    [{ key: "mcp__github__create_issue", kind: "tool" }, "tool", "mcp__github__create_issue"],
+    // Not a server key: a tool-level name, a bad server name, a provider.
+    [{ key: "mcp:github/create_issue", kind: "tool" }, "tool", "mcp:github/create_issue"],
+    [{ key: "mcp:GitHub", kind: "tool" }, "tool", "mcp:GitHub"],
+    [{ key: "mcp:github", kind: "provider" }, "provider", "mcp:github"],
+    [{ key: "read", kind: "tool" }, "tool", "read"],
+    [{ key: "provider:scripted", kind: "provider" }, "provider", "scripted"],
+  ];
+  for (const [input, subject, name] of cases) {
+    assert.equal(breakerSubject(input), subject, `subject of ${input.kind} ${input.key}`);
+    assert.equal(breakerName(input), name, `name of ${input.kind} ${input.key}`);
+  }
+  const row = breakerRow(breaker("mcp:github"), NOW);
+  assert.equal(row.subject, "mcpServer");
+  assert.equal(row.name, "github");
+  assert.equal(row.key, "mcp:github", "the key stays for data-breaker");
 });
 
 Deno.test("breaker rows: the phase and countdown a person sees at a moment", () => {

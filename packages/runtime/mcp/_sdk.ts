@@ -9,7 +9,10 @@
 export { Client } from "@modelcontextprotocol/sdk/client";
 export { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+export {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 export { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/shared/stdio"

@@ -29,15 +29,23 @@ export interface HttpEverything extends AsyncDisposable {
   readonly url: string;
 }
 
-/**
- * Starts server-everything over Streamable HTTP on a free loopback port.
- *
- * @returns its endpoint; dispose to stop it
- */
-export async function startHttpEverything(): Promise<HttpEverything> {
+/** A free loopback port (free when asked: another process may take it meanwhile). */
+export function freeLoopbackPort(): number {
   const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (probe.addr as Deno.NetAddr).port;
   probe.close();
+  return port;
+}
+
+/**
+ * Starts server-everything over Streamable HTTP on a loopback port.
+ *
+ * @param port the port (a free one by default; a test restarting a server passes its old one)
+ * @returns its endpoint; dispose to stop it
+ */
+export async function startHttpEverything(
+  port: number = freeLoopbackPort(),
+): Promise<HttpEverything> {
   const child = new Deno.Command("node", {
     args: ["--require", FORCE_LOOPBACK, EVERYTHING_ENTRY, "streamableHttp"],
     env: { PORT: String(port) },

@@ -7,6 +7,10 @@
  * `mcp.restart`. Nothing here blocks the runtime: connecting runs in the background and a
  * failure only changes the status.
  *
+ * A ready Streamable HTTP server is pinged every {@linkcode MCP_HTTP_PING_INTERVAL_MS}
+ * (`session_health.ts`): a ping that fails marks it failed with the reason and restarts it
+ * with the same backoff; a 404 (the spec's "session expired") starts a new session at once.
+ *
  * Roots are offered: `roots/list` is answered with the workspaces of the Runs whose calls
  * are on this server at that moment (a server asks while it serves a call; asked at
  * another time, the list is empty, and server-filesystem then keeps its own folders).
@@ -21,6 +25,7 @@ import {
   McpError,
   type Progress,
   StreamableHTTPClientTransport,
+  StreamableHTTPError,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "./_sdk.ts";
@@ -29,13 +34,20 @@ import { pathToFileURL } from "node:url";
 import type { McpServerConfig } from "@daedalus/storage";
 import { ToolError, type ToolProgress, type ToolResult } from "@daedalus/tools";
 import { RUNTIME_VERSION } from "../version.ts";
-import { MCP_CONNECT_TIMEOUT_MS, MCP_TOOL_PAGES_MAX, MCP_TOOLS_PER_SERVER_MAX } from "../limits.ts";
+import {
+  MCP_CONNECT_TIMEOUT_MS,
+  MCP_HTTP_PING_INTERVAL_MS,
+  MCP_HTTP_PING_TIMEOUT_MS,
+  MCP_TOOL_PAGES_MAX,
+  MCP_TOOLS_PER_SERVER_MAX,
+} from "../limits.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { ServerLog } from "./server_log.ts";
 import { RestartPolicy } from "./restart_policy.ts";
 import { mcpImages, mcpToolResult } from "./call_result.ts";
 import type { McpCallAnswer } from "./mcp_tool.ts";
 import { jsonSchemaParams } from "./mcp_tool.ts";
+import { pingFailure, type PingTimers, SessionPinger } from "./session_health.ts";
 
 /** Where a server stands. */
 export type McpServerState = "connecting" | "ready" | "failed" | "disabled";
@@ -70,6 +82,12 @@ export interface ServerConnectionDeps {
   readonly connectTimeoutMs?: number;
   /** The first wait before a restart (default 0.5 s: `MCP_RESTART_BACKOFF_MIN_MS`). */
   readonly restartBackoffMinMs?: number;
+  /** Time between pings of a ready HTTP session (default `MCP_HTTP_PING_INTERVAL_MS`). */
+  readonly pingIntervalMs?: number;
+  /** How long a ping may take (default `MCP_HTTP_PING_TIMEOUT_MS`). */
+  readonly pingTimeoutMs?: number;
+  /** The timers pings are scheduled with (the platform's by default; tests step time). */
+  readonly pingTimers?: PingTimers;
 }
 
 const NOT_CONNECTED: Omit<McpConnectionStatus, "state" | "message" | "restarts"> = {
@@ -99,6 +117,8 @@ export class ServerConnection {
   readonly #callRoots = new Map<number, string>();
   #nextCall = 1;
   #refreshAgain = false;
+  /** Pings the HTTP session while it is ready. */
+  #pinger: SessionPinger | null = null;
 
   /**
    * @param name the server's name
@@ -276,13 +296,19 @@ export class ServerConnection {
     }
     if (!(error instanceof McpError) && this.transport === "http") {
       // The endpoint is gone or the session expired: reconnect in the background.
-      this.#failed(`the call failed: ${said}`);
+      if (error instanceof StreamableHTTPError && error.code === 404) {
+        this.#newSession(`the session expired (404 during ${tool}); starting a new session`);
+      } else {
+        this.#failed(`the call failed: ${said}`);
+      }
     }
     return new ToolError("mcp_call_failed", `${tool} failed on MCP server ${this.name}: ${said}`);
   }
 
-  async #connect(): Promise<void> {
-    this.#set({ ...NOT_CONNECTED, state: "connecting", message: null });
+  /** @param doing what the status says while connecting (why, for a new session) */
+  async #connect(doing: string | null = null): Promise<void> {
+    this.#stopPinging();
+    this.#set({ ...NOT_CONNECTED, state: "connecting", message: doing });
     const client = new Client({ name: "daedalus", version: RUNTIME_VERSION }, {
       capabilities: { roots: {} },
     });
@@ -318,6 +344,7 @@ export class ServerConnection {
         pid: transport instanceof ProcessGroupStdioTransport ? transport.pid : null,
       });
       void this.log.note(`ready: ${tools.length} tools`);
+      if (transport instanceof StreamableHTTPClientTransport) this.#startPinging(client);
     } catch (error) {
       if (this.#client !== client) return;
       const ended = transport instanceof ProcessGroupStdioTransport ? transport.endReason : null;
@@ -388,9 +415,49 @@ export class ServerConnection {
     await this.#refreshing;
   }
 
+  /** Pings the ready HTTP session; a failed ping fails it, or starts a new session (404). */
+  #startPinging(client: Client): void {
+    const timeoutMs = this.#deps.pingTimeoutMs ?? MCP_HTTP_PING_TIMEOUT_MS;
+    const pinger = new SessionPinger({
+      ping: (timeout) => client.ping({ timeout }),
+      onFailure: (error) => {
+        if (this.#client !== client || this.#pinger !== pinger) return;
+        const failure = pingFailure(error, timeoutMs);
+        if (failure.sessionExpired) this.#newSession(failure.message);
+        else this.#failed(failure.message);
+      },
+      intervalMs: this.#deps.pingIntervalMs ?? MCP_HTTP_PING_INTERVAL_MS,
+      timeoutMs,
+      ...(this.#deps.pingTimers ? { timers: this.#deps.pingTimers } : {}),
+    });
+    this.#pinger = pinger;
+    pinger.start();
+  }
+
+  #stopPinging(): void {
+    this.#pinger?.stop();
+    this.#pinger = null;
+  }
+
+  /**
+   * The server forgot the session (404): drop it (no DELETE: it is gone) and initialize a
+   * new one now; a new session that fails takes the usual failure path and its backoff.
+   */
+  #newSession(reason: string): void {
+    if (this.#stopped) return;
+    const message = this.#deps.redact(reason);
+    void this.log.note(message);
+    const old = this.#client;
+    this.#client = null;
+    this.#transport = null;
+    void old?.close().catch(() => {});
+    void this.#connect(message);
+  }
+
   /** Fails the server with a reason and, unless stopped or over its limit, restarts it. */
   #failed(reason: string): void {
     if (this.#stopped) return;
+    this.#stopPinging();
     const message = this.#deps.redact(reason);
     void this.log.note(`failed: ${message}`);
     const old = this.#client;
@@ -419,6 +486,7 @@ export class ServerConnection {
   }
 
   async #disconnect(): Promise<void> {
+    this.#stopPinging();
     const client = this.#client;
     const transport = this.#transport;
     this.#client = null;

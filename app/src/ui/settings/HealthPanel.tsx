@@ -62,7 +62,7 @@ function BreakerLine({ row }: { row: BreakerRow }) {
   return (
     <tr data-breaker={row.key} data-state={row.phase}>
       <th scope="row">
-        <span class="muted breaker-kind">{t(`health.kind.${row.kind}`)}</span>{" "}
+        <span class="muted breaker-kind">{t(`health.kind.${row.subject}`)}</span>{" "}
         <code>{row.name}</code>
       </th>
       <td>

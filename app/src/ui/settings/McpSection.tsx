@@ -14,6 +14,8 @@ import {
 } from "../../state/mcp_servers.ts";
 import type { CallFailure } from "../../state/call_failure.ts";
 import { onJournalEvent } from "../../state/store.ts";
+import { loadPermissionSettings, permissionSettings } from "../../state/permission_settings.ts";
+import { applyMcpToolChoice, mcpRuleTool, mcpToolRuleDecision } from "../../state/mcp_rules.ts";
 import { t } from "../../i18n/i18n.ts";
 import { FailureLine } from "./FailureLine.tsx";
 import "./data_sections.css";
@@ -24,11 +26,14 @@ import "./mcp.css";
  * Settings → Tools (MCP): each configured server with its status (the reason when it
  * failed), its switch, Restart and Remove, its tools with a switch each and its log's last
  * lines; then a form that adds a server by command or URL, with env variables or headers
- * as masked rows. The list is read when mounted and again on every `mcp.status_changed`.
+ * as masked rows. Each tool has a quick Always allow / Ask / Deny that writes (or, chosen
+ * again, removes) its `mcp:<server>/<tool>` permission rule. The list is read when mounted
+ * and again on every `mcp.status_changed`; the permission rules when mounted.
  */
 export function McpSection() {
   useEffect(() => {
     void loadMcp();
+    void loadPermissionSettings();
     return onJournalEvent((event) => {
       if (event.type === "mcp.status_changed") void loadMcp();
     });
@@ -46,6 +51,9 @@ export function McpSection() {
       </header>
       <p class="muted">{t("mcp.intro")}</p>
       {view.error && <FailureLine failure={view.error} />}
+      {permissionSettings.value.error && permissionSettings.value.errorAt === "rules" && (
+        <FailureLine failure={permissionSettings.value.error} />
+      )}
       {firstLoad && <p class="muted">{t("mcp.loading")}</p>}
       {view.status === "ready" && view.servers.length === 0 && <p class="muted">{t("mcp.none")}</p>}
       {view.servers.length > 0 && (
@@ -136,6 +144,7 @@ function ServerCard({ server, pending }: { server: McpServer; pending: ReadonlyS
                   {tool.readOnly && <span class="mcp-badge">{t("mcp.readOnly")}</span>}
                   {tool.destructive && <span class="mcp-badge danger">{t("mcp.destructive")}</span>}
                   {tool.description && <p class="muted">{tool.description}</p>}
+                  <ToolRuleChoice server={server.name} tool={tool.name} />
                 </div>
                 <Switch
                   checked={tool.enabled}
@@ -187,6 +196,46 @@ function ServerCard({ server, pending }: { server: McpServer; pending: ReadonlyS
           </div>
         )}
     </li>
+  );
+}
+
+const RULE_CHOICES = ["allow", "ask", "deny"] as const;
+
+/**
+ * One tool's quick permission: three buttons, the one its own rule has pressed; nothing
+ * until the rules are read, and nothing for a name a rule cannot hold.
+ */
+function ToolRuleChoice({ server, tool }: { server: string; tool: string }) {
+  const permissions = permissionSettings.value;
+  if (permissions.settings === null || mcpRuleTool(server, tool) === null) return null;
+  const current = mcpToolRuleDecision(permissions.settings.rules, server, tool);
+  const hint = `mcp-rule-hint-${server}-${tool}`;
+  return (
+    <div class="mcp-rule">
+      <div
+        class="mcp-rule-choices"
+        role="group"
+        aria-label={t("mcp.rule.label", { name: tool })}
+        aria-describedby={hint}
+      >
+        {RULE_CHOICES.map((decision) => (
+          <button
+            key={decision}
+            type="button"
+            class={`mcp-rule-choice decision-${decision}`}
+            data-decision={decision}
+            aria-pressed={current === decision}
+            aria-disabled={permissions.saving}
+            onClick={() => permissions.saving || void applyMcpToolChoice(server, tool, decision)}
+          >
+            {t(`mcp.rule.${decision}`)}
+          </button>
+        ))}
+      </div>
+      <small class="muted" id={hint}>
+        {current === null ? t("mcp.rule.none") : t("mcp.rule.set")}
+      </small>
+    </div>
   );
 }
 

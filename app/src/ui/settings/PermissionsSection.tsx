@@ -11,7 +11,10 @@ import {
   ruleFromForm,
   updatePermissionSettings,
 } from "../../state/permission_settings.ts";
+import { loadMcp, mcpView } from "../../state/mcp_servers.ts";
+import { mcpRuleSuggestions, ruleToolName } from "../../state/mcp_rules.ts";
 import { FailureLine } from "./FailureLine.tsx";
+import { ruleToolLabel } from "./rule_tool_label.ts";
 import "./permissions.css";
 
 const PRESETS = ["read_only", "ask", "workspace_write", "full_access"] as const;
@@ -37,11 +40,13 @@ const TOOL_SUGGESTIONS = [
 /**
  * Settings › Permissions: the preset new runs start from (each explained), what
  * high-risk commands get, and config.yaml's rules with remove and a form to add one.
- * Loads when mounted; every change shows the runtime's answer or its refusal.
+ * Loads when mounted (with `mcp.list`, so the form offers the MCP servers' tools); every
+ * change shows the runtime's answer or its refusal.
  */
 export function PermissionsSection() {
   useEffect(() => {
     void loadPermissionSettings();
+    void loadMcp();
   }, []);
   return <PermissionsPanel view={permissionSettings.value} />;
 }
@@ -153,7 +158,13 @@ function RuleList({ settings, saving }: { settings: PermissionsView; saving: boo
                 <tr key={`${rule.index}:${rule.tool}:${rule.pattern ?? ""}:${rule.decision}`}>
                   <td>{rule.index + 1}</td>
                   <td>
-                    <code>{rule.tool}</code>
+                    {ruleToolName(rule.tool).kind === "builtin"
+                      ? <code>{rule.tool}</code>
+                      : (
+                        <span class="permission-mcp-tool" title={rule.tool}>
+                          {ruleToolLabel(rule.tool)}
+                        </span>
+                      )}
                   </td>
                   <td>
                     {rule.pattern === undefined
@@ -170,7 +181,7 @@ function RuleList({ settings, saving }: { settings: PermissionsView; saving: boo
                       aria-disabled={saving}
                       aria-label={t("permissions.rule.removeLabel", {
                         index: rule.index + 1,
-                        tool: rule.tool,
+                        tool: ruleToolLabel(rule.tool),
                         pattern: rule.pattern ?? t("permissions.rule.anyTarget"),
                         decision: t(`permissions.decision.${rule.decision}` as MessageKey),
                       })}
@@ -193,10 +204,14 @@ function AddRuleForm({ saving }: { saving: boolean }) {
   const [tool, setTool] = useState("process_start");
   const [pattern, setPattern] = useState("");
   const [decision, setDecision] = useState<string>("allow");
+  // MCP rules name a server or a tool, never a target: the pattern field does not apply.
+  const mcpTool = ruleToolName(tool.trim()).kind !== "builtin";
   const submit = async (event: Event) => {
     event.preventDefault();
     if (saving) return;
-    const added = await addPermissionRule(ruleFromForm({ tool, pattern, decision }));
+    const added = await addPermissionRule(
+      ruleFromForm({ tool: tool.trim(), pattern: mcpTool ? "" : pattern, decision }),
+    );
     if (added) setPattern("");
   };
   return (
@@ -215,6 +230,13 @@ function AddRuleForm({ saving }: { saving: boolean }) {
           />
           <datalist id="permission-tools">
             {TOOL_SUGGESTIONS.map((id) => <option key={id} value={id} />)}
+            {mcpRuleSuggestions(mcpView.value.servers).map((suggestion) => (
+              <option
+                key={suggestion.value}
+                value={suggestion.value}
+                label={ruleToolLabel(suggestion.name)}
+              />
+            ))}
           </datalist>
         </label>
         <label class="settings-field grow">
@@ -222,7 +244,8 @@ function AddRuleForm({ saving }: { saving: boolean }) {
           <input
             type="text"
             name="pattern"
-            value={pattern}
+            value={mcpTool ? "" : pattern}
+            disabled={mcpTool}
             aria-describedby="permission-pattern-hint"
             onInput={(event) => setPattern(event.currentTarget.value)}
           />
@@ -242,7 +265,9 @@ function AddRuleForm({ saving }: { saving: boolean }) {
           </select>
         </label>
       </div>
-      <p class="muted" id="permission-pattern-hint">{t("permissions.add.patternHint")}</p>
+      <p class="muted" id="permission-pattern-hint">
+        {mcpTool ? t("permissions.add.mcpNoPattern") : t("permissions.add.patternHint")}
+      </p>
       <button type="submit" class="add-rule" aria-disabled={saving}>
         {t("permissions.add.submit")}
       </button>

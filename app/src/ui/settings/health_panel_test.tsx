@@ -88,3 +88,16 @@ Deno.test("health panel: loading, and a failed read shows its reason", () => {
     assert.doesNotMatch(failed, /healthy/, "a failed read claims no health");
   });
 });
+
+Deno.test("health panel: an MCP server's breaker is shown as the server, not its key", () => {
+  const github: BreakerSnapshot = { ...OPEN, key: "mcp:github", kind: "tool" };
+  inEnglish(() => {
+    const shown = text(HealthPanel({ view: ready([github]), nowMs: NOW }));
+    assert.match(shown, /MCP server githubSwitched off/);
+    assert.doesNotMatch(shown, /mcp:github/, "the raw key is not shown");
+  });
+  inLocale("zh-CN", () => {
+    const zh = text(HealthPanel({ view: ready([github]), nowMs: NOW }));
+    assert.match(zh, /MCP 服务器 github已关闭/);
+  });
+});
