@@ -56,6 +56,11 @@ export const MCP_STDIO_LINE_MAX_BYTES = 16 * 1024 * 1024;
 export const MCP_CONNECT_TIMEOUT_MS = 30_000;
 /** How long a stopping stdio server gets after SIGTERM before its process group is killed. */
 export const MCP_STOP_GRACE_MS = 2_000;
+/**
+ * How far a left-over stdio MCP server's observed start time may be from its record's and
+ * still be the same process (`ps` reports whole seconds; a pid reused later is far off).
+ */
+export const MCP_CUSTODY_TOLERANCE_MS = 5_000;
 /** Most automatic restarts of one server within a minute; after that it stays failed. */
 export const MCP_RESTARTS_PER_MINUTE_MAX = 5;
 /** First wait before restarting a crashed server; doubled after each crash in a row. */

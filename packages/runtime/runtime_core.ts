@@ -64,6 +64,8 @@ import {
 import { createRunToolContext, readRunPermissions } from "./tools/run_tool_context.ts";
 import { McpServers } from "./mcp/mcp_servers.ts";
 import { McpStatusAnnouncer } from "./mcp/status_announcer.ts";
+import { join } from "node:path";
+import { sweepOrphanServers } from "./mcp/server_custody.ts";
 import { MemoryRefinement } from "./memory/refinement.ts";
 import { readCompletedItems } from "./memory/completed_items.ts";
 import { workspaceMemoryKey } from "./memory/workspace_key.ts";
@@ -400,7 +402,9 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   for (const record of await manager.recover(store.read((db) => readRunningProcessRecords(db)))) {
     recordProcess(store, record);
   }
-  // In the background: no server, however slow or broken, holds up the start.
+  // Stdio servers a crashed runtime left running go first (a few `ps` calls at most);
+  // then, in the background, no server however slow or broken holds up the start.
+  await sweepOrphanServers(join(paths.logs, "mcp"));
   mcpServers.start(config.mcp);
   let closed: Promise<void> | undefined;
   return {

@@ -264,3 +264,51 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+Deno.test("spawned: a stdio server a SIGKILLed runtime left running is stopped when the next one starts", async () => {
+  await using home = await makeTempHome();
+  await Deno.writeTextFile(
+    join(home.home, "config.yaml"),
+    [
+      "version: 1",
+      "mcp:",
+      "  servers:",
+      "    pages:",
+      // A server that outlives its stdin (the reference servers exit when it closes): the
+      // shell leading its group sleeps on after node is gone.
+      "      command: /bin/sh",
+      `      args: ["-c", ${JSON.stringify(`node ${PAGINATED_SERVER}; exec sleep 1000`)}]`,
+      "",
+    ].join("\n"),
+  );
+  let orphan: number | null = null;
+  {
+    await using first = await startFixture(home);
+    await using recording = await openClient(first.url, await first.token());
+    const ready = await waitUntil("pages ready", async () => {
+      const list = (await recording.client.call("mcp.list", {})).servers as {
+        state: string;
+        pid: number | null;
+      }[];
+      return list[0]?.state === "ready" && list[0].pid !== null ? list[0] : undefined;
+    });
+    orphan = ready.pid;
+    first.child.kill("SIGKILL"); // a crash: nobody stops the server
+    await first.child.exit(30_000);
+  }
+  assert.ok(orphan !== null && alive(orphan), "the server outlived the crashed runtime");
+  await using second = await startFixture(home);
+  await using recording = await openClient(second.url, await second.token());
+  await waitUntil(
+    "the left-over server is gone",
+    () => Promise.resolve(!alive(orphan!) || undefined),
+  );
+  const list = await waitUntil("pages ready again", async () => {
+    const servers = (await recording.client.call("mcp.list", {})).servers as {
+      state: string;
+      pid: number | null;
+    }[];
+    return servers[0]?.state === "ready" ? servers : undefined;
+  });
+  assert.notEqual(list[0]!.pid, orphan, "a new server of its own");
+});

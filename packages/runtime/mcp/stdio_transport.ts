@@ -19,6 +19,7 @@ import {
 } from "./_sdk.ts";
 import { MCP_STDIO_LINE_MAX_BYTES, MCP_STOP_GRACE_MS } from "../limits.ts";
 import type { ServerLog } from "./server_log.ts";
+import { custodyPath, recordCustody, releaseCustody } from "./server_custody.ts";
 
 /** What starts a stdio server. */
 export interface StdioServerParams {
@@ -70,7 +71,7 @@ export class ProcessGroupStdioTransport implements Transport {
    *
    * @throws the spawn error (an unknown command: `NotFound`)
    */
-  start(): Promise<void> {
+  async start(): Promise<void> {
     const child = new Deno.Command(this.#params.command, {
       args: [...this.#params.args],
       env: { ...getDefaultEnvironment(), ...this.#params.env },
@@ -87,13 +88,17 @@ export class ProcessGroupStdioTransport implements Transport {
     void this.#readMessages(child.stdout);
     void this.#log.follow(child.stderr);
     child.status.then((status) => {
+      void releaseCustody(custodyPath(this.#log.path));
       this.#end(
         status.signal
           ? `the server process was killed (${status.signal})`
           : `the server process exited with code ${status.code}`,
       );
     }, (error) => this.#end(`the server process failed: ${error}`));
-    return Promise.resolve();
+    // A runtime that dies without stopping it leaves this record for the next one.
+    await recordCustody(custodyPath(this.#log.path), child.pid).catch((error) =>
+      console.error(`mcp custody ${this.#log.path}: ${(error as Error).message}`)
+    );
   }
 
   /**
