@@ -18,6 +18,7 @@ Deno.test("the front door exports the client, the HTTP client and the protocol's
       "createClient",
       "createHttpClient",
       "httpRpcUrl",
+      "mcpRuleTarget",
       "uploadAttachment",
       "uploadUrl",
       "webSocketUrl",
