@@ -17,6 +17,21 @@ Deno.test("the manifest lists every method, event, tool and code", () => {
   const manifest = buildProtocolManifest();
   assert.equal(Object.keys(manifest.methods).length, 59);
   assert.equal(Object.keys(manifest.events).length, 26);
+  assert.deepEqual(Object.keys(manifest.canonicalEvents), [
+    "text_delta",
+    "reasoning_delta",
+    "file_output",
+    "tool_call_start",
+    "tool_call_end",
+    "subagent_start",
+    "subagent_end",
+    "node_lifecycle",
+    "interrupt",
+    "usage",
+    "error",
+    "custom",
+    "done",
+  ]);
   const names = [
     "approval.respond",
     "approval.list",

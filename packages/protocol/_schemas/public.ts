@@ -153,3 +153,19 @@ export { BreakerSnapshot } from "./methods/breaker.ts";
 export { DailyUsageBucket, TokenUsage, UsageSummary } from "./domain/usage.ts";
 export { EventEnvelope, EventNotification } from "./events.ts";
 export { GoldenCase, GoldenStep, GoldenTrace } from "./golden_trace.ts";
+export {
+  CanonicalCustom,
+  CanonicalDone,
+  CanonicalError,
+  CanonicalEvent,
+  CanonicalFileOutput,
+  CanonicalInterrupt,
+  CanonicalNodeLifecycle,
+  CanonicalReasoningDelta,
+  CanonicalSubAgentEnd,
+  CanonicalSubAgentStart,
+  CanonicalTextDelta,
+  CanonicalToolCallEnd,
+  CanonicalToolCallStart,
+  CanonicalUsage,
+} from "./canonical/event.ts";
