@@ -503,6 +503,9 @@ export type ErrorReasonCode =
   | "approval_not_found"
   | "approval_already_resolved"
   | "approval_decision_invalid"
+  | "gateway_key_not_found"
+  | "gateway_keys_full"
+  | "tool_not_found"
   | "memory_not_found"
   | "memory_revision_conflict"
   | "memory_forgotten"
@@ -982,6 +985,43 @@ export type FrozenCompaction = {
 };
 /** The compaction setting a Run was frozen with. */
 export const FrozenCompaction: Schema<FrozenCompaction> = schemas.FrozenCompaction;
+
+/** A gateway app key as `gateway.key.list` shows it. */
+export type GatewayKey = {
+  keyId: GatewayKeyId;
+  name: string;
+  profile: GatewayKeyProfile;
+  hint: string;
+  createdAt: Timestamp;
+  lastUsedAt: Timestamp | null;
+  revokedAt: Timestamp | null;
+  [key: string]: unknown;
+};
+/** A gateway app key as `gateway.key.list` shows it. */
+export const GatewayKey: Schema<GatewayKey> = schemas.GatewayKey;
+
+/** A gateway app key's id (not the key: that is secret). */
+export type GatewayKeyId = string;
+/** A gateway app key's id (not the key: that is secret). */
+export const GatewayKeyId: Schema<GatewayKeyId> = schemas.GatewayKeyId;
+
+/**
+ * What runs started with a gateway app key may do: their model, execution policy, workspace and
+ * tools, and which browser origins may use the key.
+ */
+export type GatewayKeyProfile = {
+  providerId: Identifier;
+  modelId: Identifier;
+  permission: ExecutionPolicy;
+  workspace?: string;
+  tools?: Identifier[];
+  allowedOrigins?: string[];
+};
+/**
+ * What runs started with a gateway app key may do: their model, execution policy, workspace and
+ * tools, and which browser origins may use the key.
+ */
+export const GatewayKeyProfile: Schema<GatewayKeyProfile> = schemas.GatewayKeyProfile;
 
 /** One recorded conversation. */
 export type GoldenCase = {
@@ -2745,6 +2785,14 @@ export type MethodParamsMap = {
   "mcp.restart": {
     name: McpServerName;
   };
+  "gateway.key.create": {
+    name: string;
+    profile: GatewayKeyProfile;
+  };
+  "gateway.key.list": Record<string, never>;
+  "gateway.key.revoke": {
+    keyId: GatewayKeyId;
+  };
   "runtime.shutdown": Record<string, never>;
 };
 
@@ -3016,6 +3064,21 @@ export type MethodResultMap = {
   };
   "mcp.restart": {
     server: McpServer;
+    [key: string]: unknown;
+  };
+  "gateway.key.create": {
+    keyId: GatewayKeyId;
+    key: string;
+    gatewayKey: GatewayKey;
+    [key: string]: unknown;
+  };
+  "gateway.key.list": {
+    keys: GatewayKey[];
+    [key: string]: unknown;
+  };
+  "gateway.key.revoke": {
+    gatewayKey: GatewayKey;
+    changed: boolean;
     [key: string]: unknown;
   };
   "runtime.shutdown": {
