@@ -12,6 +12,7 @@
  * @module
  */
 import type { CanonicalEvent, Item, JournalEvent, TokenUsage } from "@daedalus/protocol";
+import { addUsage } from "./usage_sum.ts";
 
 /** A canonical event and the seq of the journal event it came from. */
 export interface SequencedCanonicalEvent {
@@ -307,17 +308,4 @@ function settled(
   }
   events.push({ type: "done", status: payload.status, usage: state.usage });
   return { state: { ...next, done: true }, events };
-}
-
-function addUsage(total: TokenUsage | null, usage: TokenUsage): TokenUsage {
-  if (total === null) return { ...usage };
-  const nullable = (a: number | null, b: number | null) =>
-    a === null && b === null ? null : (a ?? 0) + (b ?? 0);
-  return {
-    inputTokens: total.inputTokens + usage.inputTokens,
-    cachedInputTokens: nullable(total.cachedInputTokens, usage.cachedInputTokens),
-    outputTokens: total.outputTokens + usage.outputTokens,
-    reasoningOutputTokens: nullable(total.reasoningOutputTokens, usage.reasoningOutputTokens),
-    totalTokens: total.totalTokens + usage.totalTokens,
-  };
 }

@@ -18,3 +18,6 @@ export const GATEWAY_LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
 /** Largest `gateway_keys.json` read (bytes): 500 keys of a few hundred bytes each, with room. */
 export const GATEWAY_KEYS_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** How often a Dify stream sends `event: ping` (ms): Dify's own interval, which its clients and proxies expect. */
+export const DIFY_PING_INTERVAL_MS = 10_000;
