@@ -45,3 +45,5 @@ export type { ServerLimits } from "./server/limits.ts";
 export { McpServers } from "./mcp/mcp_servers.ts";
 export type { ListedMcpTool, McpServersOptions, McpServerView } from "./mcp/mcp_servers.ts";
 export type { McpConnectionStatus, McpServerState } from "./mcp/server_connection.ts";
+export * from "./gateway/key_store.ts";
+export * from "./gateway/rate_limiter.ts";

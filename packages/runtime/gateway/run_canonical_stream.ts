@@ -67,14 +67,14 @@ export async function* runCanonicalEvents(
   try {
     let state: CanonicalFoldState = canonicalFoldStart(runId);
     let seen = 0;
-    function* step(event: JournalEvent): Generator<SequencedCanonicalEvent> {
-      if (event.seq <= seen) return;
+    const step = (event: JournalEvent): SequencedCanonicalEvent[] => {
+      if (event.seq <= seen) return [];
       seen = event.seq;
       const next = canonicalStep(state, event);
       state = next.state;
-      if (event.seq <= afterSeq) return;
-      for (const canonical of next.events) yield { seq: event.seq, event: canonical };
-    }
+      if (event.seq <= afterSeq) return [];
+      return next.events.map((canonical) => ({ seq: event.seq, event: canonical }));
+    };
     for (let cursor = 0;;) {
       const page = store.read((db) =>
         readEventsForRun(db, runId, { afterSeq: cursor, limit: REPLAY_PAGE })
