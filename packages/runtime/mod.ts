@@ -47,3 +47,4 @@ export type { ListedMcpTool, McpServersOptions, McpServerView } from "./mcp/mcp_
 export type { McpConnectionStatus, McpServerState } from "./mcp/server_connection.ts";
 export * from "./gateway/key_store.ts";
 export * from "./gateway/rate_limiter.ts";
+export { type ConversationOwner, ConversationOwners } from "./gateway/conversation_owners.ts";

@@ -15,6 +15,7 @@ import { sweepAttachments } from "./attachments/sweep.ts";
 import { openRuntimeCore, type RuntimeCore, type RuntimeCoreOptions } from "./runtime_core.ts";
 import { loadOrCreateToken, TokenStore } from "./server/auth_token.ts";
 import { type RunningServer, startServer } from "./server/app.ts";
+import { DIFY_PREFIX, difyGatewayApp } from "./gateway/gateway_app.ts";
 import { loginUrlFor } from "./server/login_codes.ts";
 import type { ServerLimits } from "./server/limits.ts";
 import { RUNTIME_VERSION } from "./version.ts";
@@ -109,6 +110,16 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
         exportThreadChunks((fn) => core.store.read((db) => fn(db.connection)), threadId, format),
       onSecretIssued: protect,
       limits: options.serverLimits,
+      mounts: [{
+        path: DIFY_PREFIX,
+        app: difyGatewayApp({
+          dispatcher: core.dispatcher,
+          store: core.store,
+          live: core.hub,
+          ...core.gateway,
+          onKeyAccepted: protect,
+        }),
+      }],
     });
   } catch (error) {
     await core.close();

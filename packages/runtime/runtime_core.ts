@@ -41,6 +41,7 @@ import { AuxiliaryGate } from "./providers/auxiliary_gate.ts";
 import { ProtectedValues } from "./security/protected_values.ts";
 import { GatewayKeyStore } from "./gateway/key_store.ts";
 import { KeyRateLimiter } from "./gateway/rate_limiter.ts";
+import { ConversationOwners } from "./gateway/conversation_owners.ts";
 import { outputMask } from "./security/output_mask.ts";
 import { redactValue } from "./security/redact_value.ts";
 import { createProviderHandlers } from "./services/provider_handlers.ts";
@@ -136,7 +137,11 @@ export interface RuntimeCore {
   /** Every credential the runtime protects; register secrets issued later here. */
   readonly protectedValues: ProtectedValues;
   /** The gateway's app keys (`<home>/gateway_keys.json`) and their per-key rate limit. */
-  readonly gateway: { readonly keys: GatewayKeyStore; readonly limiter: KeyRateLimiter };
+  readonly gateway: {
+    readonly keys: GatewayKeyStore;
+    readonly limiter: KeyRateLimiter;
+    readonly owners: ConversationOwners;
+  };
   /** Runs recovered at start: interrupted ones settled, queued ones re-enqueued. */
   readonly recovered: { interrupted: string[]; requeued: string[] };
   /** Cancels Runs, waits for workers (bounded), closes the database, releases the lock. */
@@ -160,6 +165,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   const gateway = {
     keys: await GatewayKeyStore.open(gatewayKeysPath),
     limiter: new KeyRateLimiter(),
+    owners: await ConversationOwners.open(`${options.home}/gateway_conversations.json`),
   };
   const lock: RuntimeLock = await acquireRuntimeLock(paths.lock, {
     timeoutMs: options.lockTimeoutMs,
@@ -218,7 +224,13 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   const registry = new ProviderRegistry(config, { extraProviders: options.providers ?? [] });
   protectedValues.update(config);
   // The runtime's own secrets: no tool reads or writes them, in any mode.
-  const protectedFiles = [paths.config, paths.auth, paths.sessions, gatewayKeysPath];
+  const protectedFiles = [
+    paths.config,
+    paths.auth,
+    paths.sessions,
+    gatewayKeysPath,
+    `${options.home}/gateway_conversations.json`,
+  ];
   const sandboxes = new ToolSandboxes(
     paths.artifacts,
     () => protectedValues.values(),
