@@ -2,14 +2,36 @@
  * The gateway's Dify-compatible API on the shipped runtime (scripted fixture model, the
  * shipped flags): an app key made over RPC drives `POST /dify/v1/chat-messages` (a tool
  * call and answer in Dify's SSE shape, then a blocking continuation), while the owner's
- * token, a wrong key and a revoked key are refused with 401 in Dify's form. Plain fetch
- * with dify-client's exact body (WIRE.md §1); the real dify-client is not a dependency yet.
+ * token, a wrong key and a revoked key are refused with 401 in Dify's form. Driven by the
+ * real `dify-client` (2.3.2, npm): it parses no SSE, so the stream is read as Dify's web
+ * app reads it (`data: ` lines).
  *
  * @module
  */
 import assert from "node:assert/strict";
 import { makeTempHome, startFixture } from "./_harness.ts";
 import { openClient } from "./_clients.ts";
+import { ChatClient } from "dify-client";
+
+/** The body of a dify-client response stream (a Node Readable), as text. */
+async function readStream(stream: AsyncIterable<Uint8Array | string>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of stream) {
+    text += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+  }
+  return text;
+}
+
+/** The HTTP status of a dify-client (axios) rejection. */
+async function refusedStatus(call: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await call;
+  } catch (error) {
+    return (error as { response?: { status?: number } }).response?.status;
+  }
+  return undefined;
+}
 
 Deno.test("spawned: a gateway key drives the Dify API; the owner token and revoked keys get 401", async () => {
   await using home = await makeTempHome();
@@ -21,28 +43,16 @@ Deno.test("spawned: a gateway key drives the Dify API; the owner token and revok
     name: "e2e",
     profile: { providerId: "scripted", modelId: "scripted-model", permission: "full_access" },
   });
-  const base = new URL("dify/v1/", server.url).href;
-  const chat = (body: unknown, bearer: string) =>
-    fetch(`${base}chat-messages`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  const body = (query: string, mode: string, conversation?: string) => ({
-    inputs: {},
-    query,
-    user: "e2e-user",
-    response_mode: mode,
-    files: null,
-    ...(conversation ? { conversation_id: conversation } : {}),
-  });
+  const base = new URL("dify/v1", server.url).href;
+  const dify = new ChatClient(created.key, base);
 
-  const streamed = await chat(body("tool please", "streaming"), created.key);
+  const streamed = await dify.createChatMessage({}, "tool please", "e2e-user", true);
   assert.equal(streamed.status, 200);
-  const text = await streamed.text();
+  const text = await readStream(streamed.data);
   assert.ok(text.startsWith("event: ping\n\n"), text.slice(0, 80));
-  const data = text.split("\n\n").filter((f) => f.startsWith("data: ")).map((f) =>
-    JSON.parse(f.slice(6))
+  // Dify's web app: split on newlines, parse the lines that start with "data: ".
+  const data = text.split("\n").filter((line) => line.startsWith("data: ")).map((line) =>
+    JSON.parse(line.slice(6))
   );
   const events = data.map((d) => d.event);
   assert.ok(events.includes("agent_thought"), events.join(","));
@@ -50,14 +60,19 @@ Deno.test("spawned: a gateway key drives the Dify API; the owner token and revok
   assert.equal(events.at(-1), "message_end");
   const thoughts = data.filter((d) => d.event === "agent_thought");
   assert.equal(thoughts[0].tool, "echo");
+  assert.equal(new Set(thoughts.map((t) => t.id)).size, 1, "one call, one thought id");
   assert.ok(thoughts.at(-1).observation !== "", "the thought never got its observation");
+  assert.equal(typeof data.at(-1).metadata.usage.total_tokens, "number");
   const conversation = data[0].conversation_id;
 
-  const blocking = await chat(body("history?", "blocking", conversation), created.key);
+  const blocking = await dify.createChatMessage({}, "history?", "e2e-user", false, conversation);
   assert.equal(blocking.status, 200);
-  const answer = await blocking.json();
-  assert.equal(answer.conversation_id, conversation);
-  assert.match(answer.answer, /tool please \| history\?/, "the continuation lost its history");
+  assert.equal(blocking.data.conversation_id, conversation);
+  assert.match(
+    blocking.data.answer,
+    /tool please \| history\?/,
+    "the continuation lost its history",
+  );
 
   for (
     const [what, bearer] of [["the owner token", ownerToken], [
@@ -65,14 +80,11 @@ Deno.test("spawned: a gateway key drives the Dify API; the owner token and revok
       `app-${"1".repeat(40)}`,
     ]]
   ) {
-    const refused = await chat(body("x", "blocking"), bearer);
-    assert.equal(refused.status, 401, what);
-    assert.equal((await refused.json()).code, "unauthorized", what);
+    const other = new ChatClient(bearer, base);
+    assert.equal(await refusedStatus(other.createChatMessage({}, "x", "e2e-user")), 401, what);
   }
   await client.call("gateway.key.revoke", { keyId: created.keyId });
-  const revoked = await chat(body("x", "blocking"), created.key);
-  assert.equal(revoked.status, 401);
-  await revoked.body?.cancel();
+  assert.equal(await refusedStatus(dify.createChatMessage({}, "x", "e2e-user")), 401, "revoked");
   const keysFile = await Deno.readTextFile(`${home.home}/gateway_keys.json`);
   assert.ok(!keysFile.includes(created.key), "the key is stored in the clear");
 });
