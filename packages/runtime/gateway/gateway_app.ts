@@ -12,6 +12,7 @@ import type { GatewayKeyStore } from "./key_store.ts";
 import type { KeyRateLimiter } from "./rate_limiter.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { difyRoutes } from "./dify_routes.ts";
+import { difyReadRoutes } from "./dify_read_routes.ts";
 import type { LiveEvents } from "./run_canonical_stream.ts";
 
 /** Where the Dify-compatible API is served. */
@@ -56,5 +57,6 @@ export function difyGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
       owners: deps.owners,
     }),
   );
+  app.route("/", difyReadRoutes({ dispatcher: deps.dispatcher, owners: deps.owners }));
   return app;
 }
