@@ -88,3 +88,44 @@ Deno.test("spawned: a gateway key drives the Dify API; the owner token and revok
   const keysFile = await Deno.readTextFile(`${home.home}/gateway_keys.json`);
   assert.ok(!keysFile.includes(created.key), "the key is stored in the clear");
 });
+
+Deno.test("spawned: dify-client stops a streaming task mid-stream; the stream ends with message_end", async () => {
+  await using home = await makeTempHome();
+  await using server = await startFixture(home);
+  await using recording = await openClient(server.url, await server.token());
+  const created = await recording.client.call("gateway.key.create", {
+    name: "stop",
+    profile: { providerId: "scripted", modelId: "scripted-model", permission: "full_access" },
+  });
+  const dify = new ChatClient(created.key, new URL("dify/v1", server.url).href);
+  const response = await dify.createChatMessage({}, "slow answer please", "u", true);
+  const decoder = new TextDecoder();
+  let text = "";
+  let taskId: string | null = null;
+  const chunks = (response.data as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  while (taskId === null) {
+    const next = await chunks.next();
+    if (next.done) throw new Error(`the stream ended before any data: ${text}`);
+    text += decoder.decode(next.value, { stream: true });
+    taskId = /"task_id":"([^"]+)"/.exec(text)?.[1] ?? null;
+  }
+  const wrongUser = await refusedStatus(
+    dify.sendRequest("POST", `/chat-messages/${taskId}/stop`, { user: "other" }),
+  );
+  assert.equal(wrongUser, 404, "another user stopped the task");
+  const stopped = await dify.sendRequest("POST", `/chat-messages/${taskId}/stop`, { user: "u" });
+  assert.deepEqual(stopped.data, { result: "success" });
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+    text += decoder.decode(next.value, { stream: true });
+  }
+  const data = text.split("\n").filter((line) => line.startsWith("data: ")).map((line) =>
+    JSON.parse(line.slice(6))
+  );
+  assert.equal(data.at(-1).event, "message_end", text.slice(-300));
+  const answer = data.filter((d) => d.event === "agent_message").map((d) => d.answer).join("");
+  assert.ok(answer.length > 0, "nothing streamed before the stop");
+  const run = (await recording.client.call("turn.list", {
+    threadId: `thread_${data[0].conversation_id.replaceAll("-", "")}`,
+  })).turns[0].runs[0];
+  assert.equal(run.status, "cancelled");
+});
