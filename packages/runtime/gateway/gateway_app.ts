@@ -13,10 +13,14 @@ import type { KeyRateLimiter } from "./rate_limiter.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { difyRoutes } from "./dify_routes.ts";
 import { difyReadRoutes } from "./dify_read_routes.ts";
+import { agUiRefusal, agUiRoutes } from "./ag_ui_routes.ts";
 import type { LiveEvents } from "./run_canonical_stream.ts";
 
 /** Where the Dify-compatible API is served. */
 export const DIFY_PREFIX = "/dify/v1";
+
+/** Where the AG-UI endpoint is served. */
+export const AG_UI_PATH = "/ag-ui";
 
 /** What {@linkcode difyGatewayApp} needs. */
 export interface GatewayAppDeps {
@@ -58,5 +62,34 @@ export function difyGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
     }),
   );
   app.route("/", difyReadRoutes({ dispatcher: deps.dispatcher, owners: deps.owners }));
+  return app;
+}
+
+/**
+ * The AG-UI sub-app (mount it at {@linkcode AG_UI_PATH}).
+ *
+ * @param deps the runtime's parts
+ * @returns the sub-app
+ */
+export function agUiGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
+  const app = new Hono<GatewayEnv>();
+  app.use(
+    "*",
+    gatewayKeyAuth({
+      keys: deps.keys,
+      limiter: deps.limiter,
+      onKeyAccepted: deps.onKeyAccepted,
+      refuse: agUiRefusal,
+    }),
+  );
+  app.route(
+    "/",
+    agUiRoutes({
+      dispatcher: deps.dispatcher,
+      store: deps.store,
+      live: deps.live,
+      owners: deps.owners,
+    }),
+  );
   return app;
 }
