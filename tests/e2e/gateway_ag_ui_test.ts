@@ -49,6 +49,21 @@ Deno.test("spawned: HttpAgent runs text and a server-side tool call through /ag-
     .join("");
   assert.match(answer, /tool please \| history\?/, "the thread lost its history");
 
+  // A provider failure is RUN_ERROR with the provider's words; HttpAgent resolves.
+  const failing = agent();
+  failing.addMessage({
+    id: "u9",
+    role: "user",
+    content: "fail: invalid_request the model refused",
+  });
+  const errors: { message: string; code?: string }[] = [];
+  await failing.runAgent({ runId: "run-9" }, {
+    onRunErrorEvent: ({ event }) => {
+      errors.push({ message: event.message, code: event.code });
+    },
+  });
+  assert.deepEqual(errors, [{ message: "the model refused", code: "provider_invalid_request" }]);
+
   const slow = agent();
   slow.addMessage({ id: "u3", role: "user", content: "slow answer please" });
   let aborted = false;

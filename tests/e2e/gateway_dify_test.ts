@@ -74,6 +74,45 @@ Deno.test("spawned: a gateway key drives the Dify API; the owner token and revok
     "the continuation lost its history",
   );
 
+  // The conversation and its two messages, as dify-client lists them.
+  const parameters = await dify.getApplicationParameters("e2e-user");
+  assert.equal(parameters.status, 200);
+  assert.deepEqual(parameters.data.user_input_form, []);
+  const conversations = (await dify.getConversations("e2e-user")).data;
+  assert.deepEqual(conversations.data.map((c: { id: string }) => c.id), [conversation]);
+  assert.equal(conversations.has_more, false);
+  assert.deepEqual((await dify.getConversations("another-user")).data.data, []);
+  const messages = (await dify.getConversationMessages("e2e-user", conversation)).data;
+  assert.deepEqual(messages.data.map((m: { query: string }) => m.query), [
+    "tool please",
+    "history?",
+  ]);
+  assert.equal(messages.data[0].agent_thoughts[0].tool, "echo");
+  assert.ok(messages.data[0].agent_thoughts[0].observation !== "");
+  assert.equal(messages.data[1].answer, blocking.data.answer);
+  assert.equal(messages.data[1].id, blocking.data.message_id, "message ids disagree");
+  assert.equal(
+    await refusedStatus(dify.getConversationMessages("another-user", conversation)),
+    404,
+  );
+  const removed = await dify.deleteConversation(conversation, "e2e-user");
+  assert.deepEqual(removed.data, { result: "success" });
+  assert.deepEqual((await dify.getConversations("e2e-user")).data.data, [], "still listed");
+
+  // A provider failure after the stream started: HTTP 200 and an `error` frame last.
+  const failing = await dify.createChatMessage(
+    {},
+    "fail: invalid_request no way",
+    "e2e-user",
+    true,
+  );
+  assert.equal(failing.status, 200);
+  const failed = (await readStream(failing.data)).split("\n")
+    .filter((line) => line.startsWith("data: ")).map((line) => JSON.parse(line.slice(6)));
+  assert.equal(failed.at(-1).event, "error");
+  assert.equal(failed.at(-1).code, "provider_invalid_request");
+  assert.equal(failed.at(-1).message, "no way");
+
   for (
     const [what, bearer] of [["the owner token", ownerToken], [
       "a wrong key",
