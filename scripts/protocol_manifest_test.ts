@@ -15,8 +15,23 @@ Deno.test("the checked-in manifest is what the schemas generate", async () => {
 
 Deno.test("the manifest lists every method, event, tool and code", () => {
   const manifest = buildProtocolManifest();
-  assert.equal(Object.keys(manifest.methods).length, 59);
+  assert.equal(Object.keys(manifest.methods).length, 62);
   assert.equal(Object.keys(manifest.events).length, 26);
+  assert.deepEqual(Object.keys(manifest.canonicalEvents), [
+    "text_delta",
+    "reasoning_delta",
+    "file_output",
+    "tool_call_start",
+    "tool_call_end",
+    "subagent_start",
+    "subagent_end",
+    "node_lifecycle",
+    "interrupt",
+    "usage",
+    "error",
+    "custom",
+    "done",
+  ]);
   const names = [
     "approval.respond",
     "approval.list",

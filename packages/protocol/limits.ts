@@ -87,3 +87,12 @@ export const COMPACTION_THRESHOLD_MIN = 0.5;
 export const COMPACTION_THRESHOLD_MAX = 0.95;
 /** The default threshold (AUTO_COMPACT_TOKEN_LIMIT_PERCENT, 90 %). */
 export const COMPACTION_THRESHOLD_DEFAULT = 0.9;
+
+/** Longest gateway app key name (chars): a label in Settings, e.g. the app that uses it. */
+export const GATEWAY_KEY_NAME_MAX_CHARS = 100;
+/** Most tools a gateway key's profile may name: more than the runtime has, a typo guard. */
+export const GATEWAY_KEY_TOOLS_MAX_COUNT = 200;
+/** Most browser origins one gateway key allows: a few front ends, not a wildcard by list. */
+export const GATEWAY_KEY_ORIGINS_MAX_COUNT = 20;
+/** Most gateway app keys (revoked ones included): one per app, kept small enough to scan. */
+export const GATEWAY_KEYS_MAX_COUNT = 500;

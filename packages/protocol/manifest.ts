@@ -19,6 +19,7 @@ import {
 } from "./reason_codes.ts";
 import { ALL_METHODS } from "./_schemas/methods.ts";
 import { EVENT_PAYLOADS } from "./_schemas/events.ts";
+import { CANONICAL_EVENT_SCHEMAS } from "./_schemas/canonical/event.ts";
 import {
   Branch,
   EventEnvelope,
@@ -56,6 +57,11 @@ export interface ProtocolManifest {
   methods: { [name: string]: { description: string; params: JsonValue; result: JsonValue } };
   /** Each event type's payload schema. */
   events: { [type: string]: JsonValue };
+  /**
+   * Each canonical event type's schema: what the gateway's Dify and AG-UI endpoints
+   * serialize (seed 002 §3.1).
+   */
+  canonicalEvents: { [type: string]: JsonValue };
   /** Shapes that many results share, referred to as `#/definitions/<Name>`. */
   definitions: { [name: string]: JsonValue };
   /** {@linkcode TOOL_IDS}. */
@@ -105,6 +111,9 @@ function outputDefinitions(): Record<string, JsonValue> {
   for (const [type, schema] of Object.entries(EVENT_PAYLOADS)) {
     registry.add(schema, { id: `event:${type}` });
   }
+  for (const [type, schema] of Object.entries(CANONICAL_EVENT_SCHEMAS)) {
+    registry.add(schema, { id: `canonical:${type}` });
+  }
   const { schemas } = z.toJSONSchema(registry, {
     io: "output",
     unrepresentable: "any",
@@ -142,6 +151,10 @@ export function buildProtocolManifest(): ProtocolManifest {
   }
   const events: Record<string, JsonValue> = {};
   for (const type of Object.keys(EVENT_PAYLOADS)) events[type] = outputs[`event:${type}`] ?? null;
+  const canonicalEvents: Record<string, JsonValue> = {};
+  for (const type of Object.keys(CANONICAL_EVENT_SCHEMAS)) {
+    canonicalEvents[type] = outputs[`canonical:${type}`] ?? null;
+  }
   const definitions: Record<string, JsonValue> = {};
   for (const id of Object.keys(SHARED_SCHEMAS)) definitions[id] = outputs[id] ?? null;
   return {
@@ -156,6 +169,7 @@ export function buildProtocolManifest(): ProtocolManifest {
     },
     methods,
     events,
+    canonicalEvents,
     definitions,
     tools: [...TOOL_IDS],
     errors: { ...RPC_ERROR_CODES },

@@ -74,11 +74,17 @@ const SEED_EXAMPLES: Record<string, unknown> = {
     fallback: { providerId: "deepseek", modelId: "deepseek-v4-flash" },
   },
   "breaker.list": {},
+  "gateway.key.create": {
+    name: "Dify front end",
+    profile: { providerId: "deepseek", modelId: "deepseek-chat", permission: "read_only" },
+  },
+  "gateway.key.list": {},
+  "gateway.key.revoke": { keyId: "gwkey_0123456789abcdef0123456789abcdef" },
   "runtime.shutdown": {},
 };
 
 Deno.test("the registry has every method of seed 000 §7", () => {
-  assert.equal(METHOD_NAMES.length, 58);
+  assert.equal(METHOD_NAMES.length, 61);
   assert.ok("initialize" in ALL_METHODS);
   for (const name of Object.keys(SEED_EXAMPLES)) assert.ok(name in ALL_METHODS, name);
 });

@@ -150,6 +150,12 @@ export const REQUEST_REASON_CODES = [
   "approval_not_found",
   "approval_already_resolved",
   "approval_decision_invalid",
+  // gateway.key.* names a key the runtime does not have.
+  "gateway_key_not_found",
+  // gateway.key.create when GATEWAY_KEYS_MAX_COUNT keys exist.
+  "gateway_keys_full",
+  // A gateway key profile names a tool the runtime does not have.
+  "tool_not_found",
 ] as const;
 
 /** Every reason code a JSON-RPC error's `data.reasonCode` may carry. */

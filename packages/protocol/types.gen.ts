@@ -179,6 +179,204 @@ export type BudgetReached = {
 /** The budget a Run reached, on its approval. */
 export const BudgetReached: Schema<BudgetReached> = schemas.BudgetReached;
 
+/** Canonical event: an event of the agent's own (AG-UI `CUSTOM`). */
+export type CanonicalCustom = {
+  type: "custom";
+  name: string;
+  payload: unknown;
+  [key: string]: unknown;
+};
+/** Canonical event: an event of the agent's own (AG-UI `CUSTOM`). */
+export const CanonicalCustom: Schema<CanonicalCustom> = schemas.CanonicalCustom;
+
+/** Canonical event: the stream's end, always last (Dify `message_end`, AG-UI `RUN_FINISHED`). */
+export type CanonicalDone = {
+  type: "done";
+  status: "completed" | "failed" | "cancelled";
+  usage: TokenUsage | null;
+  [key: string]: unknown;
+};
+/** Canonical event: the stream's end, always last (Dify `message_end`, AG-UI `RUN_FINISHED`). */
+export const CanonicalDone: Schema<CanonicalDone> = schemas.CanonicalDone;
+
+/** Canonical event: something failed (Dify `error`, AG-UI `RUN_ERROR` when not recoverable). */
+export type CanonicalError = {
+  type: "error";
+  code: string;
+  message: string;
+  recoverable: boolean;
+  [key: string]: unknown;
+};
+/** Canonical event: something failed (Dify `error`, AG-UI `RUN_ERROR` when not recoverable). */
+export const CanonicalError: Schema<CanonicalError> = schemas.CanonicalError;
+
+/**
+ * One canonical event, by its `type`: what the gateway's Dify and AG-UI wires serialize, whether a
+ * Daedalus Run or a library user's agent produced it.
+ */
+export type CanonicalEvent =
+  | CanonicalTextDelta
+  | CanonicalReasoningDelta
+  | CanonicalFileOutput
+  | CanonicalToolCallStart
+  | CanonicalToolCallEnd
+  | CanonicalSubAgentStart
+  | CanonicalSubAgentEnd
+  | CanonicalNodeLifecycle
+  | CanonicalInterrupt
+  | CanonicalUsage
+  | CanonicalError
+  | CanonicalCustom
+  | CanonicalDone;
+/**
+ * One canonical event, by its `type`: what the gateway's Dify and AG-UI wires serialize, whether a
+ * Daedalus Run or a library user's agent produced it.
+ */
+export const CanonicalEvent: Schema<CanonicalEvent> = schemas.CanonicalEvent;
+
+/** Canonical event: a file the agent outputs (Dify `message_file`). */
+export type CanonicalFileOutput = {
+  type: "file_output";
+  fileId: string;
+  kind: "image" | "audio" | "video" | "document";
+  mimeType: string;
+  url: string;
+  name: string | null;
+  [key: string]: unknown;
+};
+/** Canonical event: a file the agent outputs (Dify `message_file`). */
+export const CanonicalFileOutput: Schema<CanonicalFileOutput> = schemas.CanonicalFileOutput;
+
+/**
+ * Canonical event: the agent waits for a person's answer (Dify `workflow_paused`, AG-UI interrupt).
+ */
+export type CanonicalInterrupt = {
+  type: "interrupt";
+  interruptId: string;
+  nodeName: string | null;
+  message: string;
+  data: { [key: string]: unknown };
+  [key: string]: unknown;
+};
+/**
+ * Canonical event: the agent waits for a person's answer (Dify `workflow_paused`, AG-UI interrupt).
+ */
+export const CanonicalInterrupt: Schema<CanonicalInterrupt> = schemas.CanonicalInterrupt;
+
+/**
+ * Canonical event: a node of the agent's execution starts or ends (AG-UI
+ * `STEP_STARTED`/`STEP_FINISHED`).
+ */
+export type CanonicalNodeLifecycle = {
+  type: "node_lifecycle";
+  nodeId: string;
+  nodeType: string;
+  title: string;
+  phase: "start" | "end";
+  metadata: { [key: string]: unknown };
+  [key: string]: unknown;
+};
+/**
+ * Canonical event: a node of the agent's execution starts or ends (AG-UI
+ * `STEP_STARTED`/`STEP_FINISHED`).
+ */
+export const CanonicalNodeLifecycle: Schema<CanonicalNodeLifecycle> =
+  schemas.CanonicalNodeLifecycle;
+
+/** Canonical event: a piece of the model's reasoning (AG-UI `REASONING_*`). */
+export type CanonicalReasoningDelta = {
+  type: "reasoning_delta";
+  messageId: string;
+  delta: string;
+  [key: string]: unknown;
+};
+/** Canonical event: a piece of the model's reasoning (AG-UI `REASONING_*`). */
+export const CanonicalReasoningDelta: Schema<CanonicalReasoningDelta> =
+  schemas.CanonicalReasoningDelta;
+
+/** Canonical event: a sub-agent's task ended. */
+export type CanonicalSubAgentEnd = {
+  type: "subagent_end";
+  runId: string;
+  agentName: string;
+  status: "completed" | "failed" | "cancelled";
+  [key: string]: unknown;
+};
+/** Canonical event: a sub-agent's task ended. */
+export const CanonicalSubAgentEnd: Schema<CanonicalSubAgentEnd> = schemas.CanonicalSubAgentEnd;
+
+/** Canonical event: a sub-agent starts a delegated task (AG-UI `SUBAGENT_*`). */
+export type CanonicalSubAgentStart = {
+  type: "subagent_start";
+  runId: string;
+  agentName: string;
+  taskDescription: string;
+  [key: string]: unknown;
+};
+/** Canonical event: a sub-agent starts a delegated task (AG-UI `SUBAGENT_*`). */
+export const CanonicalSubAgentStart: Schema<CanonicalSubAgentStart> =
+  schemas.CanonicalSubAgentStart;
+
+/**
+ * Canonical event: a piece of the answer's text (Dify `agent_message`/`message`, AG-UI
+ * `TEXT_MESSAGE_CONTENT`).
+ */
+export type CanonicalTextDelta = {
+  type: "text_delta";
+  messageId: string;
+  delta: string;
+  [key: string]: unknown;
+};
+/**
+ * Canonical event: a piece of the answer's text (Dify `agent_message`/`message`, AG-UI
+ * `TEXT_MESSAGE_CONTENT`).
+ */
+export const CanonicalTextDelta: Schema<CanonicalTextDelta> = schemas.CanonicalTextDelta;
+
+/**
+ * Canonical event: a tool call ended with its result (Dify `agent_thought` observation, AG-UI
+ * `TOOL_CALL_END` and `TOOL_CALL_RESULT`).
+ */
+export type CanonicalToolCallEnd = {
+  type: "tool_call_end";
+  toolCallId: string;
+  result: string;
+  isError: boolean;
+  [key: string]: unknown;
+};
+/**
+ * Canonical event: a tool call ended with its result (Dify `agent_thought` observation, AG-UI
+ * `TOOL_CALL_END` and `TOOL_CALL_RESULT`).
+ */
+export const CanonicalToolCallEnd: Schema<CanonicalToolCallEnd> = schemas.CanonicalToolCallEnd;
+
+/**
+ * Canonical event: a tool call starts, or more of its arguments arrive (Dify `agent_thought`
+ * upserted by id, AG-UI `TOOL_CALL_START`/`TOOL_CALL_ARGS`).
+ */
+export type CanonicalToolCallStart = {
+  type: "tool_call_start";
+  toolCallId: string;
+  name: string;
+  argsDelta: string;
+  [key: string]: unknown;
+};
+/**
+ * Canonical event: a tool call starts, or more of its arguments arrive (Dify `agent_thought`
+ * upserted by id, AG-UI `TOOL_CALL_START`/`TOOL_CALL_ARGS`).
+ */
+export const CanonicalToolCallStart: Schema<CanonicalToolCallStart> =
+  schemas.CanonicalToolCallStart;
+
+/** Canonical event: tokens of one model call (summed into Dify's `message_end.metadata.usage`). */
+export type CanonicalUsage = {
+  type: "usage";
+  usage: TokenUsage;
+  [key: string]: unknown;
+};
+/** Canonical event: tokens of one model call (summed into Dify's `message_end.metadata.usage`). */
+export const CanonicalUsage: Schema<CanonicalUsage> = schemas.CanonicalUsage;
+
 /** A change to the compaction settings: each absent field keeps its value. */
 export type CompactionOverride = {
   threshold?: CompactionThreshold;
@@ -305,6 +503,9 @@ export type ErrorReasonCode =
   | "approval_not_found"
   | "approval_already_resolved"
   | "approval_decision_invalid"
+  | "gateway_key_not_found"
+  | "gateway_keys_full"
+  | "tool_not_found"
   | "memory_not_found"
   | "memory_revision_conflict"
   | "memory_forgotten"
@@ -784,6 +985,43 @@ export type FrozenCompaction = {
 };
 /** The compaction setting a Run was frozen with. */
 export const FrozenCompaction: Schema<FrozenCompaction> = schemas.FrozenCompaction;
+
+/** A gateway app key as `gateway.key.list` shows it. */
+export type GatewayKey = {
+  keyId: GatewayKeyId;
+  name: string;
+  profile: GatewayKeyProfile;
+  hint: string;
+  createdAt: Timestamp;
+  lastUsedAt: Timestamp | null;
+  revokedAt: Timestamp | null;
+  [key: string]: unknown;
+};
+/** A gateway app key as `gateway.key.list` shows it. */
+export const GatewayKey: Schema<GatewayKey> = schemas.GatewayKey;
+
+/** A gateway app key's id (not the key: that is secret). */
+export type GatewayKeyId = string;
+/** A gateway app key's id (not the key: that is secret). */
+export const GatewayKeyId: Schema<GatewayKeyId> = schemas.GatewayKeyId;
+
+/**
+ * What runs started with a gateway app key may do: their model, execution policy, workspace and
+ * tools, and which browser origins may use the key.
+ */
+export type GatewayKeyProfile = {
+  providerId: Identifier;
+  modelId: Identifier;
+  permission: ExecutionPolicy;
+  workspace?: string;
+  tools?: Identifier[];
+  allowedOrigins?: string[];
+};
+/**
+ * What runs started with a gateway app key may do: their model, execution policy, workspace and
+ * tools, and which browser origins may use the key.
+ */
+export const GatewayKeyProfile: Schema<GatewayKeyProfile> = schemas.GatewayKeyProfile;
 
 /** One recorded conversation. */
 export type GoldenCase = {
@@ -2547,6 +2785,14 @@ export type MethodParamsMap = {
   "mcp.restart": {
     name: McpServerName;
   };
+  "gateway.key.create": {
+    name: string;
+    profile: GatewayKeyProfile;
+  };
+  "gateway.key.list": Record<string, never>;
+  "gateway.key.revoke": {
+    keyId: GatewayKeyId;
+  };
   "runtime.shutdown": Record<string, never>;
 };
 
@@ -2818,6 +3064,21 @@ export type MethodResultMap = {
   };
   "mcp.restart": {
     server: McpServer;
+    [key: string]: unknown;
+  };
+  "gateway.key.create": {
+    keyId: GatewayKeyId;
+    key: string;
+    gatewayKey: GatewayKey;
+    [key: string]: unknown;
+  };
+  "gateway.key.list": {
+    keys: GatewayKey[];
+    [key: string]: unknown;
+  };
+  "gateway.key.revoke": {
+    gatewayKey: GatewayKey;
+    changed: boolean;
     [key: string]: unknown;
   };
   "runtime.shutdown": {

@@ -45,3 +45,14 @@ export type { ServerLimits } from "./server/limits.ts";
 export { McpServers } from "./mcp/mcp_servers.ts";
 export type { ListedMcpTool, McpServersOptions, McpServerView } from "./mcp/mcp_servers.ts";
 export type { McpConnectionStatus, McpServerState } from "./mcp/server_connection.ts";
+// The gateway (issue 18): app keys, and createServer for any agent function.
+export * from "./gateway/key_store.ts";
+export * from "./gateway/rate_limiter.ts";
+export { type ConversationOwner, ConversationOwners } from "./gateway/conversation_owners.ts";
+export {
+  type AgentMessage,
+  type AgentRequest,
+  type AgentServer,
+  createServer,
+  type InvokeAgent,
+} from "./gateway/create_server.ts";

@@ -15,6 +15,13 @@ import { sweepAttachments } from "./attachments/sweep.ts";
 import { openRuntimeCore, type RuntimeCore, type RuntimeCoreOptions } from "./runtime_core.ts";
 import { loadOrCreateToken, TokenStore } from "./server/auth_token.ts";
 import { type RunningServer, startServer } from "./server/app.ts";
+import {
+  AG_UI_PATH,
+  agUiGatewayApp,
+  DIFY_PREFIX,
+  difyGatewayApp,
+  type GatewayAppDeps,
+} from "./gateway/gateway_app.ts";
 import { loginUrlFor } from "./server/login_codes.ts";
 import type { ServerLimits } from "./server/limits.ts";
 import { RUNTIME_VERSION } from "./version.ts";
@@ -109,6 +116,13 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
         exportThreadChunks((fn) => core.store.read((db) => fn(db.connection)), threadId, format),
       onSecretIssued: protect,
       limits: options.serverLimits,
+      mounts: gatewayMounts({
+        dispatcher: core.dispatcher,
+        store: core.store,
+        live: core.hub,
+        ...core.gateway,
+        onKeyAccepted: protect,
+      }),
     });
   } catch (error) {
     await core.close();
@@ -132,4 +146,12 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
         await core.close();
       })(),
   };
+}
+
+/** The gateway's sub-apps: the Dify-compatible API and the AG-UI endpoint. */
+function gatewayMounts(deps: GatewayAppDeps) {
+  return [
+    { path: DIFY_PREFIX, app: difyGatewayApp(deps) },
+    { path: AG_UI_PATH, app: agUiGatewayApp(deps) },
+  ];
 }

@@ -39,6 +39,9 @@ import { ProviderRegistry } from "./providers/registry.ts";
 import { guardProvider } from "./providers/provider_breakers.ts";
 import { AuxiliaryGate } from "./providers/auxiliary_gate.ts";
 import { ProtectedValues } from "./security/protected_values.ts";
+import { GatewayKeyStore } from "./gateway/key_store.ts";
+import { KeyRateLimiter } from "./gateway/rate_limiter.ts";
+import { ConversationOwners } from "./gateway/conversation_owners.ts";
 import { outputMask } from "./security/output_mask.ts";
 import { redactValue } from "./security/redact_value.ts";
 import { createProviderHandlers } from "./services/provider_handlers.ts";
@@ -135,6 +138,12 @@ export interface RuntimeCore {
   readonly dispatcher: Dispatcher;
   /** Every credential the runtime protects; register secrets issued later here. */
   readonly protectedValues: ProtectedValues;
+  /** The gateway's app keys (`<home>/gateway_keys.json`) and their per-key rate limit. */
+  readonly gateway: {
+    readonly keys: GatewayKeyStore;
+    readonly limiter: KeyRateLimiter;
+    readonly owners: ConversationOwners;
+  };
   /** Runs recovered at start: interrupted ones settled, queued ones re-enqueued. */
   readonly recovered: { interrupted: string[]; requeued: string[] };
   /** Cancels Runs, waits for workers (bounded), closes the database, releases the lock. */
@@ -153,6 +162,13 @@ export interface RuntimeCore {
 export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<RuntimeCore> {
   const paths = homePaths(options.home);
   await ensureHome(paths);
+  // Read before the lock: a broken keys file stops the start with nothing to undo.
+  const gatewayKeysPath = `${options.home}/gateway_keys.json`;
+  const gateway = {
+    keys: await GatewayKeyStore.open(gatewayKeysPath),
+    limiter: new KeyRateLimiter(),
+    owners: await ConversationOwners.open(`${options.home}/gateway_conversations.json`),
+  };
   const lock: RuntimeLock = await acquireRuntimeLock(paths.lock, {
     timeoutMs: options.lockTimeoutMs,
   });
@@ -210,7 +226,13 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   const registry = new ProviderRegistry(config, { extraProviders: options.providers ?? [] });
   protectedValues.update(config);
   // The runtime's own secrets: no tool reads or writes them, in any mode.
-  const protectedFiles = [paths.config, paths.auth, paths.sessions];
+  const protectedFiles = [
+    paths.config,
+    paths.auth,
+    paths.sessions,
+    gatewayKeysPath,
+    `${options.home}/gateway_conversations.json`,
+  ];
   const sandboxes = new ToolSandboxes(
     paths.artifacts,
     () => protectedValues.values(),
@@ -394,6 +416,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     auxiliaryForcedOff,
     breakers: { toolBreakers, providerBreakers },
     mcpServers,
+    gateway,
   });
   // Runs waiting for an approval stay waiting across a restart; their threads stay taken
   // (before the queued Runs are queued again, so none of them starts on such a thread).
@@ -413,6 +436,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     scheduler,
     dispatcher: createDispatcher(handlers, { protectedValues, holds }),
     protectedValues,
+    gateway,
     recovered,
     close: () =>
       closed ??= (async () => {
@@ -422,6 +446,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
         auxiliaryQueue.close(); // waiting calls are dropped; the running one is aborted next
         await Promise.all([titler.close(), refinement.close()]);
         await manager.close();
+        await gateway.keys.flush();
         sandboxes.close();
         memoryStore.close();
         eventHub.close();

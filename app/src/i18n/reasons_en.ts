@@ -103,6 +103,9 @@ export const reasonsEn = {
   "reason.error.model_not_found": "This model no longer exists.",
   "reason.error.skill_not_found": "This skill no longer exists.",
   "reason.error.mcp_server_not_found": "This MCP server is not configured.",
+  "reason.error.gateway_key_not_found": "This gateway key does not exist.",
+  "reason.error.gateway_keys_full": "There are too many gateway keys; remove revoked ones first.",
+  "reason.error.tool_not_found": "This tool does not exist in the runtime.",
   "reason.error.config_invalid": "The configuration is invalid.",
   "reason.error.model_fallback_invalid":
     "The fallback model must be another configured, enabled model.",

@@ -18,6 +18,7 @@ import { revertMethods } from "./methods/revert.ts";
 import { branchMethods } from "./methods/branch.ts";
 import { searchMethods } from "./methods/search.ts";
 import { mcpMethods } from "./methods/mcp.ts";
+import { gatewayMethods } from "./methods/gateway.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
@@ -35,6 +36,7 @@ export const METHODS = {
   ...permissionMethods,
   ...revertMethods,
   ...mcpMethods,
+  ...gatewayMethods,
   ...runtimeMethods,
 } as const;
 

@@ -150,6 +150,23 @@ export { ProcessOutputPage, ProcessRecord } from "./domain/process.ts";
 export { Approval, ApprovalMessage } from "./domain/approval.ts";
 export { BudgetKind, BudgetReached, ModelPrice, RunBudget } from "./domain/budget.ts";
 export { BreakerSnapshot } from "./methods/breaker.ts";
+export { GatewayKey, GatewayKeyId, GatewayKeyProfile } from "./methods/gateway.ts";
 export { DailyUsageBucket, TokenUsage, UsageSummary } from "./domain/usage.ts";
 export { EventEnvelope, EventNotification } from "./events.ts";
 export { GoldenCase, GoldenStep, GoldenTrace } from "./golden_trace.ts";
+export {
+  CanonicalCustom,
+  CanonicalDone,
+  CanonicalError,
+  CanonicalEvent,
+  CanonicalFileOutput,
+  CanonicalInterrupt,
+  CanonicalNodeLifecycle,
+  CanonicalReasoningDelta,
+  CanonicalSubAgentEnd,
+  CanonicalSubAgentStart,
+  CanonicalTextDelta,
+  CanonicalToolCallEnd,
+  CanonicalToolCallStart,
+  CanonicalUsage,
+} from "./canonical/event.ts";

@@ -67,7 +67,16 @@ export interface ServerAppOptions {
   onSecretIssued?: (secret: string) => void;
   /** A thread's export for `GET /api/threads/:threadId/export`; no export route without. */
   exportThread?: ThreadExporter;
+  /**
+   * Sub-apps mounted at their paths before the PWA's files, with their own auth (the
+   * gateway's app keys): the owner's token and sessions are not checked for them.
+   */
+  mounts?: readonly { path: string; app: Hono<GatewayMountEnv> }[];
 }
+
+/** The env of a mounted sub-app: its own variables, none of the server's. */
+// deno-lint-ignore no-explicit-any
+export type GatewayMountEnv = any;
 
 /** The assembled app. */
 export interface ServerApp {
@@ -187,6 +196,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       threadExportHandler(options.exportThread),
     );
   }
+  for (const mount of options.mounts ?? []) hono.route(mount.path, mount.app);
   if (options.staticRoot !== undefined) hono.get("*", staticFilesHandler(options.staticRoot));
   hono.notFound(() => transportError(404, "not_found", "Not found"));
   hono.onError((error) => {

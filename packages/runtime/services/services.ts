@@ -68,6 +68,9 @@ import type { ToolDefinition } from "@daedalus/tools";
 import { RunConfigFreezer } from "./run_config_freezer.ts";
 import { type BreakerHandlers, createBreakerHandlers } from "./breaker_handlers.ts";
 import { createMcpHandlers, type McpHandlers } from "./mcp_handlers.ts";
+import { createGatewayKeyHandlers, type GatewayKeyHandlers } from "../gateway/key_handlers.ts";
+import type { GatewayKeyStore } from "../gateway/key_store.ts";
+import type { KeyRateLimiter } from "../gateway/rate_limiter.ts";
 import type { McpServers } from "../mcp/mcp_servers.ts";
 import type { CircuitBreakers } from "@daedalus/tools";
 import { inspectAttachments } from "../attachments/inspect.ts";
@@ -110,6 +113,8 @@ export interface ServiceDeps {
   breakers: { toolBreakers: CircuitBreakers; providerBreakers: CircuitBreakers };
   /** The MCP servers `mcp.*` manages. */
   mcpServers: McpServers;
+  /** The gateway's app keys (`gateway.key.*`) and their rate limiter; no such methods without. */
+  gateway?: { keys: GatewayKeyStore; limiter: KeyRateLimiter };
 }
 
 /** A handler's outcome: the result, and what to do once it has been sent. */
@@ -135,6 +140,7 @@ export type Handlers =
   & MemoryHandlers
   & BreakerHandlers
   & McpHandlers
+  & Partial<GatewayKeyHandlers>
   & CompactionHandlers
   & BranchHandlers
   & DeleteHandlers
@@ -343,6 +349,16 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       }),
     ...deps.providerHandlers,
     ...createBreakerHandlers(deps.breakers),
+    ...(deps.gateway
+      ? createGatewayKeyHandlers({
+        keys: deps.gateway.keys,
+        limiter: deps.gateway.limiter,
+        resolveModel: (providerId, modelId) => deps.registry.resolveModel(providerId, modelId),
+        toolNames: () => deps.tools.keys(),
+        assertSafe: (value, field) => deps.protectedValues.assertSafe(value, field),
+        protect: (value) => deps.protectedValues.register(value),
+      })
+      : {}),
     ...createMcpHandlers({
       configPath: deps.configPath,
       servers: deps.mcpServers,

@@ -1,0 +1,114 @@
+/**
+ * The body of Dify's `POST /chat-messages`, validated, and Dify's error form. Missing
+ * `query` or `user`, a non-UUID `conversation_id`, a bad `response_mode` or `files` give
+ * `{code: "invalid_param", message, status: 400}` (WIRE.md §1); unknown fields are
+ * ignored, as Dify ignores them.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { ATTACHMENTS_MAX_COUNT, MESSAGE_CONTENT_MAX_CHARS } from "@daedalus/protocol";
+import { isUuid } from "./conversation_ids.ts";
+
+/** Dify's error body. */
+export interface DifyErrorBody {
+  /** A stable code: `invalid_param`, `unauthorized`, `not_found`, `too_many_requests`, … */
+  code: string;
+  /** What went wrong. */
+  message: string;
+  /** The HTTP status, repeated. */
+  status: number;
+}
+
+/** A validated chat request. */
+export interface DifyChatRequest {
+  /** The user's message. */
+  query: string;
+  /** The app's variables. */
+  inputs: Record<string, unknown>;
+  /** The end user's id (stop must name the same). */
+  user: string;
+  /** Streaming (SSE) or blocking (one JSON answer); Dify's default is blocking. */
+  responseMode: "streaming" | "blocking";
+  /** The conversation to continue, or null for a new one. */
+  conversationId: string | null;
+  /** Files offered with the message. */
+  files: DifyFile[];
+}
+
+/** A file of a chat request. */
+export type DifyFile =
+  | { type: DifyFileType; transfer_method: "remote_url"; url: string }
+  | { type: DifyFileType; transfer_method: "local_file"; upload_file_id: string };
+
+/** Dify's file types. */
+export type DifyFileType = "image" | "document" | "audio" | "video";
+
+const FileType = z.enum(["image", "document", "audio", "video"]);
+const File = z.union([
+  z.looseObject({ type: FileType, transfer_method: z.literal("remote_url"), url: z.url() }),
+  z.looseObject({
+    type: FileType,
+    transfer_method: z.literal("local_file"),
+    upload_file_id: z.string().min(1).max(200),
+  }),
+]);
+
+const Body = z.looseObject({
+  query: z.string({ error: "query is required" }).min(1, { error: "query is required" })
+    .max(MESSAGE_CONTENT_MAX_CHARS),
+  inputs: z.record(z.string(), z.unknown()).nullable().optional(),
+  user: z.string({ error: "Arg user must be provided." })
+    .min(1, { error: "Arg user must be provided." }).max(200),
+  response_mode: z.enum(["streaming", "blocking"]).nullable().optional(),
+  conversation_id: z.string().nullable().optional().refine(
+    (id) => id === undefined || id === null || id === "" || isUuid(id),
+    { error: "conversation_id is not a valid UUID" },
+  ),
+  files: z.array(File).max(ATTACHMENTS_MAX_COUNT).nullable().optional(),
+  auto_generate_name: z.boolean().optional(),
+});
+
+/**
+ * Dify's error body.
+ *
+ * @param status the HTTP status
+ * @param code the code
+ * @param message the message
+ * @returns `{code, message, status}`
+ */
+export function difyError(status: number, code: string, message: string): DifyErrorBody {
+  return { code, message, status };
+}
+
+/**
+ * Validates a chat request's parsed JSON body.
+ *
+ * @param body the body (anything JSON.parse gave)
+ * @returns the request, or the 400 error body to answer with
+ */
+export function parseDifyChatRequest(
+  body: unknown,
+): { ok: true; request: DifyChatRequest } | { ok: false; error: DifyErrorBody } {
+  const parsed = Body.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.map(String).join(".");
+    // The three fields with Dify's own wording say it as Dify does; others name the field.
+    const own = field === "query" || field === "user" || field === "conversation_id";
+    const message = own ? issue.message : `${field || "body"}: ${issue?.message ?? "invalid"}`;
+    return { ok: false, error: difyError(400, "invalid_param", message) };
+  }
+  const value = parsed.data;
+  return {
+    ok: true,
+    request: {
+      query: value.query,
+      inputs: value.inputs ?? {},
+      user: value.user,
+      responseMode: value.response_mode ?? "blocking",
+      conversationId: value.conversation_id ? value.conversation_id : null,
+      files: (value.files ?? []) as DifyFile[],
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { parseDifyChatRequest } from "./dify_request.ts";
+import { isUuid, threadIdOfConversation, uuidOf } from "./conversation_ids.ts";
+
+const UUID = "0123abcd-4567-89ab-cdef-0123456789ab";
+/** What dify-client 2.3.2 sends (WIRE.md §1). */
+const CLIENT_BODY = {
+  inputs: {},
+  query: "what time is it?",
+  user: "abc-123",
+  response_mode: "streaming",
+  files: null,
+};
+
+Deno.test("Dify request: dify-client's body is accepted, with Dify's defaults", () => {
+  assert.deepEqual(parseDifyChatRequest(CLIENT_BODY), {
+    ok: true,
+    request: {
+      query: "what time is it?",
+      inputs: {},
+      user: "abc-123",
+      responseMode: "streaming",
+      conversationId: null,
+      files: [],
+    },
+  });
+  const minimal = parseDifyChatRequest({ query: "q", user: "u", conversation_id: "" });
+  assert.ok(minimal.ok);
+  assert.equal(minimal.request.responseMode, "blocking", "Dify's default mode is blocking");
+  assert.equal(minimal.request.conversationId, null, "an empty conversation_id is a new one");
+  const continued = parseDifyChatRequest({ ...CLIENT_BODY, conversation_id: UUID, extra: 1 });
+  assert.ok(continued.ok, "an unknown field was refused");
+  assert.equal(continued.request.conversationId, UUID);
+  const files = parseDifyChatRequest({
+    ...CLIENT_BODY,
+    files: [{ type: "image", transfer_method: "remote_url", url: "https://x.test/a.png" }],
+  });
+  assert.ok(files.ok);
+  assert.equal(files.request.files.length, 1);
+});
+
+Deno.test("Dify request: bad bodies are 400 invalid_param with a message that says why", () => {
+  const cases: [string, unknown, RegExp][] = [
+    ["no query", { user: "u" }, /^query is required$/],
+    ["an empty query", { query: "", user: "u" }, /^query is required$/],
+    ["no user", { query: "q" }, /^Arg user must be provided\.$/],
+    ["a non-UUID conversation", { query: "q", user: "u", conversation_id: "abc" }, /UUID/],
+    ["an unknown mode", { query: "q", user: "u", response_mode: "fast" }, /^response_mode: /],
+    ["inputs not an object", { query: "q", user: "u", inputs: [1] }, /^inputs: /],
+    [
+      "a file without its url",
+      { query: "q", user: "u", files: [{ type: "image", transfer_method: "remote_url" }] },
+      /^files\.0/,
+    ],
+    ["not an object", "hello", /^body: /],
+    ["null", null, /^body: /],
+  ];
+  for (const [what, body, message] of cases) {
+    const parsed = parseDifyChatRequest(body);
+    assert.ok(!parsed.ok, `${what} was accepted`);
+    assert.equal(parsed.error.code, "invalid_param", what);
+    assert.equal(parsed.error.status, 400, what);
+    assert.match(parsed.error.message, message, what);
+  }
+});
+
+Deno.test("conversation ids: a thread id and its UUID map both ways, case-insensitively", () => {
+  const thread = "thread_0123abcd456789abcdef0123456789ab";
+  assert.equal(uuidOf(thread), UUID);
+  assert.equal(threadIdOfConversation(UUID), thread);
+  assert.equal(threadIdOfConversation(UUID.toUpperCase()), thread);
+  assert.equal(
+    uuidOf("run_ffffffffffffffffffffffffffffffff"),
+    "ffffffff-ffff-ffff-ffff-ffffffffffff",
+  );
+  for (const bad of ["", "abc", `${UUID}0`, UUID.replaceAll("-", ""), `{${UUID}}`]) {
+    assert.equal(isUuid(bad), false, bad);
+    assert.equal(threadIdOfConversation(bad), null, bad);
+  }
+  for (const bad of ["thread_0123", "item_0123abcd456789abcdef0123456789ab", UUID]) {
+    assert.throws(() => uuidOf(bad), RangeError, bad);
+  }
+});

@@ -1,0 +1,23 @@
+/**
+ * The gateway's limits, each with the reason it has that value.
+ *
+ * @module
+ */
+
+/** Random bytes in an app key (hex-encoded after `app-`): 160 bits, beyond guessing. */
+export const GATEWAY_KEY_RANDOM_BYTES = 20;
+
+/** Requests one app key may make per minute by default: a chat front end's pace, not a flood. */
+export const GATEWAY_RATE_LIMIT_PER_MINUTE = 60;
+
+/** The burst an app key may spend at once (requests): a page that loads messages, conversations and parameters together. */
+export const GATEWAY_RATE_LIMIT_BURST = 10;
+
+/** How stale a key's `lastUsedAt` may get on disk (ms): a write per request would be one per message. */
+export const GATEWAY_LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+/** Largest `gateway_keys.json` read (bytes): 500 keys of a few hundred bytes each, with room. */
+export const GATEWAY_KEYS_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** How often a Dify stream sends `event: ping` (ms): Dify's own interval, which its clients and proxies expect. */
+export const DIFY_PING_INTERVAL_MS = 10_000;

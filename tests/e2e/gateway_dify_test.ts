@@ -1,0 +1,170 @@
+/**
+ * The gateway's Dify-compatible API on the shipped runtime (scripted fixture model, the
+ * shipped flags): an app key made over RPC drives `POST /dify/v1/chat-messages` (a tool
+ * call and answer in Dify's SSE shape, then a blocking continuation), while the owner's
+ * token, a wrong key and a revoked key are refused with 401 in Dify's form. Driven by the
+ * real `dify-client` (2.3.2, npm): it parses no SSE, so the stream is read as Dify's web
+ * app reads it (`data: ` lines).
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { makeTempHome, startFixture } from "./_harness.ts";
+import { openClient } from "./_clients.ts";
+import { ChatClient } from "dify-client";
+
+/** The body of a dify-client response stream (a Node Readable), as text. */
+async function readStream(stream: AsyncIterable<Uint8Array | string>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of stream) {
+    text += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+  }
+  return text;
+}
+
+/** The HTTP status of a dify-client (axios) rejection. */
+async function refusedStatus(call: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await call;
+  } catch (error) {
+    return (error as { response?: { status?: number } }).response?.status;
+  }
+  return undefined;
+}
+
+Deno.test("spawned: a gateway key drives the Dify API; the owner token and revoked keys get 401", async () => {
+  await using home = await makeTempHome();
+  await using server = await startFixture(home);
+  const ownerToken = await server.token();
+  await using recording = await openClient(server.url, ownerToken);
+  const { client } = recording;
+  const created = await client.call("gateway.key.create", {
+    name: "e2e",
+    profile: { providerId: "scripted", modelId: "scripted-model", permission: "full_access" },
+  });
+  const base = new URL("dify/v1", server.url).href;
+  const dify = new ChatClient(created.key, base);
+
+  const streamed = await dify.createChatMessage({}, "tool please", "e2e-user", true);
+  assert.equal(streamed.status, 200);
+  const text = await readStream(streamed.data);
+  assert.ok(text.startsWith("event: ping\n\n"), text.slice(0, 80));
+  // Dify's web app: split on newlines, parse the lines that start with "data: ".
+  const data = text.split("\n").filter((line) => line.startsWith("data: ")).map((line) =>
+    JSON.parse(line.slice(6))
+  );
+  const events = data.map((d) => d.event);
+  assert.ok(events.includes("agent_thought"), events.join(","));
+  assert.ok(events.includes("agent_message"), events.join(","));
+  assert.equal(events.at(-1), "message_end");
+  const thoughts = data.filter((d) => d.event === "agent_thought");
+  assert.equal(thoughts[0].tool, "echo");
+  assert.equal(new Set(thoughts.map((t) => t.id)).size, 1, "one call, one thought id");
+  assert.ok(thoughts.at(-1).observation !== "", "the thought never got its observation");
+  assert.equal(typeof data.at(-1).metadata.usage.total_tokens, "number");
+  const conversation = data[0].conversation_id;
+
+  const blocking = await dify.createChatMessage({}, "history?", "e2e-user", false, conversation);
+  assert.equal(blocking.status, 200);
+  assert.equal(blocking.data.conversation_id, conversation);
+  assert.match(
+    blocking.data.answer,
+    /tool please \| history\?/,
+    "the continuation lost its history",
+  );
+
+  // The conversation and its two messages, as dify-client lists them.
+  const parameters = await dify.getApplicationParameters("e2e-user");
+  assert.equal(parameters.status, 200);
+  assert.deepEqual(parameters.data.user_input_form, []);
+  const conversations = (await dify.getConversations("e2e-user")).data;
+  assert.deepEqual(conversations.data.map((c: { id: string }) => c.id), [conversation]);
+  assert.equal(conversations.has_more, false);
+  assert.deepEqual((await dify.getConversations("another-user")).data.data, []);
+  const messages = (await dify.getConversationMessages("e2e-user", conversation)).data;
+  assert.deepEqual(messages.data.map((m: { query: string }) => m.query), [
+    "tool please",
+    "history?",
+  ]);
+  assert.equal(messages.data[0].agent_thoughts[0].tool, "echo");
+  assert.ok(messages.data[0].agent_thoughts[0].observation !== "");
+  assert.equal(messages.data[1].answer, blocking.data.answer);
+  assert.equal(messages.data[1].id, blocking.data.message_id, "message ids disagree");
+  assert.equal(
+    await refusedStatus(dify.getConversationMessages("another-user", conversation)),
+    404,
+  );
+  const removed = await dify.deleteConversation(conversation, "e2e-user");
+  assert.deepEqual(removed.data, { result: "success" });
+  assert.deepEqual((await dify.getConversations("e2e-user")).data.data, [], "still listed");
+
+  // A provider failure after the stream started: HTTP 200 and an `error` frame last.
+  const failing = await dify.createChatMessage(
+    {},
+    "fail: invalid_request no way",
+    "e2e-user",
+    true,
+  );
+  assert.equal(failing.status, 200);
+  const failed = (await readStream(failing.data)).split("\n")
+    .filter((line) => line.startsWith("data: ")).map((line) => JSON.parse(line.slice(6)));
+  assert.equal(failed.at(-1).event, "error");
+  assert.equal(failed.at(-1).code, "provider_invalid_request");
+  assert.equal(failed.at(-1).message, "no way");
+
+  for (
+    const [what, bearer] of [["the owner token", ownerToken], [
+      "a wrong key",
+      `app-${"1".repeat(40)}`,
+    ]]
+  ) {
+    const other = new ChatClient(bearer, base);
+    assert.equal(await refusedStatus(other.createChatMessage({}, "x", "e2e-user")), 401, what);
+  }
+  await client.call("gateway.key.revoke", { keyId: created.keyId });
+  assert.equal(await refusedStatus(dify.createChatMessage({}, "x", "e2e-user")), 401, "revoked");
+  const keysFile = await Deno.readTextFile(`${home.home}/gateway_keys.json`);
+  assert.ok(!keysFile.includes(created.key), "the key is stored in the clear");
+});
+
+Deno.test("spawned: dify-client stops a streaming task mid-stream; the stream ends with message_end", async () => {
+  await using home = await makeTempHome();
+  await using server = await startFixture(home);
+  await using recording = await openClient(server.url, await server.token());
+  const created = await recording.client.call("gateway.key.create", {
+    name: "stop",
+    profile: { providerId: "scripted", modelId: "scripted-model", permission: "full_access" },
+  });
+  const dify = new ChatClient(created.key, new URL("dify/v1", server.url).href);
+  const response = await dify.createChatMessage({}, "slow answer please", "u", true);
+  const decoder = new TextDecoder();
+  let text = "";
+  let taskId: string | null = null;
+  const chunks = (response.data as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  while (taskId === null) {
+    const next = await chunks.next();
+    if (next.done) throw new Error(`the stream ended before any data: ${text}`);
+    text += decoder.decode(next.value, { stream: true });
+    taskId = /"task_id":"([^"]+)"/.exec(text)?.[1] ?? null;
+  }
+  const wrongUser = await refusedStatus(
+    dify.sendRequest("POST", `/chat-messages/${taskId}/stop`, { user: "other" }),
+  );
+  assert.equal(wrongUser, 404, "another user stopped the task");
+  const stopped = await dify.sendRequest("POST", `/chat-messages/${taskId}/stop`, { user: "u" });
+  assert.deepEqual(stopped.data, { result: "success" });
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+    text += decoder.decode(next.value, { stream: true });
+  }
+  const data = text.split("\n").filter((line) => line.startsWith("data: ")).map((line) =>
+    JSON.parse(line.slice(6))
+  );
+  assert.equal(data.at(-1).event, "message_end", text.slice(-300));
+  const answer = data.filter((d) => d.event === "agent_message").map((d) => d.answer).join("");
+  assert.ok(answer.length > 0, "nothing streamed before the stop");
+  const run = (await recording.client.call("turn.list", {
+    threadId: `thread_${data[0].conversation_id.replaceAll("-", "")}`,
+  })).turns[0].runs[0];
+  assert.equal(run.status, "cancelled");
+});
