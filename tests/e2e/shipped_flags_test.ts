@@ -81,15 +81,19 @@ Deno.test("assertShippedFlags refuses a runtime spawned with -A", async () => {
   try {
     await assert.rejects(assertShippedFlags(child.pid), /must run with the shipped flags/);
   } finally {
-    try {
-      child.kill("SIGKILL");
-    } catch (error) {
-      // It exited already (a loaded machine can end it early): nothing is left to stop.
-      if (!(error instanceof TypeError)) throw error;
-    }
+    killIfRunning(child);
     await child.status;
   }
 });
+
+/** SIGKILL, unless it exited already (a loaded machine can end it early). */
+function killIfRunning(child: Deno.ChildProcess): void {
+  try {
+    child.kill("SIGKILL");
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
+}
 
 /** A model server that answers a `list` tool call, then a text; tool-less calls get a title. */
 function startToolModel(): { port: number; requests: unknown[]; close: () => Promise<void> } {
