@@ -14,6 +14,7 @@ import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { RpcError } from "@daedalus/protocol";
 import type { StateStore } from "@daedalus/storage";
 import type { Dispatcher } from "../server/dispatcher.ts";
+import { gatewayCall } from "./gateway_calls.ts";
 import type { GatewayEnv, GatewayRefusal } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { AgUiEncoder } from "./ag_ui_encoder.ts";
@@ -32,8 +33,6 @@ export interface AgUiRouteDeps {
   /** The time (epoch ms); default `Date.now`. */
   now?: () => number;
 }
-
-const SESSION = { id: "gateway", transport: "http" } as const;
 
 /**
  * An app-key refusal in AG-UI's terms: HttpAgent shows a JSON body's text in its error.
@@ -55,11 +54,7 @@ export function agUiRefusal(c: Context, refusal: GatewayRefusal): Response {
  */
 export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
   const now = deps.now ?? Date.now;
-  const call = async (method: string, params: unknown) => {
-    const outcome = await deps.dispatcher.dispatch(method, params, SESSION);
-    outcome.afterResponse?.();
-    return outcome.result as Record<string, unknown>;
-  };
+  const call = gatewayCall(deps.dispatcher);
   const app = new Hono<GatewayEnv>();
   app.post("/", async (c) => {
     const key = c.get("gatewayKey");

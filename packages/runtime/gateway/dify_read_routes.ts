@@ -9,6 +9,7 @@
 import { Hono } from "hono";
 import type { Item, Thread, Turn } from "@daedalus/protocol";
 import type { Dispatcher } from "../server/dispatcher.ts";
+import { gatewayCall } from "./gateway_calls.ts";
 import type { GatewayEnv } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { threadIdOfConversation, uuidOf } from "./conversation_ids.ts";
@@ -26,8 +27,6 @@ export interface DifyReadRouteDeps {
 const PAGE_DEFAULT = 20;
 const PAGE_MAX = 100;
 
-const SESSION = { id: "gateway", transport: "http" } as const;
-
 /**
  * The read routes.
  *
@@ -35,11 +34,7 @@ const SESSION = { id: "gateway", transport: "http" } as const;
  * @returns a Hono app to mount behind `gatewayKeyAuth`, beside the chat routes
  */
 export function difyReadRoutes(deps: DifyReadRouteDeps): Hono<GatewayEnv> {
-  const call = async <T>(method: string, params: unknown): Promise<T> => {
-    const outcome = await deps.dispatcher.dispatch(method, params, SESSION);
-    outcome.afterResponse?.();
-    return outcome.result as T;
-  };
+  const call = gatewayCall(deps.dispatcher);
   const app = new Hono<GatewayEnv>();
   const seconds = (timestamp: string) => Math.floor(Date.parse(timestamp) / 1000);
   const limitOf = (raw: string | undefined) => {

@@ -13,6 +13,7 @@ import { Hono } from "hono";
 import { RpcError } from "@daedalus/protocol";
 import type { StateStore } from "@daedalus/storage";
 import type { Dispatcher } from "../server/dispatcher.ts";
+import { gatewayCall } from "./gateway_calls.ts";
 import type { ScheduleTimer } from "../timer.ts";
 import type { GatewayEnv } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
@@ -38,8 +39,6 @@ export interface DifyRouteDeps {
   now?: () => number;
 }
 
-const SESSION = { id: "gateway", transport: "http" } as const;
-
 /**
  * The Dify chat routes.
  *
@@ -48,11 +47,7 @@ const SESSION = { id: "gateway", transport: "http" } as const;
  */
 export function difyRoutes(deps: DifyRouteDeps): Hono<GatewayEnv> {
   const now = deps.now ?? Date.now;
-  const call = async (method: string, params: unknown) => {
-    const outcome = await deps.dispatcher.dispatch(method, params, SESSION);
-    outcome.afterResponse?.();
-    return outcome.result as Record<string, unknown>;
-  };
+  const call = gatewayCall(deps.dispatcher);
   const app = new Hono<GatewayEnv>();
 
   app.post("/chat-messages", async (c) => {
