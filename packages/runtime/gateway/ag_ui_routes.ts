@@ -14,7 +14,7 @@ import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { RpcError } from "@daedalus/protocol";
 import type { StateStore } from "@daedalus/storage";
 import type { Dispatcher } from "../server/dispatcher.ts";
-import { gatewayCall } from "./gateway_calls.ts";
+import { createGatewayThread, gatewayCall, startGatewayTurn } from "./gateway_calls.ts";
 import type { GatewayEnv, GatewayRefusal } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { AgUiEncoder } from "./ag_ui_encoder.ts";
@@ -77,22 +77,10 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
     try {
       let threadId = deps.owners.threadsOf(owner)[0];
       if (threadId === undefined) {
-        const workspace = key.profile.workspace;
-        const created = await call(
-          "thread.create",
-          workspace ? { workspace: { rootUri: workspace } } : {},
-        );
-        threadId = (created.thread as { id: string }).id;
+        threadId = await createGatewayThread(call, key);
         await deps.owners.addThread(threadId, owner);
       }
-      const started = await call("turn.start", {
-        threadId,
-        content,
-        providerId: key.profile.providerId,
-        modelId: key.profile.modelId,
-        executionPolicy: key.profile.permission,
-      });
-      runId = started.runId as string;
+      runId = await startGatewayTurn(call, key, { threadId, content });
     } catch (error) {
       if (error instanceof RpcError) {
         return c.json({ error: error.message, code: error.data.reasonCode }, 400);

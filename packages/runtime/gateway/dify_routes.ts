@@ -13,7 +13,7 @@ import { Hono } from "hono";
 import { RpcError } from "@daedalus/protocol";
 import type { StateStore } from "@daedalus/storage";
 import type { Dispatcher } from "../server/dispatcher.ts";
-import { gatewayCall } from "./gateway_calls.ts";
+import { createGatewayThread, gatewayCall, startGatewayTurn } from "./gateway_calls.ts";
 import type { ScheduleTimer } from "../timer.ts";
 import type { GatewayEnv } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
@@ -69,22 +69,10 @@ export function difyRoutes(deps: DifyRouteDeps): Hono<GatewayEnv> {
     let runId: string;
     try {
       if (request.conversationId === null) {
-        const workspace = key.profile.workspace;
-        const created = await call(
-          "thread.create",
-          workspace ? { workspace: { rootUri: workspace } } : {},
-        );
-        threadId = (created.thread as { id: string }).id;
+        threadId = await createGatewayThread(call, key);
         await deps.owners.addThread(threadId, owner);
       }
-      const started = await call("turn.start", {
-        threadId: threadId!,
-        content: request.query,
-        providerId: key.profile.providerId,
-        modelId: key.profile.modelId,
-        executionPolicy: key.profile.permission,
-      });
-      runId = started.runId as string;
+      runId = await startGatewayTurn(call, key, { threadId: threadId!, content: request.query });
     } catch (error) {
       if (error instanceof RpcError) {
         return c.json(difyError(400, error.data.reasonCode ?? "invalid_param", error.message), 400);

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { GatewayKey } from "@daedalus/protocol";
 import type { Dispatcher } from "../server/dispatcher.ts";
 
 const SESSION = { id: "gateway", transport: "http" } as const;
@@ -27,4 +28,52 @@ export function gatewayCall(dispatcher: Dispatcher): GatewayCall {
     outcome.afterResponse?.();
     return outcome.result as T;
   };
+}
+
+/** What a gateway turn is started with, besides the key's profile. */
+export interface GatewayTurn {
+  /** The thread (one of the key's). */
+  threadId: string;
+  /** The user's message. */
+  content: string;
+}
+
+/**
+ * Makes a new thread for an app key: in the key's workspace when its profile names one.
+ *
+ * @param call the gateway's call
+ * @param key the accepted key
+ * @returns the new thread's id
+ */
+export async function createGatewayThread(call: GatewayCall, key: GatewayKey): Promise<string> {
+  const workspace = key.profile.workspace;
+  const created = await call(
+    "thread.create",
+    workspace ? { workspace: { rootUri: workspace } } : {},
+  );
+  return (created.thread as { id: string }).id;
+}
+
+/**
+ * Starts a turn for an app key. The key's profile decides the model and the execution
+ * policy, never the request.
+ *
+ * @param call the gateway's call
+ * @param key the accepted key
+ * @param turn the thread and the message
+ * @returns the new run's id
+ */
+export async function startGatewayTurn(
+  call: GatewayCall,
+  key: GatewayKey,
+  turn: GatewayTurn,
+): Promise<string> {
+  const started = await call("turn.start", {
+    threadId: turn.threadId,
+    content: turn.content,
+    providerId: key.profile.providerId,
+    modelId: key.profile.modelId,
+    executionPolicy: key.profile.permission,
+  });
+  return started.runId as string;
 }
