@@ -92,6 +92,8 @@ export const COMPACTION_THRESHOLD_DEFAULT = 0.9;
 export const GATEWAY_KEY_NAME_MAX_CHARS = 100;
 /** Most tools a gateway key's profile may name: more than the runtime has, a typo guard. */
 export const GATEWAY_KEY_TOOLS_MAX_COUNT = 200;
+/** Most tools one Run may be limited to (`turn.start` `tools`): more than the runtime has. */
+export const RUN_TOOLS_MAX_COUNT = GATEWAY_KEY_TOOLS_MAX_COUNT;
 /** Most browser origins one gateway key allows: a few front ends, not a wildcard by list. */
 export const GATEWAY_KEY_ORIGINS_MAX_COUNT = 20;
 /** Most gateway app keys (revoked ones included): one per app, kept small enough to scan. */

@@ -1728,6 +1728,7 @@ export type RunConfig = {
   resumedFromRunId?: RunId;
   budget?: RunBudget;
   price?: ModelPrice;
+  allowedTools?: string[];
   compaction?: FrozenCompaction;
   parts: RunConfigPartRefs;
   tools: RunToolSchema[];
@@ -1793,6 +1794,7 @@ export type RunConfigRecord = {
   resumedFromRunId?: RunId;
   budget?: RunBudget;
   price?: ModelPrice;
+  allowedTools?: string[];
   compaction?: FrozenCompaction;
   parts: RunConfigPartRefs;
 };
@@ -2556,6 +2558,7 @@ export type MethodParamsMap = {
     reasoningEffort?: ReasoningEffort | null;
     executionPolicy?: ExecutionPolicy;
     budget?: RunBudget;
+    tools?: Identifier[];
   };
   "turn.list": {
     threadId: ThreadId;

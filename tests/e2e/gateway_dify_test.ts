@@ -168,3 +168,27 @@ Deno.test("spawned: dify-client stops a streaming task mid-stream; the stream en
   })).turns[0].runs[0];
   assert.equal(run.status, "cancelled");
 });
+
+Deno.test("spawned: a key limited to some tools cannot reach another one by its name", async () => {
+  await using home = await makeTempHome();
+  await using server = await startFixture(home);
+  await using recording = await openClient(server.url, await server.token());
+  const created = await recording.client.call("gateway.key.create", {
+    name: "read only tools",
+    profile: {
+      providerId: "scripted",
+      modelId: "scripted-model",
+      permission: "full_access",
+      tools: ["read"],
+    },
+  });
+  const dify = new ChatClient(created.key, new URL("dify/v1", server.url).href);
+  // The scripted model calls `echo` whatever it is offered.
+  const streamed = await dify.createChatMessage({}, "tool please", "e2e-user", true);
+  const data = (await readStream(streamed.data)).split("\n")
+    .filter((line) => line.startsWith("data: ")).map((line) => JSON.parse(line.slice(6)));
+  const thought = data.filter((d) => d.event === "agent_thought").at(-1);
+  assert.equal(thought?.tool, "echo");
+  assert.match(thought.observation, /Unknown tool "echo"/, "the key's tool limit was not kept");
+  assert.equal(data.at(-1).event, "message_end");
+});

@@ -55,8 +55,8 @@ export async function createGatewayThread(call: GatewayCall, key: GatewayKey): P
 }
 
 /**
- * Starts a turn for an app key. The key's profile decides the model and the execution
- * policy, never the request.
+ * Starts a turn for an app key. The key's profile decides the model, the execution
+ * policy and the tools the Run may call, never the request.
  *
  * @param call the gateway's call
  * @param key the accepted key
@@ -74,6 +74,7 @@ export async function startGatewayTurn(
     providerId: key.profile.providerId,
     modelId: key.profile.modelId,
     executionPolicy: key.profile.permission,
+    ...(key.profile.tools ? { tools: key.profile.tools } : {}),
   });
   return started.runId as string;
 }

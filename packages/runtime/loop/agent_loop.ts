@@ -114,6 +114,8 @@ export async function runAgentLoop(
     const scope = deps.store.read((db) => readRunScope(db, runId));
     const provider = currentProvider(deps, config.providerId, config.modelId);
     if (!provider.ok) return void settle("failed", provider.reason);
+    // Only the tools the Run may call are offered, and a call to any other finds no tool.
+    deps.tools = runTools(runtimeDeps.tools, config);
     const tools: ProviderTool[] = [...deps.tools.values()].map((tool) => {
       const { name, description, parameters } = modelTool(tool);
       return { name, description, parameters };
@@ -488,4 +490,18 @@ async function streamStep(
   // The caller completes the message with the call's end, in one transaction, from the
   // text this step journaled (no read-back of its deltas).
   return { kind: "done", toolCalls, itemId, streamed, usage, ...finish };
+}
+
+/**
+ * The tools a Run may call: none for a model without tool support, its `allowedTools`
+ * when the config limits them, else all of the runtime's (as they are now).
+ */
+function runTools(
+  tools: ReadonlyMap<string, ToolDefinition<unknown>>,
+  config: Pick<RunConfig, "supportsTools" | "allowedTools">,
+): Map<string, ToolDefinition<unknown>> {
+  if (!config.supportsTools) return new Map();
+  if (config.allowedTools === undefined) return new Map(tools);
+  const allowed = new Set(config.allowedTools);
+  return new Map([...tools].filter(([name]) => allowed.has(name)));
 }

@@ -45,6 +45,8 @@ export interface FreezeInput {
   reasoningEffort?: RunConfig["reasoningEffort"];
   /** When the Run compacts (config.yaml's, the thread's own over it); absent: not recorded. */
   compaction?: RunConfig["compaction"];
+  /** The only tools the Run may call (ids, all known to the runtime); absent: all. */
+  allowedTools?: readonly string[];
 }
 
 /** Freezes RunConfigs, keeping the parts and their hashes between turns. */
@@ -77,7 +79,11 @@ export class RunConfigFreezer {
     input: FreezeInput,
     tools: ReadonlyMap<string, ToolDefinition<unknown>>,
   ): Promise<RunConfig> {
-    const toolSet = input.model.supportsTools ? this.#toolSchemas(tools) : this.#noTools;
+    const toolSet = !input.model.supportsTools
+      ? this.#noTools
+      : input.allowedTools === undefined
+      ? this.#toolSchemas(tools)
+      : subsetSchemas(tools, input.allowedTools);
     const identity = this.#identity ??= frozenIdentity();
     const skills = await this.#enabledSkills();
     return {
@@ -89,6 +95,7 @@ export class RunConfigFreezer {
       ...(input.budget && Object.keys(input.budget).length > 0 ? { budget: input.budget } : {}),
       ...(input.model.price ? { price: input.model.price } : {}),
       ...(input.compaction ? { compaction: input.compaction } : {}),
+      ...(input.allowedTools ? { allowedTools: [...input.allowedTools] } : {}),
       reasoningEffort: input.reasoningEffort === undefined
         ? input.model.reasoningEffort
         : input.reasoningEffort,
@@ -108,10 +115,7 @@ export class RunConfigFreezer {
       source.every((tool, index) => tool === this.#toolSource[index]);
     if (same) return this.#tools!;
     this.#toolSource = source;
-    return this.#tools = hashed(Object.freeze(source.map((tool) => {
-      const { name, description, parameters, mutating } = modelTool(tool);
-      return Object.freeze({ name, description, parameters, mutating });
-    })));
+    return this.#tools = hashed(Object.freeze(source.map(frozenSchema)));
   }
 
   /**
@@ -132,6 +136,26 @@ export class RunConfigFreezer {
     }
     return this.#skills;
   }
+}
+
+/**
+ * The schemas of a Run limited to some tools, in the runtime's order (hashed each time:
+ * such Runs are a gateway key's, and their set is small).
+ */
+function subsetSchemas(
+  tools: ReadonlyMap<string, ToolDefinition<unknown>>,
+  allowed: readonly string[],
+): HashedPart<readonly RunToolSchema[]> {
+  const names = new Set(allowed);
+  return hashed(Object.freeze(
+    [...tools].filter(([name]) => names.has(name)).map(([, tool]) => frozenSchema(tool)),
+  ));
+}
+
+/** One tool as the model is offered it. */
+function frozenSchema(tool: ToolDefinition<unknown>): RunToolSchema {
+  const { name, description, parameters, mutating } = modelTool(tool);
+  return Object.freeze({ name, description, parameters, mutating });
 }
 
 /** The bundled identity with the hash of its text (the StepInput audit records it). */

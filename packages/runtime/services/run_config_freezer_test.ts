@@ -88,3 +88,20 @@ Deno.test("another tool set, a new skill or a model without tools gives another 
     assert.equal(bare.reasoningEffort, null, "null asks for auto, not the model's default");
   });
 });
+
+Deno.test("a Run limited to some tools freezes only those, in the runtime's order", async () => {
+  await withFreezer(async (freezer) => {
+    const tools = new Map([["read", tool("read")], ["ls", tool("ls")], ["grep", tool("grep")]]);
+    const all = await freezer.freeze(input, tools);
+    const limited = await freezer.freeze({ ...input, allowedTools: ["grep", "read"] }, tools);
+    assert.deepEqual(limited.tools.map((t) => t.name), ["read", "grep"]);
+    assert.deepEqual(limited.allowedTools, ["grep", "read"], "the limit is recorded");
+    assert.equal(limited.parts.toolSchemas, contentHash(JSON.stringify(limited.tools)));
+    assert.ok(RunConfig.safeParse(limited).success, "the limited config fits the protocol");
+    assert.equal(all.allowedTools, undefined, "an unlimited Run records no limit");
+    const again = await freezer.freeze(input, tools);
+    assert.equal(again.tools, all.tools, "a limited Run does not disturb the cached part");
+    const none = await freezer.freeze({ ...input, allowedTools: [] }, tools);
+    assert.deepEqual(none.tools, [], "an empty list allows no tool");
+  });
+});

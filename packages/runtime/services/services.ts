@@ -236,6 +236,15 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         ? await turnDefaults(deps.configPath)
         : null;
       const executionPolicy = params.executionPolicy ?? defaults!.preset;
+      const unknownTool = params.tools?.find((name) => !deps.tools.has(name));
+      if (unknownTool !== undefined) {
+        throw new RpcError(
+          RPC_ERROR_CODES.invalidParams,
+          "tool_not_found",
+          `There is no tool "${unknownTool}" to allow (tool.list names them)`,
+          { field: "tools" },
+        );
+      }
       // Frozen: a later config change cannot alter a Run that was already submitted.
       const runConfig = await freezer.freeze({
         providerId: params.providerId,
@@ -246,6 +255,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         reasoningEffort: params.reasoningEffort,
         budget: params.budget ?? defaults?.budget,
         compaction: await frozenCompaction(store, deps.configPath, params.threadId),
+        ...(params.tools ? { allowedTools: params.tools } : {}),
       }, deps.tools);
       const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = startTurn(store, {
@@ -297,6 +307,10 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         executionPolicy: earlier.executionPolicy,
         reasoningEffort: earlier.reasoningEffort,
         ...(earlier.budget ? { budget: earlier.budget } : {}),
+        // A resumed Run may do no more than the one it continues (tools gone since: left out).
+        ...(earlier.allowedTools
+          ? { allowedTools: earlier.allowedTools.filter((name) => deps.tools.has(name)) }
+          : {}),
         compaction: await frozenCompaction(
           store,
           deps.configPath,

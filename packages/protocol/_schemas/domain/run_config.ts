@@ -81,6 +81,11 @@ const recordShape = {
   budget: RunBudget.optional(),
   /** The model's price at submission, for a cost budget; absent when not configured. */
   price: ModelPrice.optional(),
+  /**
+   * The only tools the Run may call, by id (`turn.start` `tools`, e.g. a gateway key's);
+   * absent: every tool of the runtime. Sub-agent Runs inherit it.
+   */
+  allowedTools: z.array(z.string().min(1)).optional(),
   /** When the Run compacts its context (absent on Runs frozen before it existed: 0.9, on). */
   compaction: FrozenCompaction.optional(),
   parts: RunConfigPartRefs,

@@ -8,7 +8,12 @@ import { method } from "./_define.ts";
 import { RunBudget } from "../domain/budget.ts";
 import { BranchId, Cursor, Identifier, RunId, ThreadId, TurnId } from "../ids.ts";
 import { ExecutionPolicy, ReasoningEffort, RunStatus } from "../enums.ts";
-import { MESSAGE_CONTENT_MAX_CHARS, PAGE_MAX_LIMIT, REPLAY_MAX_LIMIT } from "../../limits.ts";
+import {
+  MESSAGE_CONTENT_MAX_CHARS,
+  PAGE_MAX_LIMIT,
+  REPLAY_MAX_LIMIT,
+  RUN_TOOLS_MAX_COUNT,
+} from "../../limits.ts";
 import { AttachmentInputs, Turn } from "../domain/item.ts";
 import { EventEnvelope } from "../events.ts";
 
@@ -31,6 +36,11 @@ export const turnMethods = {
       executionPolicy: ExecutionPolicy.optional(),
       /** This Run's limits, replacing config.yaml's `budgets` (each omitted one: none). */
       budget: RunBudget.optional(),
+      /**
+       * The only tools this Run (and the sub-agents it delegates to) may call, by tool id;
+       * all of the runtime's when absent. An unknown id is refused (`tool_not_found`).
+       */
+      tools: z.array(Identifier).max(RUN_TOOLS_MAX_COUNT).optional(),
     }),
     result: z.looseObject({
       threadId: ThreadId,
