@@ -93,7 +93,13 @@ export const GATEWAY_KEY_NAME_MAX_CHARS = 100;
 /** Most tools a gateway key's profile may name: more than the runtime has, a typo guard. */
 export const GATEWAY_KEY_TOOLS_MAX_COUNT = 200;
 /** Most tools one Run may be limited to (`turn.start` `tools`): more than the runtime has. */
-export const RUN_TOOLS_MAX_COUNT = GATEWAY_KEY_TOOLS_MAX_COUNT;
+export const RUN_TOOLS_MAX_COUNT: number = GATEWAY_KEY_TOOLS_MAX_COUNT;
+/** Most client-side tools one Run is offered (AG-UI `tools`): a front end's actions, not a catalog. */
+export const CLIENT_TOOLS_MAX_COUNT = 64;
+/** Longest description of a client-side tool, in characters. */
+export const CLIENT_TOOL_DESCRIPTION_MAX_CHARS = 4_000;
+/** Largest JSON Schema of a client-side tool's arguments, as JSON text. */
+export const CLIENT_TOOL_PARAMETERS_MAX_CHARS = 32_768;
 /** Most browser origins one gateway key allows: a few front ends, not a wildcard by list. */
 export const GATEWAY_KEY_ORIGINS_MAX_COUNT = 20;
 /** Most gateway app keys (revoked ones included): one per app, kept small enough to scan. */

@@ -156,6 +156,10 @@ export const REQUEST_REASON_CODES = [
   "gateway_keys_full",
   // A gateway key profile names a tool the runtime does not have.
   "tool_not_found",
+  // turn.start clientTools names a tool the runtime has (or the same name twice).
+  "client_tool_conflict",
+  // run.submit_tool_result names no client call the Run waits for.
+  "tool_call_not_pending",
 ] as const;
 
 /** Every reason code a JSON-RPC error's `data.reasonCode` may carry. */

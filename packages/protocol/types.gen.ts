@@ -377,6 +377,21 @@ export type CanonicalUsage = {
 /** Canonical event: tokens of one model call (summed into Dify's `message_end.metadata.usage`). */
 export const CanonicalUsage: Schema<CanonicalUsage> = schemas.CanonicalUsage;
 
+/**
+ * A tool the caller runs itself (an AG-UI front end's): the model may call it, the Run then waits
+ * for the caller's result (`run.submit_tool_result`).
+ */
+export type ClientTool = {
+  name: string;
+  description: string;
+  parameters: { [key: string]: unknown };
+};
+/**
+ * A tool the caller runs itself (an AG-UI front end's): the model may call it, the Run then waits
+ * for the caller's result (`run.submit_tool_result`).
+ */
+export const ClientTool: Schema<ClientTool> = schemas.ClientTool;
+
 /** A change to the compaction settings: each absent field keeps its value. */
 export type CompactionOverride = {
   threshold?: CompactionThreshold;
@@ -506,6 +521,8 @@ export type ErrorReasonCode =
   | "gateway_key_not_found"
   | "gateway_keys_full"
   | "tool_not_found"
+  | "client_tool_conflict"
+  | "tool_call_not_pending"
   | "memory_not_found"
   | "memory_revision_conflict"
   | "memory_forgotten"
@@ -1729,6 +1746,7 @@ export type RunConfig = {
   budget?: RunBudget;
   price?: ModelPrice;
   allowedTools?: string[];
+  clientTools?: ClientTool[];
   compaction?: FrozenCompaction;
   parts: RunConfigPartRefs;
   tools: RunToolSchema[];
@@ -1795,6 +1813,7 @@ export type RunConfigRecord = {
   budget?: RunBudget;
   price?: ModelPrice;
   allowedTools?: string[];
+  clientTools?: ClientTool[];
   compaction?: FrozenCompaction;
   parts: RunConfigPartRefs;
 };
@@ -2559,6 +2578,7 @@ export type MethodParamsMap = {
     executionPolicy?: ExecutionPolicy;
     budget?: RunBudget;
     tools?: Identifier[];
+    clientTools?: ClientTool[];
   };
   "turn.list": {
     threadId: ThreadId;
@@ -2580,6 +2600,12 @@ export type MethodParamsMap = {
     expectedRunId?: RunId;
     clientRequestId?: Identifier;
     attachments?: AttachmentInputs;
+  };
+  "run.submit_tool_result": {
+    runId: RunId;
+    toolCallItemId: ItemId;
+    content: string;
+    isError?: boolean;
   };
   "event.replay": {
     afterSeq: number;
@@ -2905,6 +2931,13 @@ export type MethodResultMap = {
     runId: RunId;
     clientRequestId: Identifier | null;
     status: "received";
+    [key: string]: unknown;
+  };
+  "run.submit_tool_result": {
+    runId: RunId;
+    toolCallItemId: ItemId;
+    resumed: boolean;
+    pendingToolCallItemIds: ItemId[];
     [key: string]: unknown;
   };
   "event.replay": {

@@ -59,6 +59,7 @@ export * from "./state/turn_writes.ts";
 export * from "./state/run_writes.ts";
 export * from "./state/run_facts.ts";
 export * from "./state/approval_writes.ts";
+export * from "./state/client_tool_writes.ts";
 export * from "./state/step_writes.ts";
 export * from "./state/model_fallback_writes.ts";
 export * from "./state/run_row.ts";

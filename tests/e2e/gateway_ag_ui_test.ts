@@ -96,3 +96,67 @@ Deno.test("spawned: HttpAgent runs text and a server-side tool call through /ag-
   assert.equal(bad.status, 422);
   assert.ok(Array.isArray((await bad.json()).issues));
 });
+
+Deno.test("spawned: HttpAgent's client-side tool: the call ends the run pending, its result continues it", async () => {
+  await using home = await makeTempHome();
+  await using server = await startFixture(home);
+  await using recording = await openClient(server.url, await server.token());
+  const { key } = await recording.client.call("gateway.key.create", {
+    name: "front end",
+    profile: { providerId: "scripted", modelId: "scripted-model", permission: "full_access" },
+  });
+  const agent = new HttpAgent({
+    url: new URL("ag-ui", server.url).href,
+    headers: { Authorization: `Bearer ${key}` },
+    threadId: "client-tools",
+  });
+  const tools = [{
+    name: "get_weather",
+    description: "The weather in a city",
+    parameters: { type: "object", properties: { city: { type: "string" } } },
+  }];
+  agent.addMessage({ id: "u1", role: "user", content: 'call: get_weather {"city":"Paris"}' });
+  const types: string[] = [];
+  let outcome: unknown;
+  const first = await agent.runAgent({ runId: "run-1", tools }, {
+    onEvent: ({ event }) => {
+      types.push(event.type);
+    },
+    onRunFinishedEvent: ({ event }) => {
+      outcome = (event as { outcome?: unknown }).outcome;
+    },
+  });
+  assert.ok(!types.includes("TOOL_CALL_RESULT"), `the client's call got a result: ${types}`);
+  assert.equal(types.at(-1), "RUN_FINISHED");
+  const asked = first.newMessages.find((m) => m.role === "assistant" && m.toolCalls?.length);
+  const toolCall = asked?.role === "assistant" ? asked.toolCalls?.[0] : undefined;
+  assert.equal(toolCall?.function.name, "get_weather");
+  assert.deepEqual(JSON.parse(toolCall!.function.arguments), { city: "Paris" });
+  assert.deepEqual(outcome, { type: "success", pendingToolCallIds: [toolCall!.id] });
+
+  // The app runs the tool and hands its result in: the same Run goes on with it.
+  agent.addMessage({
+    id: "t1",
+    role: "tool",
+    toolCallId: toolCall!.id,
+    content: '{"tempC":21}',
+  });
+  const second = await agent.runAgent({ runId: "run-2", tools });
+  const answer = second.newMessages.filter((m) => m.role === "assistant").map((m) => m.content)
+    .join("");
+  assert.match(answer, /Result: \{"tempC":21\}/, "the client's result did not reach the model");
+  const { threads } = await recording.client.call("thread.list", {});
+  assert.equal(threads.length, 1, "the continuation made another thread");
+  const turns = (await recording.client.call("turn.list", { threadId: threads[0].id })).turns;
+  assert.equal(turns.length, 1, "the result started another turn instead of continuing");
+  assert.equal(turns[0].runs.length, 1);
+  assert.equal(turns[0].runs[0].status, "completed");
+
+  // Results for a call nobody waits for are refused, and nothing starts.
+  agent.addMessage({ id: "t2", role: "tool", toolCallId: "item_" + "0".repeat(32), content: "x" });
+  let refused = "";
+  await agent.runAgent({ runId: "run-3", tools }).catch((error: Error) => {
+    refused = error.message;
+  });
+  assert.match(refused, /409|No run of this thread waits/, refused);
+});

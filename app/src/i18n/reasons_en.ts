@@ -106,6 +106,9 @@ export const reasonsEn = {
   "reason.error.gateway_key_not_found": "This gateway key does not exist.",
   "reason.error.gateway_keys_full": "There are too many gateway keys; remove revoked ones first.",
   "reason.error.tool_not_found": "This tool does not exist in the runtime.",
+  "reason.error.client_tool_conflict":
+    "A client tool has the name of one of the runtime's tools (or the same name twice).",
+  "reason.error.tool_call_not_pending": "That tool call is not waiting for a result.",
   "reason.error.config_invalid": "The configuration is invalid.",
   "reason.error.model_fallback_invalid":
     "The fallback model must be another configured, enabled model.",

@@ -84,6 +84,8 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.error.gateway_key_not_found": "此网关密钥不存在。",
   "reason.error.gateway_keys_full": "网关密钥过多，请先删除已吊销的密钥。",
   "reason.error.tool_not_found": "运行时中没有此工具。",
+  "reason.error.client_tool_conflict": "客户端工具与运行时的某个工具同名（或名称重复）。",
+  "reason.error.tool_call_not_pending": "该工具调用并未在等待结果。",
   "reason.error.config_invalid": "配置无效。",
   "reason.error.model_fallback_invalid": "备用模型必须是另一个已配置并启用的模型。",
   "reason.error.protected_value": "该值受保护，不能显示或发送。",

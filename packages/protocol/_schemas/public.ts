@@ -103,6 +103,7 @@ export {
 } from "./domain/permission_rule.ts";
 export { IndexedPermissionRule, PermissionsView } from "./domain/permissions_view.ts";
 export {
+  ClientTool,
   ContentHash,
   RunConfig,
   RunConfigPart,

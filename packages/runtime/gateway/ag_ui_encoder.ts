@@ -6,15 +6,17 @@
  * milliseconds. Pure: the encoder holds only the stream's state.
  *
  * A tool call's arguments close (TOOL_CALL_END) when anything but more of its arguments
- * comes; its result is TOOL_CALL_RESULT. A call with no result when the run completes is
- * a client-side call: RUN_FINISHED names it in `outcome.pendingToolCallIds`. An interrupt
- * (a Daedalus approval wait) ends the AG-UI run with an `interrupt` outcome. Files and
+ * comes; its result is TOOL_CALL_RESULT. A Run waiting for its client-side calls (an
+ * interrupt with reason `client_tool`) ends the AG-UI run with a `success` outcome naming
+ * them in `pendingToolCallIds` (as does a completed run with calls left without a
+ * result); an approval wait ends it with an `interrupt` outcome. Files and
  * custom events are CUSTOM; recoverable errors are left out (RUN_ERROR ends a run).
  *
  * @module
  */
 import type { CanonicalEvent, TokenUsage } from "@daedalus/protocol";
 import { addUsage } from "./usage_sum.ts";
+import { CLIENT_TOOL_INTERRUPT_REASON } from "./journal_to_canonical.ts";
 
 /** One AG-UI event object. */
 export type AgUiEvent = Record<string, unknown> & { type: string };
@@ -175,12 +177,22 @@ export class AgUiEncoder {
         this.#ended = true;
         emit("RUN_ERROR", { message: event.message, code: event.code });
         break;
-      case "interrupt":
-        this.#finish(emit, {
-          type: "interrupt",
-          interrupts: [{ id: event.interruptId, reason: "approval", message: event.message }],
-        });
+      case "interrupt": {
+        const calls = event.data.reason === CLIENT_TOOL_INTERRUPT_REASON
+          ? event.data.toolCallIds
+          : undefined;
+        if (Array.isArray(calls)) {
+          // The client runs these: the AG-UI run succeeds with them pending, and the next
+          // request's `tool` messages carry their results.
+          this.#finish(emit, { type: "success", pendingToolCallIds: calls.map(String) });
+        } else {
+          this.#finish(emit, {
+            type: "interrupt",
+            interrupts: [{ id: event.interruptId, reason: "approval", message: event.message }],
+          });
+        }
         break;
+      }
       case "done":
         if (event.usage) this.#usage = event.usage;
         if (event.status === "failed") {

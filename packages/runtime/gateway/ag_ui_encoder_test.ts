@@ -174,6 +174,38 @@ const CASES: { name: string; events: CanonicalEvent[]; expected: Record<string, 
     ],
   },
   {
+    name: "a client-side wait ends the AG-UI run successfully with its calls pending",
+    events: [
+      { type: "tool_call_start", toolCallId: "c1", name: "get_weather", argsDelta: "{}" },
+      { type: "tool_call_start", toolCallId: "c2", name: "echo", argsDelta: "{}" },
+      { type: "tool_call_end", toolCallId: "c2", result: "ok", isError: false },
+      {
+        type: "interrupt",
+        interruptId: "r/client_tools/9",
+        nodeName: null,
+        message: "Waiting for the client's tool results",
+        data: { reason: "client_tool", toolCallIds: ["c1"] },
+      },
+    ],
+    expected: [
+      STARTED,
+      { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "get_weather" },
+      { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: "{}" },
+      { type: "TOOL_CALL_END", toolCallId: "c1" },
+      { type: "TOOL_CALL_START", toolCallId: "c2", toolCallName: "echo" },
+      { type: "TOOL_CALL_ARGS", toolCallId: "c2", delta: "{}" },
+      { type: "TOOL_CALL_END", toolCallId: "c2" },
+      {
+        type: "TOOL_CALL_RESULT",
+        messageId: "c2:result",
+        toolCallId: "c2",
+        content: "ok",
+        role: "tool",
+      },
+      finished({ type: "success", pendingToolCallIds: ["c1"] }),
+    ],
+  },
+  {
     name: "files and custom events are CUSTOM; sub-agents are SUBAGENT_*; soft errors are left out",
     events: [
       { type: "custom", name: "daedalus.file_change", payload: { path: "a" } },

@@ -3,8 +3,11 @@
  * package (`@ag-ui/core`), starts a turn with its last user message (the `context` entries
  * put before it) and streams the Run as AG-UI events, LF-framed `data:` lines. The
  * client's `threadId` names a Daedalus thread of this key (made on first use). The key's
- * profile decides the model and policy. A client that disconnects cancels the run.
- * Client-side `tools` are not offered to the model yet.
+ * profile decides the model, policy and tools. The client's own `tools` are offered to the
+ * model as client-side tools: a call to one ends the AG-UI run with the call pending (the
+ * Daedalus Run waits), and the next request's trailing `tool` messages carry the results,
+ * which continue that same Run (streamed from where it went on). A new user message
+ * instead gives the waiting Run up. A client that disconnects cancels the run.
  *
  * @module
  */
@@ -12,7 +15,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { RpcError } from "@daedalus/protocol";
-import type { StateStore } from "@daedalus/storage";
+import { latestSeq, readClientToolWait, type StateStore } from "@daedalus/storage";
 import type { Dispatcher } from "../server/dispatcher.ts";
 import { createGatewayThread, gatewayCall, startGatewayTurn } from "./gateway_calls.ts";
 import type { GatewayEnv, GatewayRefusal } from "./key_auth.ts";
@@ -65,22 +68,63 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
       return c.json({ error: "The body is not a RunAgentInput", issues: parsed.error.issues }, 422);
     }
     const input = parsed.data;
-    const last = [...input.messages].reverse().find((m) => m.role === "user");
-    const query = last ? userText(last.content) : "";
-    if (query === "") return c.json({ error: "No user message to answer" }, 422);
-    const context = input.context.map((entry: { description: string; value: string }) =>
-      `- ${entry.description}: ${entry.value}`
-    );
-    const content = context.length > 0 ? `Context:\n${context.join("\n")}\n\n${query}` : query;
     const owner = { keyId: key.keyId, user: `ag-ui:${input.threadId}` };
+    const known = deps.owners.threadsOf(owner)[0];
+    const results = trailingToolResults(input.messages);
+    const wait = known === undefined
+      ? null
+      : deps.store.read((db) => readClientToolWait(db, known));
     let runId: string;
+    let afterSeq = 0;
     try {
-      let threadId = deps.owners.threadsOf(owner)[0];
-      if (threadId === undefined) {
-        threadId = await createGatewayThread(call, key);
-        await deps.owners.addThread(threadId, owner);
+      if (results.length > 0) {
+        // The client ran the tools of a Run that waits for them: that Run goes on.
+        if (wait === null) {
+          return c.json({ error: "No run of this thread waits for tool results" }, 409);
+        }
+        const pending = new Set(wait.calls.map((call) => call.id));
+        const answers = results.filter((result) => pending.has(result.toolCallId));
+        if (answers.length === 0) {
+          return c.json({
+            error: "The tool results name no call the run waits for",
+            pendingToolCallIds: [...pending],
+          }, 422);
+        }
+        afterSeq = deps.store.read((db) => latestSeq(db));
+        for (const answer of answers) {
+          await call("run.submit_tool_result", {
+            runId: wait.runId,
+            toolCallItemId: answer.toolCallId,
+            content: answer.content,
+            ...(answer.error ? { isError: true } : {}),
+          });
+        }
+        runId = wait.runId;
+      } else {
+        const last = [...input.messages].reverse().find((m) => m.role === "user");
+        const query = last ? userText(last.content) : "";
+        if (query === "") return c.json({ error: "No user message to answer" }, 422);
+        const context = input.context.map((entry: { description: string; value: string }) =>
+          `- ${entry.description}: ${entry.value}`
+        );
+        const content = context.length > 0 ? `Context:\n${context.join("\n")}\n\n${query}` : query;
+        let threadId = known;
+        if (threadId === undefined) {
+          threadId = await createGatewayThread(call, key);
+          await deps.owners.addThread(threadId, owner);
+        }
+        // A new message instead of the results: the waiting Run is given up, not continued.
+        if (wait !== null) await call("run.cancel", { runId: wait.runId });
+        runId = await startGatewayTurn(call, key, {
+          threadId,
+          content,
+          clientTools: input.tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            parameters: toolParameters(tool.parameters),
+          })),
+        });
       }
-      runId = await startGatewayTurn(call, key, { threadId, content });
     } catch (error) {
       if (error instanceof RpcError) {
         return c.json({ error: error.message, code: error.data.reasonCode }, 400);
@@ -106,6 +150,7 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
               store: deps.store,
               live: deps.live,
               runId,
+              afterSeq,
               signal: controller.signal,
             })
           ) {
@@ -132,6 +177,39 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
     });
   });
   return app;
+}
+
+/** A `tool` message's result for a client-side call. */
+interface ToolResultMessage {
+  toolCallId: string;
+  content: string;
+  error?: string;
+}
+
+/**
+ * The `tool` messages at the end of the conversation (after the last message of any other
+ * role): the results of the calls the last run left to the client.
+ */
+function trailingToolResults(messages: readonly { role: string }[]): ToolResultMessage[] {
+  const out: ToolResultMessage[] = [];
+  for (let at = messages.length - 1; at >= 0 && messages[at]!.role === "tool"; at--) {
+    const message = messages[at] as unknown as ToolResultMessage;
+    out.unshift({
+      toolCallId: message.toolCallId,
+      content: typeof message.content === "string"
+        ? message.content
+        : JSON.stringify(message.content),
+      ...(message.error ? { error: message.error } : {}),
+    });
+  }
+  return out;
+}
+
+/** A client tool's JSON Schema: AG-UI allows any value; the model needs an object. */
+function toolParameters(parameters: unknown): Record<string, unknown> {
+  return typeof parameters === "object" && parameters !== null && !Array.isArray(parameters)
+    ? parameters as Record<string, unknown>
+    : { type: "object", properties: {} };
 }
 
 /** A user message's text: the string, or its text parts joined. */

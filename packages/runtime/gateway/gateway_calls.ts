@@ -36,6 +36,8 @@ export interface GatewayTurn {
   threadId: string;
   /** The user's message. */
   content: string;
+  /** Tools the caller runs itself (AG-UI's `tools`); a call to one makes the Run wait. */
+  clientTools?: { name: string; description: string; parameters: Record<string, unknown> }[];
 }
 
 /**
@@ -75,6 +77,7 @@ export async function startGatewayTurn(
     modelId: key.profile.modelId,
     executionPolicy: key.profile.permission,
     ...(key.profile.tools ? { tools: key.profile.tools } : {}),
+    ...(turn.clientTools?.length ? { clientTools: turn.clientTools } : {}),
   });
   return started.runId as string;
 }

@@ -32,6 +32,10 @@ export interface CanonicalFoldState {
   readonly openCalls: readonly string[];
   /** Tool call item ids already ended (a result is translated once). */
   readonly endedCalls: readonly string[];
+  /** Tool call item ids that are client-side calls (the caller runs them). */
+  readonly clientCalls: readonly string[];
+  /** Whether an approval is pending: a wait then is the approval's, not the client's. */
+  readonly approvalPending: boolean;
   /** The sum of the Run's reported usage so far; null before any report. */
   readonly usage: TokenUsage | null;
   /** Whether `done` went out: nothing follows it. */
@@ -56,7 +60,16 @@ export const UNFINISHED_CALL_RESULT = "The call did not finish: the run ended be
  * @returns the initial state
  */
 export function canonicalFoldStart(runId: string): CanonicalFoldState {
-  return { runId, streamed: {}, openCalls: [], endedCalls: [], usage: null, done: false };
+  return {
+    runId,
+    streamed: {},
+    openCalls: [],
+    endedCalls: [],
+    clientCalls: [],
+    approvalPending: false,
+    usage: null,
+    done: false,
+  };
 }
 
 /**
@@ -103,7 +116,7 @@ export function canonicalStep(state: CanonicalFoldState, event: JournalEvent): C
     case "approval.requested": {
       const p = event.payload;
       return {
-        state,
+        state: { ...state, approvalPending: true },
         events: [{
           type: "interrupt",
           interruptId: p.approvalId,
@@ -121,7 +134,7 @@ export function canonicalStep(state: CanonicalFoldState, event: JournalEvent): C
     }
     case "approval.resolved": {
       const p = event.payload;
-      return custom(state, "daedalus.approval_resolved", {
+      return custom({ ...state, approvalPending: false }, "daedalus.approval_resolved", {
         approvalId: p.approvalId,
         status: p.status,
         decision: p.decision,
@@ -162,9 +175,13 @@ export function canonicalStep(state: CanonicalFoldState, event: JournalEvent): C
       return custom(state, "daedalus.steered", { content: event.payload.item.content });
     case "run.settled":
       return settled(state, event.payload);
+    case "run.state_changed":
+      return event.payload.status === "waiting"
+        ? clientWait(state, event.seq)
+        : { state, events: [] };
     default:
-      // Thread, branch and runtime-wide events, and the run's status changes (its
-      // waits are `interrupt`, its end `done`), have no canonical form.
+      // Thread, branch and runtime-wide events have no canonical form (a Run's waits are
+      // `interrupt`, its end `done`).
       return { state, events: [] };
   }
 }
@@ -227,8 +244,11 @@ function item(state: CanonicalFoldState, item: Item): CanonicalStep {
     if (state.openCalls.includes(item.id) || state.endedCalls.includes(item.id)) {
       return { state, events: [] };
     }
+    const clientCalls = item.data.clientTool === true
+      ? [...state.clientCalls, item.id]
+      : state.clientCalls;
     return {
-      state: { ...state, openCalls: [...state.openCalls, item.id] },
+      state: { ...state, openCalls: [...state.openCalls, item.id], clientCalls },
       events: [{
         type: "tool_call_start",
         toolCallId: item.id,
@@ -275,6 +295,29 @@ function message(state: CanonicalFoldState, item: Item): CanonicalStep {
     [item.id]: { content: item.content.length, reasoning: reasoning.length },
   };
   return { state: { ...state, streamed }, events };
+}
+
+/** What a client-side wait's interrupt says (its `data.reason`). */
+export const CLIENT_TOOL_INTERRUPT_REASON = "client_tool";
+
+/**
+ * The Run waits: for an approval (its interrupt went out with `approval.requested`), or for
+ * the caller's results of its open client-side calls — an interrupt naming them.
+ */
+function clientWait(state: CanonicalFoldState, seq: number): CanonicalStep {
+  if (state.approvalPending) return { state, events: [] };
+  const toolCallIds = state.openCalls.filter((id) => state.clientCalls.includes(id));
+  if (toolCallIds.length === 0) return { state, events: [] };
+  return {
+    state,
+    events: [{
+      type: "interrupt",
+      interruptId: `${state.runId}/client_tools/${seq}`,
+      nodeName: null,
+      message: "Waiting for the client's tool results",
+      data: { reason: CLIENT_TOOL_INTERRUPT_REASON, toolCallIds },
+    }],
+  };
 }
 
 function endCall(state: CanonicalFoldState, callId: string): CanonicalFoldState {

@@ -78,6 +78,42 @@ function item(id: string, fields: Partial<Item>): Item {
 
 const itemEvent = (type: "item.started" | "item.completed", it: Item, runId = RUN) =>
   journal(type, { item: it }, { itemId: it.id, runId });
+
+const clientCall = item(CALL, {
+  kind: "tool_call",
+  status: "running",
+  data: { toolId: "get_weather", arguments: {}, clientTool: true },
+});
+const serverCall = item(RESULT, {
+  kind: "tool_call",
+  status: "running",
+  data: { toolId: "echo", arguments: {} },
+});
+
+/** RUN's `run.state_changed` running → waiting. */
+function waiting(): JournalEvent {
+  return journal("run.state_changed", {
+    status: "waiting",
+    previousStatus: "running",
+    run: {
+      id: RUN,
+      turnId: TURN,
+      threadId: THREAD,
+      branchId: BRANCH,
+      providerId: "p",
+      modelId: "m",
+      executionPolicy: "full_access",
+      status: "waiting",
+      reasonCode: null,
+      failureClass: null,
+      modelCalls: 1,
+      compactions: 0,
+      createdAt: AT,
+      startedAt: AT,
+      settledAt: null,
+    },
+  });
+}
 const deltaEvent = (text: string, field?: "content" | "reasoning", itemId = ANSWER) =>
   journal("item.delta", field ? { delta: text, field } : { delta: text }, { itemId });
 const settledEvent = (
@@ -363,6 +399,36 @@ const CASES: { name: string; journal: () => JournalEvent[]; expected: CanonicalE
     ],
   },
   {
+    name: "a wait for an approval is not a client wait, even with client-side calls open",
+    journal: () => [
+      itemEvent("item.started", clientCall),
+      journal("approval.requested", {
+        ...approvalFields,
+        status: "pending",
+        decision: null,
+        message: null,
+        resolvedAt: null,
+      }),
+      waiting(),
+    ],
+    expected: [
+      { type: "tool_call_start", toolCallId: CALL, name: "get_weather", argsDelta: "{}" },
+      {
+        type: "interrupt",
+        interruptId: approvalFields.approvalId,
+        nodeName: CALL,
+        message: "Run `rm -rf build`",
+        data: {
+          tool: "run_command",
+          target: "rm -rf build",
+          risk: "process",
+          reasonCode: "high_risk_command",
+          decisions: ["allow_once", "deny"],
+        },
+      },
+    ],
+  },
+  {
     name: "file changes, progress, fallbacks, compactions and steers are custom events",
     journal: () => [
       journal("file.change_recorded", {
@@ -459,4 +525,25 @@ Deno.test("journal → canonical: every translated event is a valid canonical ev
       assert.ok(parsed.success, `${name}: ${JSON.stringify(event)} is not canonical`);
     }
   }
+});
+
+Deno.test("journal → canonical: a Run waiting for its client-side calls is an interrupt naming them", () => {
+  const wait = [itemEvent("item.started", clientCall), itemEvent("item.started", serverCall)];
+  const changed = waiting();
+  const out = journalToCanonical(RUN, [...wait, changed]).map(({ event }) => event);
+  assert.deepEqual(out.at(-1), {
+    type: "interrupt",
+    interruptId: `${RUN}/client_tools/${changed.seq}`,
+    nodeName: null,
+    message: "Waiting for the client's tool results",
+    data: { reason: "client_tool", toolCallIds: [CALL] },
+  }, "the interrupt names only the client's call");
+  const resumed = journalToCanonical(RUN, [
+    ...wait,
+    itemEvent("item.completed", { ...serverCall, status: "completed" }),
+    waiting(),
+  ]).map(({ event }) => event);
+  assert.equal(resumed.filter((e) => e.type === "interrupt").length, 1);
+  const none = journalToCanonical(RUN, [itemEvent("item.started", serverCall), waiting()]);
+  assert.ok(!none.some(({ event }) => event.type === "interrupt"), "a wait with no client call");
 });

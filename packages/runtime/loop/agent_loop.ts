@@ -116,10 +116,20 @@ export async function runAgentLoop(
     if (!provider.ok) return void settle("failed", provider.reason);
     // Only the tools the Run may call are offered, and a call to any other finds no tool.
     deps.tools = runTools(runtimeDeps.tools, config);
-    const tools: ProviderTool[] = [...deps.tools.values()].map((tool) => {
-      const { name, description, parameters } = modelTool(tool);
-      return { name, description, parameters };
-    });
+    const clientTools = config.supportsTools ? config.clientTools ?? [] : [];
+    const clientToolNames = new Set(clientTools.map((tool) => tool.name));
+    const tools: ProviderTool[] = [
+      ...[...deps.tools.values()].map((tool) => {
+        const { name, description, parameters } = modelTool(tool);
+        return { name, description, parameters };
+      }),
+      // The caller's own tools, after the runtime's: a call to one waits for its result.
+      ...clientTools.map(({ name, description, parameters }) => ({
+        name,
+        description,
+        parameters,
+      })),
+    ];
     // Built once: a tool call adds only its item, signal and facts (no storage read).
     const toolContext = await deps.toolContext({ runId, threadId: scope.threadId, config });
     const system = await systemPrompt(deps, config, scope.threadId, signal);
@@ -212,7 +222,7 @@ export async function runAgentLoop(
       }
       const last = lastStepSettlement(deps, runId, outcome, signal);
       const calls = last === null && outcome.kind === "done"
-        ? toolCallItems(outcome.toolCalls)
+        ? toolCallItems(outcome.toolCalls, clientToolNames)
         : [];
       // The step's message (when whole), the call's end and, for the Run's last step, its
       // settlement, else its tool calls' start: one transaction, none journaled alone.

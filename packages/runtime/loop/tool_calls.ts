@@ -9,12 +9,18 @@
  * later calls wait with it. The Run resumes from its running calls once answered
  * ({@linkcode pendingToolCalls}).
  *
+ * A call to a client-side tool (the RunConfig's `clientTools`: the caller runs it) is not
+ * run here either: once the step's other calls are done, the Run waits for the caller's
+ * results (`awaitClientTools`) and resumes when the last one is in.
+ *
  * @module
  */
 import {
   appendFileChange,
   appendProcessRecord,
+  awaitClientTools,
   type Committed,
+  isClientToolCall,
   type NewItem,
   readCallApproval,
   readRunItems,
@@ -62,6 +68,7 @@ export interface StartedToolCall {
  */
 export function toolCallItems(
   calls: readonly ToolCallRequest[],
+  clientTools: ReadonlySet<string> = new Set(),
 ): { call: ToolCallRequest; args: unknown; item: NewItem }[] {
   return calls.map((call) => {
     let args: unknown = call.arguments;
@@ -75,7 +82,12 @@ export function toolCallItems(
         kind: "tool_call" as const,
         role: "assistant" as const,
         status: "running" as const,
-        data: { toolId: call.name, callId: call.id, arguments: args },
+        data: {
+          toolId: call.name,
+          callId: call.id,
+          arguments: args,
+          ...(clientTools.has(call.name) ? { clientTool: true } : {}),
+        },
       },
     };
   });
@@ -85,7 +97,10 @@ export function toolCallItems(
 export interface ToolCallsOutcome {
   /** The reason the Run must fail after these calls (a tool's `runFailure`), or null. */
   runFailure: RunReasonCode | null;
-  /** Whether a call asked the user: the Run is `waiting` and the loop must stop here. */
+  /**
+   * Whether a call asked the user, or the step's client-side calls wait for the caller:
+   * the Run is `waiting` and the loop must stop here.
+   */
   waiting: boolean;
 }
 
@@ -120,7 +135,8 @@ export function pendingToolCalls(
       item,
     };
   });
-  const first = calls[0];
+  // The approval, if any, is the first call the runtime runs (a client's call never asks).
+  const first = calls.find(({ item }) => !isClientToolCall(item));
   const approval = first ? store.read((db) => readCallApproval(db, runId, first.item.id)) : null;
   return {
     calls,
@@ -150,7 +166,9 @@ export async function runToolCalls(
   approved: { itemId: string; reasonCode: ApprovalReasonCode } | null = null,
 ): Promise<ToolCallsOutcome> {
   let runFailure: RunReasonCode | null = null;
-  const started = calls.map((call) => ({ ...call, tool: deps.tools.get(call.call.name) }));
+  const clientCalls = calls.filter(({ item }) => isClientToolCall(item));
+  const started = calls.filter(({ item }) => !isClientToolCall(item))
+    .map((call) => ({ ...call, tool: deps.tools.get(call.call.name) }));
   // Read once, and only when a call reports progress.
   let runScope: { threadId: string; branchId: string } | undefined;
   const scope = () => runScope ??= deps.store.read((db) => readRunScope(db, run.runId));
@@ -224,6 +242,10 @@ export async function runToolCalls(
       }));
       return { runFailure, waiting: true };
     }
+  }
+  if (clientCalls.length > 0 && runFailure === null && !signal.aborted) {
+    commit(awaitClientTools(deps.store, run.runId));
+    return { runFailure, waiting: true };
   }
   return { runFailure, waiting: false };
 }

@@ -47,6 +47,8 @@ export interface FreezeInput {
   compaction?: RunConfig["compaction"];
   /** The only tools the Run may call (ids, all known to the runtime); absent: all. */
   allowedTools?: readonly string[];
+  /** Tools the caller runs itself (checked: no name of the runtime's); absent: none. */
+  clientTools?: RunConfig["clientTools"];
 }
 
 /** Freezes RunConfigs, keeping the parts and their hashes between turns. */
@@ -96,6 +98,7 @@ export class RunConfigFreezer {
       ...(input.model.price ? { price: input.model.price } : {}),
       ...(input.compaction ? { compaction: input.compaction } : {}),
       ...(input.allowedTools ? { allowedTools: [...input.allowedTools] } : {}),
+      ...(input.clientTools?.length ? { clientTools: input.clientTools } : {}),
       reasoningEffort: input.reasoningEffort === undefined
         ? input.model.reasoningEffort
         : input.reasoningEffort,

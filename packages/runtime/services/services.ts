@@ -58,6 +58,7 @@ import {
 import { createProcessHandlers, type ProcessHandlers } from "./process_handlers.ts";
 import { createPermissionHandlers, type PermissionHandlers } from "./permission_handlers.ts";
 import { type ApprovalHandlers, createApprovalHandlers } from "./approval_handlers.ts";
+import { type ClientToolHandlers, createClientToolHandlers } from "./client_tool_handlers.ts";
 import {
   createMemoryHandlers,
   type MemoryHandlers,
@@ -137,6 +138,7 @@ export type Handlers =
   & PermissionHandlers
   & ProcessHandlers
   & ApprovalHandlers
+  & ClientToolHandlers
   & MemoryHandlers
   & BreakerHandlers
   & McpHandlers
@@ -236,6 +238,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         ? await turnDefaults(deps.configPath)
         : null;
       const executionPolicy = params.executionPolicy ?? defaults!.preset;
+      assertClientTools(params.clientTools ?? [], deps.tools);
       const unknownTool = params.tools?.find((name) => !deps.tools.has(name));
       if (unknownTool !== undefined) {
         throw new RpcError(
@@ -256,6 +259,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         budget: params.budget ?? defaults?.budget,
         compaction: await frozenCompaction(store, deps.configPath, params.threadId),
         ...(params.tools ? { allowedTools: params.tools } : {}),
+        ...(params.clientTools?.length ? { clientTools: params.clientTools } : {}),
       }, deps.tools);
       const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = startTurn(store, {
@@ -311,6 +315,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         ...(earlier.allowedTools
           ? { allowedTools: earlier.allowedTools.filter((name) => deps.tools.has(name)) }
           : {}),
+        ...(earlier.clientTools ? { clientTools: earlier.clientTools } : {}),
         compaction: await frozenCompaction(
           store,
           deps.configPath,
@@ -411,6 +416,11 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       configPath: deps.configPath,
       protectedValues: deps.protectedValues,
     }),
+    ...createClientToolHandlers({
+      store,
+      scheduler: deps.scheduler,
+      protectedValues: deps.protectedValues,
+    }),
     ...createMemoryHandlers({
       store: deps.memoryStore,
       resolveItem: (itemId) => store.read((db) => readItemSource(db, itemId)),
@@ -487,4 +497,28 @@ async function turnDefaults(configPath: string): Promise<TurnDefaults> {
         : {}),
     },
   };
+}
+
+/**
+ * Refuses client-side tools whose names the model could not tell apart: one of the
+ * runtime's tools, or the same name twice.
+ */
+function assertClientTools(
+  clientTools: readonly { name: string }[],
+  tools: ReadonlyMap<string, unknown>,
+): void {
+  const seen = new Set<string>();
+  for (const { name } of clientTools) {
+    if (tools.has(name) || seen.has(name)) {
+      throw new RpcError(
+        RPC_ERROR_CODES.invalidParams,
+        "client_tool_conflict",
+        tools.has(name)
+          ? `The client tool "${name}" has the name of one of the runtime's tools; rename it`
+          : `The client tool "${name}" is offered twice`,
+        { field: "clientTools" },
+      );
+    }
+    seen.add(name);
+  }
 }

@@ -171,7 +171,8 @@ export type StoreErrorCode =
   | "run_config_part_missing"
   | "approval_not_found"
   | "approval_already_resolved"
-  | "approval_decision_invalid";
+  | "approval_decision_invalid"
+  | "tool_call_not_pending";
 
 /** The journal refused an event (a bug in its producer, never user input). */
 export class JournalError extends Error {

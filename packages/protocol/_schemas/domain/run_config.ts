@@ -18,6 +18,11 @@ import { ExecutionPolicy, ReasoningEffort } from "../enums.ts";
 import { ProviderId } from "./provider.ts";
 import { SkillName } from "./skill.ts";
 import { FrozenCompaction } from "./compaction.ts";
+import {
+  CLIENT_TOOL_DESCRIPTION_MAX_CHARS,
+  CLIENT_TOOL_PARAMETERS_MAX_CHARS,
+  CLIENT_TOOLS_MAX_COUNT,
+} from "../../limits.ts";
 
 export const ContentHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, {
   error: "a content hash is `sha256:` and 64 lowercase hex digits",
@@ -37,6 +42,25 @@ export const RunToolSchema = z.strictObject({
   /** Whether it changes anything (mutating tools run exclusively). */
   mutating: z.boolean(),
 }).register(docs, { description: "One tool as frozen into a RunConfig and offered to the model." });
+
+export const ClientTool = z.strictObject({
+  /** As the model calls it: OpenAI's function-name rule. */
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, {
+    error: "a client tool's name is 1-64 letters, digits, _ or -",
+  }),
+  description: z.string().max(CLIENT_TOOL_DESCRIPTION_MAX_CHARS),
+  /** JSON Schema of the tool's arguments. */
+  parameters: z.record(z.string(), z.unknown()).refine(
+    (schema) => JSON.stringify(schema).length <= CLIENT_TOOL_PARAMETERS_MAX_CHARS,
+    {
+      error:
+        `a client tool's parameters are at most ${CLIENT_TOOL_PARAMETERS_MAX_CHARS} characters of JSON`,
+    },
+  ),
+}).register(docs, {
+  description: "A tool the caller runs itself (an AG-UI front end's): the model may call it, " +
+    "the Run then waits for the caller's result (`run.submit_tool_result`).",
+});
 
 export const RunIdentity = z.strictObject({
   id: z.string().min(1),
@@ -86,6 +110,8 @@ const recordShape = {
    * absent: every tool of the runtime. Sub-agent Runs inherit it.
    */
   allowedTools: z.array(z.string().min(1)).optional(),
+  /** Tools the caller runs (AG-UI's client-side tools); a call to one makes the Run wait. */
+  clientTools: z.array(ClientTool).max(CLIENT_TOOLS_MAX_COUNT).optional(),
   /** When the Run compacts its context (absent on Runs frozen before it existed: 0.9, on). */
   compaction: FrozenCompaction.optional(),
   parts: RunConfigPartRefs,

@@ -6,9 +6,11 @@
 import { z } from "zod";
 import { method } from "./_define.ts";
 import { RunBudget } from "../domain/budget.ts";
-import { BranchId, Cursor, Identifier, RunId, ThreadId, TurnId } from "../ids.ts";
+import { BranchId, Cursor, Identifier, ItemId, RunId, ThreadId, TurnId } from "../ids.ts";
+import { ClientTool } from "../domain/run_config.ts";
 import { ExecutionPolicy, ReasoningEffort, RunStatus } from "../enums.ts";
 import {
+  CLIENT_TOOLS_MAX_COUNT,
   MESSAGE_CONTENT_MAX_CHARS,
   PAGE_MAX_LIMIT,
   REPLAY_MAX_LIMIT,
@@ -41,6 +43,12 @@ export const turnMethods = {
        * all of the runtime's when absent. An unknown id is refused (`tool_not_found`).
        */
       tools: z.array(Identifier).max(RUN_TOOLS_MAX_COUNT).optional(),
+      /**
+       * Tools the caller runs itself (e.g. an AG-UI front end's): offered to the model next
+       * to the runtime's; a call to one makes the Run wait for `run.submit_tool_result`.
+       * A name the runtime's tools use is refused (`client_tool_conflict`).
+       */
+      clientTools: z.array(ClientTool).max(CLIENT_TOOLS_MAX_COUNT).optional(),
     }),
     result: z.looseObject({
       threadId: ThreadId,
@@ -104,6 +112,28 @@ export const turnMethods = {
       runId: RunId,
       clientRequestId: Identifier.nullable(),
       status: z.literal("received"),
+    }),
+  }),
+  "run.submit_tool_result": method({
+    description: "Gives a waiting Run the result of a client-side tool call (a tool the " +
+      "caller offered in turn.start clientTools); once every such call of the step has its " +
+      "result, the Run goes on",
+    params: z.strictObject({
+      runId: RunId,
+      /** The waiting call's `tool_call` item. */
+      toolCallItemId: ItemId,
+      /** What the tool returned, as the model reads it. */
+      content: z.string().max(MESSAGE_CONTENT_MAX_CHARS),
+      /** Whether the tool failed (the content says why). */
+      isError: z.boolean().optional(),
+    }),
+    result: z.looseObject({
+      runId: RunId,
+      toolCallItemId: ItemId,
+      /** Whether the Run went on (no client call of its step waits any more). */
+      resumed: z.boolean(),
+      /** The step's client calls still without a result. */
+      pendingToolCallItemIds: z.array(ItemId),
     }),
   }),
   "event.replay": method({

@@ -93,13 +93,15 @@ export function createSessionOperations(
       return { changed: changed.result.changed };
     }),
     startRun: coded((request) => {
+      // A delegated Run has no caller to run client-side tools: it gets none of them.
+      const { clientTools: _clientTools, ...config } = run.config;
       const started = startTurn(store, {
         threadId: request.threadId,
         content: request.content,
         providerId: run.config.providerId,
         modelId: run.config.modelId,
         clientRequestId: request.clientRequestId,
-        runConfig: { ...run.config, ...request.runConfig },
+        runConfig: { ...config, ...request.runConfig },
         itemData: request.itemData,
       });
       const { threadId, turnId, runId } = started.result;
