@@ -1,8 +1,9 @@
 /**
  * The gateway's AG-UI endpoint on the shipped runtime (scripted fixture model, the shipped
  * flags), driven by the real `@ag-ui/client` HttpAgent: a text answer, a server-side tool
- * call with its result, an abort that cancels the run; the owner token is refused (401)
- * and a body that is no RunAgentInput is 422.
+ * call with its result, an abort that cancels the run, a client-side tool round trip, an
+ * approval interrupt answered with a `resume` entry; the owner token is refused (401) and
+ * a body that is no RunAgentInput is 422.
  *
  * @module
  */
@@ -159,4 +160,51 @@ Deno.test("spawned: HttpAgent's client-side tool: the call ends the run pending,
     refused = error.message;
   });
   assert.match(refused, /409|No run of this thread waits/, refused);
+});
+
+Deno.test("spawned: an approval wait ends the AG-UI run as an interrupt; a resume entry answers it", async () => {
+  await using home = await makeTempHome();
+  await using server = await startFixture(home);
+  await using recording = await openClient(server.url, await server.token());
+  const { key } = await recording.client.call("gateway.key.create", {
+    name: "asks",
+    profile: { providerId: "scripted", modelId: "scripted-model", permission: "ask" },
+  });
+  const agent = new HttpAgent({
+    url: new URL("ag-ui", server.url).href,
+    headers: { Authorization: `Bearer ${key}` },
+    threadId: "approvals",
+  });
+  agent.addMessage({
+    id: "u1",
+    role: "user",
+    content: `call: process_start ${JSON.stringify({ command: "echo approved" })}`,
+  });
+  let outcome: { type?: string; interrupts?: { id: string; reason: string }[] } = {};
+  await agent.runAgent({ runId: "run-1" }, {
+    onRunFinishedEvent: ({ event }) => {
+      outcome = (event as { outcome?: typeof outcome }).outcome ?? {};
+    },
+  });
+  assert.equal(outcome.type, "interrupt", JSON.stringify(outcome));
+  const [interrupt] = outcome.interrupts ?? [];
+  assert.equal(interrupt?.reason, "approval");
+  assert.match(interrupt!.id, /^approval_/);
+
+  const second = await agent.runAgent({
+    runId: "run-2",
+    resume: [{
+      interruptId: interrupt!.id,
+      status: "resolved",
+      payload: { decision: "allow_once" },
+    }],
+  });
+  const answer = second.newMessages.filter((m) => m.role === "assistant").map((m) => m.content)
+    .join("");
+  assert.match(answer, /Result: Started process_/, "the allowed Run did not go on");
+  const { approvals } = await recording.client.call("approval.list", {});
+  assert.equal(
+    approvals.find((a: { approvalId: string }) => a.approvalId === interrupt!.id)?.decision,
+    "allow_once",
+  );
 });

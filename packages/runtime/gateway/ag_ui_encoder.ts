@@ -186,9 +186,21 @@ export class AgUiEncoder {
           // request's `tool` messages carry their results.
           this.#finish(emit, { type: "success", pendingToolCallIds: calls.map(String) });
         } else {
+          const decisions = Array.isArray(event.data.decisions)
+            ? event.data.decisions.map(String)
+            : [];
           this.#finish(emit, {
             type: "interrupt",
-            interrupts: [{ id: event.interruptId, reason: "approval", message: event.message }],
+            interrupts: [{
+              id: event.interruptId,
+              reason: "approval",
+              message: event.message,
+              ...(event.nodeName !== null ? { toolCallId: event.nodeName } : {}),
+              // What a `resume` entry's payload may say (no payload: allow once).
+              ...(decisions.length > 0
+                ? { responseSchema: approvalResponseSchema(decisions) }
+                : {}),
+            }],
           });
         }
         break;
@@ -252,4 +264,22 @@ export class AgUiEncoder {
   #event(type: string, fields: Record<string, unknown>, nowMs: number): AgUiEvent {
     return { type, ...fields, timestamp: Math.floor(nowMs) };
   }
+}
+
+/**
+ * The JSON Schema of an approval interrupt's answer: `{decision, message?}`, the decision
+ * one of those the approval offers.
+ *
+ * @param decisions the decisions offered
+ * @returns the schema
+ */
+export function approvalResponseSchema(decisions: readonly string[]): Record<string, unknown> {
+  return {
+    type: "object",
+    properties: {
+      decision: { type: "string", enum: [...decisions] },
+      message: { type: "string" },
+    },
+    required: ["decision"],
+  };
 }

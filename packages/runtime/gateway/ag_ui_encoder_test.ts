@@ -169,7 +169,7 @@ const CASES: { name: string; events: CanonicalEvent[]; expected: Record<string, 
       { type: "TOOL_CALL_END", toolCallId: "c1" },
       finished({
         type: "interrupt",
-        interrupts: [{ id: "ap1", reason: "approval", message: "Run it?" }],
+        interrupts: [{ id: "ap1", reason: "approval", message: "Run it?", toolCallId: "c1" }],
       }),
     ],
   },

@@ -6,8 +6,10 @@
  * profile decides the model, policy and tools. The client's own `tools` are offered to the
  * model as client-side tools: a call to one ends the AG-UI run with the call pending (the
  * Daedalus Run waits), and the next request's trailing `tool` messages carry the results,
- * which continue that same Run (streamed from where it went on). A new user message
- * instead gives the waiting Run up. A client that disconnects cancels the run.
+ * which continue that same Run (streamed from where it went on). An approval wait ends
+ * the AG-UI run with an `interrupt` outcome; the next request's `resume` entries answer
+ * it (the app key's front end answers for its runs) and the Run goes on. A new user
+ * message instead gives a waiting Run up. A client that disconnects cancels the run.
  *
  * @module
  */
@@ -15,12 +17,19 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { RpcError } from "@daedalus/protocol";
-import { latestSeq, readClientToolWait, type StateStore } from "@daedalus/storage";
+import {
+  latestSeq,
+  readApproval,
+  readClientToolWait,
+  readWaitingRunId,
+  type StateStore,
+} from "@daedalus/storage";
 import type { Dispatcher } from "../server/dispatcher.ts";
 import { createGatewayThread, gatewayCall, startGatewayTurn } from "./gateway_calls.ts";
 import type { GatewayEnv, GatewayRefusal } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { AgUiEncoder } from "./ag_ui_encoder.ts";
+import { approvalAnswer, toolParameters, trailingToolResults, userText } from "./ag_ui_input.ts";
 import { type LiveEvents, runCanonicalEvents } from "./run_canonical_stream.ts";
 
 /** What {@linkcode agUiRoutes} needs. */
@@ -77,7 +86,28 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
     let runId: string;
     let afterSeq = 0;
     try {
-      if (results.length > 0) {
+      if (input.resume !== undefined && input.resume.length > 0) {
+        // The person answered the approval the last run ended on: that Run goes on.
+        const answers = input.resume.flatMap((entry) => {
+          const approval = known === undefined
+            ? null
+            : deps.store.read((db) => readApproval(db, entry.interruptId));
+          if (approval?.status !== "pending" || approval.threadId !== known) return [];
+          const answer = approvalAnswer(entry, approval.decisions);
+          return answer === null ? [] : [{ approval, answer }];
+        });
+        if (answers.length === 0) {
+          return c.json(
+            { error: "The resume entries answer no interrupt this thread waits on" },
+            422,
+          );
+        }
+        afterSeq = deps.store.read((db) => latestSeq(db));
+        for (const { approval, answer } of answers) {
+          await call("approval.respond", { approvalId: approval.approvalId, ...answer });
+        }
+        runId = answers[0]!.approval.runId;
+      } else if (results.length > 0) {
         // The client ran the tools of a Run that waits for them: that Run goes on.
         if (wait === null) {
           return c.json({ error: "No run of this thread waits for tool results" }, 409);
@@ -113,8 +143,9 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
           threadId = await createGatewayThread(call, key);
           await deps.owners.addThread(threadId, owner);
         }
-        // A new message instead of the results: the waiting Run is given up, not continued.
-        if (wait !== null) await call("run.cancel", { runId: wait.runId });
+        // A new message instead of the results or the answer: the waiting Run is given up.
+        const waiting = deps.store.read((db) => readWaitingRunId(db, threadId!));
+        if (waiting !== null) await call("run.cancel", { runId: waiting });
         runId = await startGatewayTurn(call, key, {
           threadId,
           content,
@@ -177,45 +208,4 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
     });
   });
   return app;
-}
-
-/** A `tool` message's result for a client-side call. */
-interface ToolResultMessage {
-  toolCallId: string;
-  content: string;
-  error?: string;
-}
-
-/**
- * The `tool` messages at the end of the conversation (after the last message of any other
- * role): the results of the calls the last run left to the client.
- */
-function trailingToolResults(messages: readonly { role: string }[]): ToolResultMessage[] {
-  const out: ToolResultMessage[] = [];
-  for (let at = messages.length - 1; at >= 0 && messages[at]!.role === "tool"; at--) {
-    const message = messages[at] as unknown as ToolResultMessage;
-    out.unshift({
-      toolCallId: message.toolCallId,
-      content: typeof message.content === "string"
-        ? message.content
-        : JSON.stringify(message.content),
-      ...(message.error ? { error: message.error } : {}),
-    });
-  }
-  return out;
-}
-
-/** A client tool's JSON Schema: AG-UI allows any value; the model needs an object. */
-function toolParameters(parameters: unknown): Record<string, unknown> {
-  return typeof parameters === "object" && parameters !== null && !Array.isArray(parameters)
-    ? parameters as Record<string, unknown>
-    : { type: "object", properties: {} };
-}
-
-/** A user message's text: the string, or its text parts joined. */
-function userText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.filter((part) => part?.type === "text").map((part) => String(part.text))
-    .join("\n");
 }

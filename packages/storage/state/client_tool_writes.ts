@@ -53,13 +53,8 @@ export interface ClientToolWait {
  * @returns the wait, or null
  */
 export function readClientToolWait(db: StateDatabase, threadId: string): ClientToolWait | null {
-  const row = statement(
-    db.connection,
-    `SELECT r.id AS run_id FROM runs r JOIN turns t ON t.id = r.turn_id
-     WHERE t.thread_id = ? AND r.status = 'waiting' LIMIT 1`,
-  ).get(threadId);
-  if (row === undefined) return null;
-  const runId = String(row.run_id);
+  const runId = readWaitingRunId(db, threadId);
+  if (runId === null) return null;
   const pendingApproval = statement(
     db.connection,
     "SELECT 1 FROM approvals WHERE run_id = ? AND status = 'pending' LIMIT 1",
@@ -67,6 +62,23 @@ export function readClientToolWait(db: StateDatabase, threadId: string): ClientT
   if (pendingApproval !== undefined) return null;
   const calls = readPendingClientCalls(db, runId);
   return calls.length > 0 ? { runId, calls } : null;
+}
+
+/**
+ * The thread's waiting Run (for an approval or for client-side results), if any: a thread
+ * runs one Run at a time, so there is at most one.
+ *
+ * @param db the state database
+ * @param threadId the thread
+ * @returns its id, or null
+ */
+export function readWaitingRunId(db: StateDatabase, threadId: string): string | null {
+  const row = statement(
+    db.connection,
+    `SELECT r.id AS run_id FROM runs r JOIN turns t ON t.id = r.turn_id
+     WHERE t.thread_id = ? AND r.status = 'waiting' LIMIT 1`,
+  ).get(threadId);
+  return row === undefined ? null : String(row.run_id);
 }
 
 /**
