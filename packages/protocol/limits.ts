@@ -100,6 +100,8 @@ export const CLIENT_TOOLS_MAX_COUNT = 64;
 export const CLIENT_TOOL_DESCRIPTION_MAX_CHARS = 4_000;
 /** Largest JSON Schema of a client-side tool's arguments, as JSON text. */
 export const CLIENT_TOOL_PARAMETERS_MAX_CHARS = 32_768;
+/** Most other models a gateway key lets a request choose (AG-UI `forwardedProps.model`). */
+export const GATEWAY_KEY_MODELS_MAX_COUNT = 20;
 /** Most browser origins one gateway key allows: a few front ends, not a wildcard by list. */
 export const GATEWAY_KEY_ORIGINS_MAX_COUNT = 20;
 /** Most gateway app keys (revoked ones included): one per app, kept small enough to scan. */

@@ -1031,6 +1031,7 @@ export type GatewayKeyProfile = {
   modelId: Identifier;
   permission: ExecutionPolicy;
   workspace?: string;
+  models?: ModelRef[];
   tools?: Identifier[];
   allowedOrigins?: string[];
 };

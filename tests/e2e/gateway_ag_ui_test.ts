@@ -208,3 +208,43 @@ Deno.test("spawned: an approval wait ends the AG-UI run as an interrupt; a resum
     "allow_once",
   );
 });
+
+Deno.test("spawned: forwardedProps.model picks a model the key allows; another is refused (422)", async () => {
+  await using home = await makeTempHome();
+  await using server = await startFixture(home);
+  await using recording = await openClient(server.url, await server.token());
+  const { key } = await recording.client.call("gateway.key.create", {
+    name: "two models",
+    profile: {
+      providerId: "scripted",
+      modelId: "scripted-model",
+      permission: "read_only",
+      models: [{ providerId: "scripted", modelId: "scripted-vision" }],
+    },
+  });
+  const agent = () =>
+    new HttpAgent({
+      url: new URL("ag-ui", server.url).href,
+      headers: { Authorization: `Bearer ${key}` },
+      threadId: "models",
+    });
+  // The fixture's "fallback?" message fails on scripted-model and names any other model.
+  const chosen = agent();
+  chosen.addMessage({ id: "u1", role: "user", content: "fallback? invalid_request no" });
+  const result = await chosen.runAgent({
+    runId: "run-1",
+    forwardedProps: { model: "scripted/scripted-vision" },
+  });
+  const answer = result.newMessages.filter((m) => m.role === "assistant").map((m) => m.content)
+    .join("");
+  assert.equal(answer, "Answered by scripted-vision");
+
+  const refused = agent();
+  refused.addMessage({ id: "u2", role: "user", content: "hello" });
+  let said = "";
+  await refused.runAgent({ runId: "run-2", forwardedProps: { model: "scripted/elsewhere" } })
+    .catch((error: Error) => {
+      said = error.message;
+    });
+  assert.match(said, /422.*does not allow/, said);
+});

@@ -21,11 +21,17 @@ import {
   latestSeq,
   readApproval,
   readClientToolWait,
+  readRunConfig,
   readWaitingRunId,
   type StateStore,
 } from "@daedalus/storage";
 import type { Dispatcher } from "../server/dispatcher.ts";
-import { createGatewayThread, gatewayCall, startGatewayTurn } from "./gateway_calls.ts";
+import {
+  allowedModel,
+  createGatewayThread,
+  gatewayCall,
+  startGatewayTurn,
+} from "./gateway_calls.ts";
 import type { GatewayEnv, GatewayRefusal } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { AgUiEncoder } from "./ag_ui_encoder.ts";
@@ -138,6 +144,14 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
           `- ${entry.description}: ${entry.value}`
         );
         const content = context.length > 0 ? `Context:\n${context.join("\n")}\n\n${query}` : query;
+        const forwarded = input.forwardedProps as { model?: unknown } | undefined;
+        const model = allowedModel(key, forwarded?.model);
+        if (model === null) {
+          return c.json({
+            error: "forwardedProps.model names a model this key does not allow " +
+              "(provider/model, one of the key's models)",
+          }, 422);
+        }
         let threadId = known;
         if (threadId === undefined) {
           threadId = await createGatewayThread(call, key);
@@ -149,6 +163,7 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
         runId = await startGatewayTurn(call, key, {
           threadId,
           content,
+          ...(model ? { model } : {}),
           clientTools: input.tools.map((tool) => ({
             name: tool.name,
             description: tool.description,
@@ -162,10 +177,12 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
       }
       throw error;
     }
+    const runModel = deps.store.read((db) => readRunConfig(db, runId));
     const encoder = new AgUiEncoder({
       threadId: input.threadId,
       runId: input.runId,
-      model: { provider: key.profile.providerId, model: key.profile.modelId },
+      // The Run's own model (a request may have chosen one the key allows).
+      model: { provider: runModel.providerId, model: runModel.modelId },
     });
     const controller = new AbortController();
     const bytes = new TextEncoder();

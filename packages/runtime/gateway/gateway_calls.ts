@@ -36,6 +36,8 @@ export interface GatewayTurn {
   threadId: string;
   /** The user's message. */
   content: string;
+  /** The model the request chose, one the key allows (see `allowedModel`); else the key's. */
+  model?: { providerId: string; modelId: string };
   /** Tools the caller runs itself (AG-UI's `tools`); a call to one makes the Run wait. */
   clientTools?: { name: string; description: string; parameters: Record<string, unknown> }[];
 }
@@ -73,11 +75,43 @@ export async function startGatewayTurn(
   const started = await call("turn.start", {
     threadId: turn.threadId,
     content: turn.content,
-    providerId: key.profile.providerId,
-    modelId: key.profile.modelId,
+    providerId: turn.model?.providerId ?? key.profile.providerId,
+    modelId: turn.model?.modelId ?? key.profile.modelId,
     executionPolicy: key.profile.permission,
     ...(key.profile.tools ? { tools: key.profile.tools } : {}),
     ...(turn.clientTools?.length ? { clientTools: turn.clientTools } : {}),
   });
   return started.runId as string;
+}
+
+/**
+ * The model a request asks for, when its key allows it: `provider/model` text or
+ * `{providerId, modelId}`; the key's own model, or one of its profile's `models`.
+ *
+ * @param key the accepted key
+ * @param asked the request's choice (absent: none)
+ * @returns the model; undefined when none was asked; null when the key does not allow it
+ */
+export function allowedModel(
+  key: GatewayKey,
+  asked: unknown,
+): { providerId: string; modelId: string } | undefined | null {
+  if (asked === undefined || asked === null || asked === "") return undefined;
+  let choice: { providerId: string; modelId: string } | null = null;
+  if (typeof asked === "string") {
+    const slash = asked.indexOf("/");
+    if (slash > 0) choice = { providerId: asked.slice(0, slash), modelId: asked.slice(slash + 1) };
+  } else if (typeof asked === "object") {
+    const { providerId, modelId } = asked as Record<string, unknown>;
+    if (typeof providerId === "string" && typeof modelId === "string") {
+      choice = { providerId, modelId };
+    }
+  }
+  if (choice === null) return null;
+  const allowed = [
+    { providerId: key.profile.providerId, modelId: key.profile.modelId },
+    ...(key.profile.models ?? []),
+  ];
+  return allowed.find((m) => m.providerId === choice.providerId && m.modelId === choice.modelId) ??
+    null;
 }

@@ -53,6 +53,9 @@ export function createGatewayKeyHandlers(options: GatewayKeyHandlerOptions): Gat
     "gateway.key.create": async ({ name, profile }) => {
       options.assertSafe(name, "name");
       options.resolveModel(profile.providerId, profile.modelId);
+      for (const model of profile.models ?? []) {
+        options.resolveModel(model.providerId, model.modelId);
+      }
       if (profile.workspace !== undefined) await checkWorkspace(profile.workspace);
       if (profile.tools !== undefined) {
         const known = new Set(options.toolNames());

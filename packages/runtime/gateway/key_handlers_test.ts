@@ -57,6 +57,9 @@ Deno.test("gateway.key.create refuses a profile no run could honour, storing not
   const { handlers, keys, dir } = await setup();
   const cases: [string, Record<string, unknown>, string][] = [
     ["an unknown model", { profile: { ...profile, modelId: "x" } }, "model_not_configured"],
+    ["an unknown other model", {
+      profile: { ...profile, models: [{ providerId: profile.providerId, modelId: "x" }] },
+    }, "model_not_configured"],
     ["an unknown tool", { profile: { ...profile, tools: ["read_file", "x"] } }, "tool_not_found"],
     [
       "a relative workspace",

@@ -10,8 +10,10 @@ import { z } from "zod";
 import { method } from "./_define.ts";
 import { Identifier, Timestamp } from "../ids.ts";
 import { ExecutionPolicy } from "../enums.ts";
+import { ModelRef } from "../domain/provider.ts";
 import { docs } from "../docs.ts";
 import {
+  GATEWAY_KEY_MODELS_MAX_COUNT,
   GATEWAY_KEY_NAME_MAX_CHARS,
   GATEWAY_KEY_ORIGINS_MAX_COUNT,
   GATEWAY_KEY_TOOLS_MAX_COUNT,
@@ -29,6 +31,11 @@ export const GatewayKeyProfile = z.strictObject({
   permission: ExecutionPolicy,
   /** A project folder (absolute path) its threads work in; a managed folder when absent. */
   workspace: z.string().min(1).max(PATH_MAX_CHARS).optional(),
+  /**
+   * Other models a request may choose for its run (AG-UI `forwardedProps.model`); only
+   * `providerId`/`modelId` when absent.
+   */
+  models: z.array(ModelRef).max(GATEWAY_KEY_MODELS_MAX_COUNT).optional(),
   /** The only tools its runs may call (tool ids); all of the runtime's when absent. */
   tools: z.array(Identifier).max(GATEWAY_KEY_TOOLS_MAX_COUNT).optional(),
   /** Browser origins allowed to call with the key (CORS); none when absent. */
