@@ -52,6 +52,7 @@ export const approvalsEn = {
   "approval.resolved.denyMessage": "Denied: “{message}”",
   "approval.resolved.cancelled": "Cancelled: the run ended before an answer",
   "progress.waiting": "Waiting for your approval",
+  "progress.waitingClient": "Waiting for the app to run its tool",
   "sidebar.waiting": "Waiting for your approval",
   "sidebar.waitingBadge": "approval",
   "status.waiting": "waiting",

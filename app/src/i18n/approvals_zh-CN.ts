@@ -52,6 +52,7 @@ export const approvalsZhCN: Record<keyof typeof approvalsEn, string> = {
   "approval.resolved.denyMessage": "已拒绝：“{message}”",
   "approval.resolved.cancelled": "已取消：运行在回答前已结束",
   "progress.waiting": "正在等待你的批准",
+  "progress.waitingClient": "正在等待应用运行它的工具",
   "sidebar.waiting": "正在等待你的批准",
   "sidebar.waitingBadge": "待批准",
   "status.waiting": "等待中",

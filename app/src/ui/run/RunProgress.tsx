@@ -18,7 +18,9 @@ export function RunProgress(props: { run: RunView }) {
         : (
           <>
             {props.run.status === "waiting" && (
-              <span class="progress-waiting">{t("progress.waiting")}</span>
+              <span class="progress-waiting">
+                {t(waitsForClient(props.run) ? "progress.waitingClient" : "progress.waiting")}
+              </span>
             )}
             <span>{t("progress.modelCalls", { count: p.modelCalls })}</span>
             <span>{t("progress.elapsed", { time: formatElapsed(p.elapsedMs ?? 0) })}</span>
@@ -51,4 +53,16 @@ function BudgetLine(props: { budget: RunBudget; modelCalls: number }) {
     parts.push(t("progress.budget.time", { limit: formatElapsed(budget.wallTimeSeconds * 1000) }));
   }
   return <span class="progress-budget">{t("progress.budget", { limits: parts.join(" · ") })}</span>;
+}
+
+/**
+ * Whether a waiting Run waits for its caller's tool results (a gateway app's), not the user.
+ *
+ * @param run the Run
+ * @returns true when one of its client-side calls is running
+ */
+export function waitsForClient(run: Pick<RunView, "items">): boolean {
+  return run.items.some((item) =>
+    item.kind === "tool_call" && item.status === "running" && item.data.clientTool === true
+  );
 }
