@@ -95,7 +95,7 @@ export type {
 } from "./files/capture.ts";
 export { captureFile } from "./files/capture.ts";
 export { type AtomicWriteOptions, revisionOf, writeFileAtomic } from "./files/atomic_write.ts";
-export { isWithin, type ResolvedPath, resolveToolPath } from "./files/paths.ts";
+export { isWithin, type PathFlavour, type ResolvedPath, resolveToolPath } from "./files/paths.ts";
 export {
   AccessDenied,
   type AccessRules,
