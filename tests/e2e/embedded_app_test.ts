@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { makeTempHome, REPO_ROOT, startShippedRuntime } from "./_harness.ts";
 
 const DIST = join(REPO_ROOT, "app", "dist");
+const REBUILD_SETTLE_MS = 15_000; // a vite build of the app takes 4-6 s here
 
 async function ensureBuiltApp(): Promise<void> {
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
@@ -31,10 +32,29 @@ Deno.test("the shipped runtime serves app/dist through the built-app lookup", as
       ["/manifest.webmanifest", manifestPath, "application/manifest+json"],
     ]
   ) {
-    const response = await fetch(new URL(path, server.url));
-    const body = await response.text();
-    assert.equal(response.status, 200, `${path}: ${body.slice(0, 200)}`);
-    assert.ok(response.headers.get("content-type")?.startsWith(type), `${path} content type`);
-    assert.equal(body, await Deno.readTextFile(file), `${path} is not ${file}`);
+    await untilSettled(async () => {
+      const response = await fetch(new URL(path, server.url));
+      const body = await response.text();
+      assert.equal(response.status, 200, `${path}: ${body.slice(0, 200)}`);
+      assert.ok(response.headers.get("content-type")?.startsWith(type), `${path} content type`);
+      assert.equal(body, await Deno.readTextFile(file), `${path} is not ${file}`);
+    });
   }
 });
+
+/**
+ * Retries a check for a few seconds: `deno task test --parallel` may run another test
+ * process's `build_app.ts --if-missing` meanwhile, and vite empties `app/dist` while it
+ * writes it (the browser tests' harness heals the same way).
+ */
+async function untilSettled(check: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + REBUILD_SETTLE_MS;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
