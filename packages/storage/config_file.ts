@@ -30,15 +30,13 @@ import {
   DaedalusConfigSchema,
 } from "./config_schema.ts";
 
+// The schemas themselves are exported from config_public.ts, typed `Schema<…>`.
 export {
   CONFIG_VERSION,
   type DaedalusConfig,
   type DaedalusConfigInput,
-  DaedalusConfigSchema,
   type ModelConfig,
-  ModelConfigSchema,
   type ProviderConfig,
-  ProviderConfigSchema,
 } from "./config_schema.ts";
 
 const TEMP_SUFFIX = ".tmp";

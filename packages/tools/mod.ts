@@ -95,7 +95,7 @@ export type {
 } from "./files/capture.ts";
 export { captureFile } from "./files/capture.ts";
 export { type AtomicWriteOptions, revisionOf, writeFileAtomic } from "./files/atomic_write.ts";
-export { isWithin, type ResolvedPath, resolveToolPath } from "./files/paths.ts";
+export { isWithin, type PathFlavour, type ResolvedPath, resolveToolPath } from "./files/paths.ts";
 export {
   AccessDenied,
   type AccessRules,
@@ -117,6 +117,8 @@ export {
   type SupervisePolicy,
 } from "./processes/process_manager.ts";
 export { ProcessError } from "./processes/process_error.ts";
+// The OS seam a ProcessManager takes (`platform`), for a fake in tests or another OS.
+export type { ProcessPlatform, SpawnSpec, TreeSignal } from "./processes/_platform.ts";
 // When a live process started (`ps`): how custody of a process across a restart is proven.
 export { observeStartTime } from "./processes/_spawn.ts";
 // Governance (issue 14): the policy gate's parts (gate.ts runs them on every call), and the

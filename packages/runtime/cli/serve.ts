@@ -10,6 +10,7 @@ import { installLogRedaction } from "../security/log_redaction.ts";
 import { ProtectedValues } from "../security/protected_values.ts";
 import { readServeOptions } from "./serve_options.ts";
 import { LOGIN_CODE_TTL_MS } from "../server/limits.ts";
+import { findBuiltApp } from "../server/_static_files.ts";
 import { createCircuitBreakers, type ToolDefinition } from "@daedalus/tools";
 import type { Provider } from "../providers/provider.ts";
 
@@ -23,7 +24,7 @@ export interface ServeExtras {
   threadTitles?: boolean;
   /** `false` forces memory refinement off (default: off only with DAEDALUS_MEMORY_REFINEMENT=0; else config.yaml decides). */
   memoryRefinement?: boolean;
-  /** The built app to serve (default: the repository's `app/dist` when it exists). */
+  /** The built app to serve (default: `app/dist` when it holds a build; see `findBuiltApp`). */
   staticRoot?: string;
 }
 
@@ -45,8 +46,8 @@ export async function serve(
         "use this runtime",
     );
   }
-  const builtApp = new URL("../../../app/dist", import.meta.url).pathname;
-  const staticRoot = extras.staticRoot ?? (await isDirectory(builtApp) ? builtApp : undefined);
+  // app/dist of the checkout, or the copy embedded in a compiled executable.
+  const staticRoot = extras.staticRoot ?? await findBuiltApp();
   // Every log line of the runtime is redacted (a credential in an error message).
   const protectedValues = new ProtectedValues();
   const logs = installLogRedaction(() => protectedValues);
@@ -97,12 +98,4 @@ export async function serve(
   console.error("Daedalus stopped.");
   logs.uninstall();
   return 0;
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
 }

@@ -4,12 +4,42 @@
  * (after following links), so `..` and symlinks cannot leave it. Every file goes out with
  * the security headers of `security_headers.ts` (CSP, no framing, no referrer).
  *
+ * Where the build is ({@linkcode findBuiltApp}) is one lookup for both ways the runtime
+ * runs: `deno run` from a checkout, and the executable `deno task compile` makes.
+ *
  * @module
  */
 import type { Handler } from "hono";
 import { extname, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { transportError } from "./_http.ts";
 import { appSecurityHeaders } from "./security_headers.ts";
+
+/**
+ * The built PWA, `app/dist`, named relative to this module. Under `deno run` it is the
+ * checkout's folder. `deno task compile` embeds it with `--include app/dist`, and an
+ * executable's embedded files keep their layout relative to its modules (whose
+ * `import.meta.url` points into the embedded file system), so the same URL names the
+ * embedded copy: there is no second code path to keep working.
+ */
+export const BUILT_APP_URL: URL = new URL("../../../app/dist/", import.meta.url);
+
+/**
+ * The built PWA's folder, when it holds a build.
+ *
+ * @param url the folder as a file URL (default {@linkcode BUILT_APP_URL})
+ * @returns its path, or `undefined` when it has no `index.html` (never built, or a
+ *   build that failed half-way) or cannot be read
+ */
+export async function findBuiltApp(url: URL = BUILT_APP_URL): Promise<string | undefined> {
+  const path = fileURLToPath(url);
+  try {
+    return (await Deno.stat(join(path, "index.html"))).isFile ? resolve(path) : undefined;
+  } catch {
+    // NotFound (no build) or NotCapable (no read permission there): nothing to serve.
+    return undefined;
+  }
+}
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",

@@ -104,16 +104,34 @@ export function displayPathOf(path: string, workspaceRoot: string): string {
   return relative(workspaceRoot, path) || ".";
 }
 
+/** The parts of `node:path` a containment check needs (`posix` or `win32`). */
+export interface PathFlavour {
+  /** As `node:path`'s `relative`. */
+  relative(from: string, to: string): string;
+  /** As `node:path`'s `isAbsolute`. */
+  isAbsolute(path: string): boolean;
+  /** As `node:path`'s `sep`. */
+  readonly sep: string;
+}
+
 /**
- * Whether `child` is `parent` or lies below it (both absolute and normalised).
+ * Whether `child` is `parent` or lies below it (both absolute and normalised). On Windows
+ * the comparison is case-insensitive and across drives it is false: `node:path`'s win32
+ * `relative` compares case-insensitively and answers an absolute path for another drive.
  *
  * @param parent the directory
  * @param child the path to test
+ * @param paths the path flavour (default this platform's `node:path`; tests pass `win32`)
  * @returns true when inside
  */
-export function isWithin(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+export function isWithin(
+  parent: string,
+  child: string,
+  paths: PathFlavour = { relative, isAbsolute, sep },
+): boolean {
+  const rel = paths.relative(parent, child);
+  return rel === "" ||
+    (rel !== ".." && !rel.startsWith(`..${paths.sep}`) && !paths.isAbsolute(rel));
 }
 
 /**

@@ -1,8 +1,15 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join, posix, win32 } from "node:path";
 import { ToolError } from "../tool.ts";
 import { createTestWorkspace } from "../_testing.ts";
-import { isBinaryFile, looksBinary, realTarget, resolveToolPath, withPathLock } from "./paths.ts";
+import {
+  isBinaryFile,
+  isWithin,
+  looksBinary,
+  realTarget,
+  resolveToolPath,
+  withPathLock,
+} from "./paths.ts";
 
 async function rejectsWith(promise: Promise<unknown>, code: string) {
   await assert.rejects(promise, (error) => error instanceof ToolError && error.code === code);
@@ -104,4 +111,26 @@ Deno.test("binary extensions are refused whatever their content", async () => {
   assert.equal(await isBinaryFile(await ws.write("image.PNG", "looks like text")), true);
   assert.equal(await isBinaryFile(await ws.write("notes.txt", "text")), false);
   assert.equal(await isBinaryFile(await ws.write("data.dat", new Uint8Array([1, 0, 2]))), true);
+});
+
+Deno.test("isWithin: containment per flavour, case-insensitive and drive-aware on Windows", () => {
+  const cases: [flavour: "posix" | "win32", parent: string, child: string, inside: boolean][] = [
+    ["posix", "/home/ada/ws", "/home/ada/ws", true],
+    ["posix", "/home/ada/ws", "/home/ada/ws/src/a.ts", true],
+    ["posix", "/home/ada/ws", "/home/ada/ws2/a.ts", false],
+    ["posix", "/home/ada/ws", "/home/ada", false],
+    ["posix", "/home/ada/ws", "/home/ada/WS/a.ts", false], // Linux names are case-sensitive
+    ["posix", "/home/ada/ws", "/home/ada/ws/..foo", true], // a name starting with "..", inside
+    ["win32", "C:\\Users\\Ada\\ws", "C:\\Users\\Ada\\ws\\src\\a.ts", true],
+    ["win32", "C:\\Users\\Ada\\ws", "c:\\users\\ada\\WS\\src\\a.ts", true],
+    ["win32", "C:\\Users\\Ada\\ws", "C:\\USERS\\ADA\\WS", true],
+    ["win32", "C:\\Users\\Ada\\ws", "C:\\Users\\Ada\\ws2\\a.ts", false],
+    ["win32", "C:\\Users\\Ada\\ws", "C:\\Users\\Ada", false],
+    ["win32", "C:\\Users\\Ada\\ws", "D:\\Users\\Ada\\ws\\a.ts", false],
+    ["win32", "C:\\Users\\Ada\\ws", "C:\\Users\\Ada\\ws\\..\\other", false],
+  ];
+  for (const [flavour, parent, child, inside] of cases) {
+    const paths = flavour === "win32" ? win32 : posix;
+    assert.equal(isWithin(parent, child, paths), inside, `${flavour}: ${child} in ${parent}`);
+  }
 });

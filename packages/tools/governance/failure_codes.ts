@@ -35,6 +35,8 @@ export const FAILURE_CODES: ReadonlySet<string> = new Set([
   "pty_resize_failed",
   "supervise_unavailable",
   "manager_closed",
+  // A pid from the process layer's own records that is not one (never the call's input).
+  "invalid_pid",
   // Provider failures that say the service is unwell (the provider_<category> codes).
   "provider_rate_limit",
   "provider_timeout",

@@ -1,5 +1,5 @@
 /**
- * The POSIX adapter: how a command is spawned (own session, allow-listed environment, output
+ * The POSIX adapter ({@linkcode posixPlatform}): how a command is spawned (own session, allow-listed environment, output
  * appended straight to its log so it keeps landing after a runtime crash; PTY through
  * util-linux `script`), how a process's start time is observed (via `ps`, since /proc needs
  * `-A` under Deno) and how a PTY is resized.
@@ -7,6 +7,9 @@
  * @module
  */
 import { ProcessError } from "./process_error.ts";
+import { filterEnv, type ProcessPlatform, type SpawnSpec, type TreeSignal } from "./_platform.ts";
+
+export type { SpawnSpec } from "./_platform.ts";
 
 /** Environment variables a child inherits (plus every `LC_*`). */
 export const ENV_ALLOW_LIST: readonly string[] = [
@@ -34,36 +37,12 @@ export function childEnv(
   source: Record<string, string>,
   allow: readonly string[] = ENV_ALLOW_LIST,
 ): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(source)) {
-    if (allow.includes(name) || name.startsWith("LC_")) env[name] = value;
-  }
-  return { ...env, PYTHONIOENCODING: "utf-8", PYTHONUTF8: "1" };
+  return filterEnv(source, allow, false);
 }
 
 // $1 log, $2 command, $3 exit file. The outer shell stays the group leader and records the
 // exit code in a file, so a later runtime can still learn it.
 const WRAPPER = 'exec >>"$1" 2>&1; /bin/sh -c "$2"; code=$?; echo "$code" >"$3"; exit "$code"';
-
-/** What to spawn. */
-export interface SpawnSpec {
-  /** Shell command text. */
-  command: string;
-  /** Working directory. */
-  cwd: string;
-  /** Full child environment. */
-  env: Record<string, string>;
-  /** Output file (non-PTY children append to it themselves). */
-  logPath: string;
-  /** Exit-code file. */
-  exitPath: string;
-  /** Run under a pseudo-terminal (output piped back to the runtime). */
-  pty: boolean;
-  /** Initial terminal size. */
-  cols: number;
-  /** Initial terminal size. */
-  rows: number;
-}
 
 /**
  * Spawns a command in its own session (pgid = pid), stdin piped.
@@ -162,3 +141,40 @@ export async function resizePty(scriptPid: number, cols: number, rows: number): 
   }).output();
   if (stty.code !== 0) throw new ProcessError("pty_resize_failed", "The terminal refused the size");
 }
+
+/**
+ * Signals a whole process group (the child is its session's leader, so pgid = pid).
+ *
+ * @param pid the group leader
+ * @param signal the signal
+ */
+export function signalGroup(pid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone
+  }
+}
+
+const TREE_SIGNALS: Readonly<Record<TreeSignal, Deno.Signal>> = {
+  terminate: "SIGTERM",
+  kill: "SIGKILL",
+};
+
+/** Linux and macOS: `/bin/sh`, process groups, `ps`, util-linux `script` for PTYs. */
+export const posixPlatform: ProcessPlatform = Object.freeze({
+  name: "posix",
+  envAllowList: ENV_ALLOW_LIST,
+  childEnv,
+  spawn: spawnCommand,
+  observeStartTime,
+  signalTree: (pid: number, signal: TreeSignal) => {
+    signalGroup(pid, TREE_SIGNALS[signal]);
+    return Promise.resolve();
+  },
+  treePause: (pid: number) => ({
+    pause: () => signalGroup(pid, "SIGSTOP"),
+    resume: () => signalGroup(pid, "SIGCONT"),
+  }),
+  resizePty,
+});

@@ -7,7 +7,8 @@
 /**
  * A process manager failure with a stable code: `invalid_id`, `process_not_found`,
  * `process_limit`, `pty_unavailable`, `process_not_pty`, `process_recovered`,
- * `process_not_running`, `spawn_failed`, `pty_resize_failed`, `supervise_unavailable`, `manager_closed`.
+ * `process_not_running`, `spawn_failed`, `pty_resize_failed`, `supervise_unavailable`, `manager_closed`,
+ * `invalid_pid` (the Windows adapter refuses a pid that is not a positive integer).
  */
 export class ProcessError extends Error {
   /** Stable code. */

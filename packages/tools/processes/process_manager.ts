@@ -11,7 +11,9 @@ import type { ProcessOutputPage, ProcessRecord } from "@daedalus/protocol";
 import * as limits from "./limits.ts";
 import { ProcessError } from "./process_error.ts";
 import { ProcessLog, processLogPaths, type WriterPause } from "./process_log.ts";
-import { childEnv, ENV_ALLOW_LIST, observeStartTime, resizePty, spawnCommand } from "./_spawn.ts";
+import { posixPlatform } from "./_spawn.ts";
+import { windowsPlatform } from "./_spawn_windows.ts";
+import type { ProcessPlatform } from "./_platform.ts";
 
 /** Restart policy. */
 export type SupervisePolicy = "always" | "on-failure";
@@ -20,8 +22,13 @@ export type SupervisePolicy = "always" | "on-failure";
 export interface ProcessManagerOptions {
   /** `<home>/processes`. */
   processesRoot: string;
-  /** Inherited variable names (default {@linkcode ENV_ALLOW_LIST}; `LC_*` always kept). */
+  /**
+   * Inherited variable names (default the platform's: `ENV_ALLOW_LIST` on POSIX;
+   * `LC_*` always kept).
+   */
   envAllowList?: readonly string[];
+  /** The operating-system adapter (default: Windows' on Windows, else POSIX; tests fake it). */
+  platform?: ProcessPlatform;
   /** The environment to filter (default `Deno.env.toObject()`). */
   sourceEnv?: Record<string, string>;
   /** Receives every record change. */
@@ -47,7 +54,7 @@ export interface StartProcessOptions {
   runId: string;
   /** The tool_call item that started it. */
   itemId: string;
-  /** Shell command text, run by `/bin/sh -c`. */
+  /** Shell command text, run by `/bin/sh -c` (on Windows by `cmd.exe /c`). */
   command: string;
   /** Working directory (absolute). */
   cwd: string;
@@ -100,8 +107,11 @@ export class ProcessManager {
    * @param options root, environment, record sink, test knobs
    */
   constructor(options: ProcessManagerOptions) {
+    const platform = options.platform ??
+      (Deno.build.os === "windows" ? windowsPlatform() : posixPlatform);
     this.#options = {
-      envAllowList: ENV_ALLOW_LIST,
+      platform,
+      envAllowList: platform.envAllowList,
       sourceEnv: Deno.env.toObject(),
       superviseBackoffMs: limits.SUPERVISE_BACKOFF_BASE_MS,
       stopGraceMs: limits.PROCESS_STOP_GRACE_MS,
@@ -139,7 +149,7 @@ export class ProcessManager {
       threadId: options.threadId,
       processId,
       maskOutput: this.#options.maskOutput,
-      pauseWriter: () => writerPause(owner.managed),
+      pauseWriter: () => writerPause(owner.managed, this.#options.platform),
     });
     const record: ProcessRecord = {
       processId,
@@ -234,12 +244,13 @@ export class ProcessManager {
       await this.#finish(managed, "terminated", null, "terminated"); // between supervise restarts
       return { ...managed.record };
     }
-    signalGroup(pid, "SIGTERM");
+    const platform = this.#options.platform;
+    await platform.signalTree(pid, "terminate");
     const gone = managed.child
       ? managed.child.status.then(() => true)
       : this.#awaitDeath(pid, this.#options.stopGraceMs);
     const ended = await Promise.race([gone, sleep(this.#options.stopGraceMs).then(() => false)]);
-    if (!ended) signalGroup(pid, "SIGKILL");
+    if (!ended) await platform.signalTree(pid, "kill");
     if (!managed.child) {
       if (!ended) await this.#awaitDeath(pid, limits.PROCESS_DRAIN_MS);
       await this.#finish(managed, "terminated", null, "terminated");
@@ -290,7 +301,7 @@ export class ProcessManager {
     if (managed.record.state !== "running" || managed.record.pid === null) {
       throw new ProcessError("process_not_running", "The process is not running");
     }
-    await resizePty(managed.record.pid, cols, rows);
+    await this.#options.platform.resizePty(managed.record.pid, cols, rows);
   }
 
   /**
@@ -315,21 +326,22 @@ export class ProcessManager {
         threadId: previous.threadId,
         processId: previous.processId,
         maskOutput: this.#options.maskOutput,
-        pauseWriter: () => writerPause(adopted),
+        pauseWriter: () => writerPause(adopted, this.#options.platform),
       });
       const custody = log.meta.custody as { pid?: number; startedAtMs?: number } | undefined;
       const record: ProcessRecord = { ...previous, outputBytes: await log.sync() };
       const policy = (previous as { supervise?: SupervisePolicy | null }).supervise ?? undefined;
       const managed = this.#track(record, log, { ...previous, supervise: policy }, true);
       const pid = custody?.pid ?? previous.pid;
-      const observed = pid ? await observeStartTime(pid) : null;
+      const observed = pid ? await this.#options.platform.observeStartTime(pid) : null;
       const expected = custody?.startedAtMs ?? Date.parse(previous.startedAt);
       const alive = observed !== null &&
         Math.abs(observed - expected) <= limits.PROCESS_CUSTODY_TOLERANCE_MS;
       if (alive && !previous.pty) {
         Object.assign(record, { state: "running", pid, errorCode: "runtime_recovered" });
         adopted = managed;
-        if (pid) signalGroup(pid, "SIGCONT"); // a runtime that died mid-fold left it paused
+        // A runtime that died mid-fold left it paused.
+        if (pid) this.#options.platform.treePause(pid)?.resume();
         this.#follow(managed);
         await this.#emit(managed);
       } else if (policy && !previous.pty) {
@@ -413,10 +425,11 @@ export class ProcessManager {
   async #spawn(managed: Managed): Promise<void> {
     const { log, spec } = managed;
     await Deno.remove(log.paths.exit).catch(() => undefined);
-    const child = spawnCommand({
+    const { platform } = this.#options;
+    const child = platform.spawn({
       command: spec.command,
       cwd: spec.cwd,
-      env: childEnv(this.#options.sourceEnv, this.#options.envAllowList),
+      env: platform.childEnv(this.#options.sourceEnv, this.#options.envAllowList),
       logPath: log.paths.log,
       exitPath: log.paths.exit,
       pty: spec.pty ?? false,
@@ -439,7 +452,9 @@ export class ProcessManager {
     if (this.#closed) return; // a later runtime owns it now
     const drained = sleep(limits.PROCESS_DRAIN_MS);
     await Promise.race([managed.pump, drained]);
-    signalGroup(child.pid, "SIGKILL"); // leftover descendants of the exited root
+    // Leftover descendants of the exited root (POSIX: its group; Windows finds only those
+    // whose parent still runs).
+    await this.#options.platform.signalTree(child.pid, "kill");
     await (managed.stdin ?? child.stdin).close().catch(() => undefined);
     managed.child = null;
     if (managed.stopping) return await this.#finish(managed, "terminated", null, "terminated");
@@ -481,7 +496,7 @@ export class ProcessManager {
   async #awaitDeath(pid: number, withinMs: number): Promise<boolean> {
     const deadline = Date.now() + withinMs;
     while (Date.now() < deadline) {
-      if (await observeStartTime(pid) === null) return true;
+      if (await this.#options.platform.observeStartTime(pid) === null) return true;
       await sleep(this.#options.followIntervalMs);
     }
     return false;
@@ -508,7 +523,7 @@ export class ProcessManager {
     }
     if (!managed.recovered || managed.stopping || ++managed.ticks % 5 !== 0) return;
     const pid = managed.record.pid;
-    if (pid === null || await observeStartTime(pid) !== null) return;
+    if (pid === null || await this.#options.platform.observeStartTime(pid) !== null) return;
     const exitText = await Deno.readTextFile(managed.log.paths.exit).catch(() => "");
     const exitCode = /^\d+$/.test(exitText.trim()) ? Number(exitText.trim()) : null;
     if (managed.stopping) return;
@@ -563,17 +578,12 @@ export class ProcessManager {
  * How a fold holds a child that appends to its own log still: its process group is stopped
  * for the moment the file is cut (a PTY child's output is appended by the runtime instead).
  */
-function writerPause(managed: Managed | undefined): WriterPause | null {
+function writerPause(
+  managed: Managed | undefined,
+  platform: ProcessPlatform,
+): WriterPause | null {
   const pid = managed?.record.pid;
   if (!managed || managed.spec.pty || managed.record.state !== "running" || !pid) return null;
   if (managed.child === null && !managed.recovered) return null; // exited: nothing writes
-  return { pause: () => signalGroup(pid, "SIGSTOP"), resume: () => signalGroup(pid, "SIGCONT") };
-}
-
-function signalGroup(pid: number, signal: Deno.Signal): void {
-  try {
-    Deno.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone
-  }
+  return platform.treePause(pid);
 }
