@@ -156,6 +156,8 @@ export const REQUEST_REASON_CODES = [
   "gateway_keys_full",
   // A gateway key profile names a tool the runtime does not have.
   "tool_not_found",
+  // thread.create with a source from a client: only the runtime's gateway sets one.
+  "thread_source_reserved",
 ] as const;
 
 /** Every reason code a JSON-RPC error's `data.reasonCode` may carry. */

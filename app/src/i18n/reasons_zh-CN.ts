@@ -83,6 +83,7 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.error.mcp_server_not_found": "未配置此 MCP 服务器。",
   "reason.error.gateway_key_not_found": "此网关密钥不存在。",
   "reason.error.gateway_keys_full": "网关密钥过多，请先删除已吊销的密钥。",
+  "reason.error.thread_source_reserved": "只有运行时的网关可以标记会话的来源。",
   "reason.error.tool_not_found": "运行时中没有此工具。",
   "reason.error.config_invalid": "配置无效。",
   "reason.error.model_fallback_invalid": "备用模型必须是另一个已配置并启用的模型。",

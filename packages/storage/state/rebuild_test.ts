@@ -47,6 +47,11 @@ import { verifyJournal } from "./journal_verify.ts";
 import { assertValidEvents, openTestStore, testRunConfig, type TestStore } from "./_test_store.ts";
 
 const OPERATIONS = 2_000;
+const GATEWAY_SOURCE = {
+  kind: "gateway",
+  keyId: `gwkey_${"ab".repeat(16)}`,
+  keyName: "Dify app",
+} as const;
 const THREADS = 20;
 
 /** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
@@ -188,6 +193,8 @@ class Simulation {
       title: this.#chance(0.5) ? this.#pick(TITLES) : null,
       clientRequestId: this.#chance(0.5) ? `thread-req-${this.#requests++}` : undefined,
       workspace: this.#chance(0.3) ? { rootUri: this.#fixture.projectDir } : undefined,
+      // Some threads come through the gateway: their source must survive the rebuild.
+      source: this.#chance(0.3) ? GATEWAY_SOURCE : undefined,
     };
     const { result, events } = await createThread(this.#store, input);
     this.threads.push({
