@@ -1,0 +1,76 @@
+/**
+ * Chinese (Simplified) strings of Settings → Gateway and of a gateway thread's source badge.
+ *
+ * @module
+ */
+import type { gatewayEn } from "./gateway_en.ts";
+
+export const gatewayZhCN: Record<keyof typeof gatewayEn, string> = {
+  "settings.section.gateway": "网关",
+  "gateway.title": "网关",
+  "gateway.intro":
+    "应用密钥让 Dify 前端、AG-UI 客户端或脚本通过 /dify/v1 和 /ag-ui 访问此运行时。每个密钥绑定一个模型、一个权限预设，以及可选的工作区和工具子集：由密钥而非请求决定其运行能做什么。用密钥创建的会话会显示在侧边栏中，并带有密钥的名称。",
+  "gateway.refresh": "刷新",
+  "gateway.loading": "正在读取应用密钥…",
+  "gateway.none": "还没有应用密钥。在下方创建一个。",
+  "gateway.listLabel": "应用密钥",
+  "gateway.hint": "密钥",
+  "gateway.model": "模型",
+  "gateway.permission": "权限",
+  "gateway.workspace": "工作区",
+  "gateway.workspaceManaged": "每个会话一个新的托管文件夹",
+  "gateway.tools": "工具",
+  "gateway.toolsAll": "运行时的全部工具",
+  "gateway.origins": "允许的来源",
+  "gateway.originsNone": "无（浏览器不能使用它调用）",
+  "gateway.created": "创建于",
+  "gateway.lastUsed": "上次使用",
+  "gateway.never": "从未",
+  "gateway.revoked": "已吊销",
+  "gateway.revokedOn": "吊销于 {date}",
+  "gateway.active": "有效",
+  "gateway.revoke": "吊销",
+  "gateway.revokeLabel": "吊销密钥 {name}",
+  "gateway.revokeConfirm":
+    "吊销“{name}”？此后使用它的应用都会被拒绝（401）。它的会话会保留，并带有它的名称。",
+  "gateway.revokeYes": "吊销密钥",
+  "gateway.revokeNo": "保留",
+  "gateway.examples": "示例",
+  "gateway.examplesLabel": "密钥 {name} 的示例",
+  "gateway.examplesNote": "运行时不保存密钥本身：这些示例从环境变量 DAEDALUS_APP_KEY 读取它。",
+  "gateway.snippet.difyCurl": "curl，Dify 流式",
+  "gateway.snippet.agUiCurl": "curl，AG-UI",
+  "gateway.snippet.difyClient": "dify-client（npm）",
+  "gateway.snippet.httpAgent": "@ag-ui/client HttpAgent（npm）",
+  "gateway.copySnippet": "复制 {name}",
+  "gateway.form.title": "新建应用密钥",
+  "gateway.form.name": "名称",
+  "gateway.form.namePlaceholder": "客服台（Dify）",
+  "gateway.form.provider": "服务商",
+  "gateway.form.model": "模型",
+  "gateway.form.noModels": "没有已启用的模型。请先在“服务商与模型”中添加。",
+  "gateway.form.permission": "权限预设",
+  "gateway.form.workspace": "项目文件夹（可选）",
+  "gateway.form.workspaceHint": "绝对路径。留空：每个会话使用自己的托管文件夹。",
+  "gateway.form.tools": "工具（可选）",
+  "gateway.form.toolsHint":
+    "以逗号或空格分隔的工具 id（例如 read, grep, shell）。留空：运行时的全部工具。",
+  "gateway.form.origins": "允许的来源（可选）",
+  "gateway.form.originsHint":
+    "可以使用此密钥调用的浏览器来源（CORS），每行一个，例如 https://app.example.com。留空：无。",
+  "gateway.form.create": "创建密钥",
+  "gateway.form.creating": "正在创建…",
+  "gateway.form.error.name": "请为密钥命名（1–{max} 个字符）。",
+  "gateway.form.error.model": "请选择一个模型。",
+  "gateway.form.error.workspace": "项目文件夹必须是绝对路径。",
+  "gateway.form.error.tools": "最多 {max} 个工具，每个 1–200 个字符。",
+  "gateway.form.error.origins":
+    "每个来源必须是完整的 URL，例如 https://app.example.com（最多 {max} 个）。",
+  "gateway.createdKey.title": "已创建密钥“{name}”",
+  "gateway.createdKey.once": "请立即复制：你将不会再看到它。运行时只保存它的哈希值。",
+  "gateway.createdKey.label": "新的应用密钥",
+  "gateway.createdKey.copy": "复制密钥",
+  "gateway.createdKey.done": "我已复制",
+  "gateway.source.gateway": "来自 {name}",
+  "gateway.source.gatewayLabel": "通过网关使用应用密钥 {name} 创建",
+};
