@@ -127,6 +127,9 @@ Deno.test({
       }
       assert.ok(facts.includes(key.slice(0, 8)), `the row does not show the hint: ${facts}`);
       await shoot(page, dir, "created", shots);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shoot(page, dir, "created-phone", shots);
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       // One Dify request with the copied key makes a thread the sidebar shows with its source.
       const answered = await difyChat(run.server.url, key);
@@ -169,7 +172,7 @@ Deno.test({
       await waitForText(page, "nav.sidebar button.thread .source-badge", `via ${KEY_NAME}`);
       await waitForText(page, ".conversation-header .source-badge", `via ${KEY_NAME}`);
     });
-    assert.equal(shots.length, 6, shots.join(", "));
+    assert.equal(shots.length, 8, shots.join(", "));
     console.log(`gateway screenshots: ${dir}`);
   },
 });
