@@ -90,9 +90,29 @@ Deno.test({
         "a wrong form was sent",
       );
 
+      assert.equal(
+        await page.textContent(`${SECTION} #gateway-name-note`),
+        "Give the key a name (1–100 characters).",
+      );
       await page.fill(`${SECTION} input[name=name]`, KEY_NAME);
+      assert.equal(
+        await page.$(`${SECTION} #gateway-name-note`),
+        null,
+        "the fixed name stays wrong",
+      );
       await page.selectOption(`${SECTION} select[name=permission]`, "full_access");
       await page.fill(`${SECTION} textarea[name=origins]`, "https://app.example.com");
+      await page.getByLabel("Only the tools chosen below").check();
+      for (const tool of ["read", "grep"]) {
+        await page.check(`${SECTION} .gateway-tool-grid input[value=${tool}]`);
+      }
+      assert.equal(
+        await page.locator(`${SECTION} .gateway-tool-grid input[type=checkbox]`).count(),
+        21,
+        "the built-in tools are not all offered",
+      );
+      await page.locator(`${SECTION} .gateway-tools`).scrollIntoViewIfNeeded();
+      await shoot(page, dir, "form", shots);
       await page.click(`${SECTION} form.gateway-form button[type=submit]`);
       await page.waitForSelector(`${SECTION} .gateway-created`, wait);
       await waitForText(page, `${SECTION} .gateway-created h4`, `Key “${KEY_NAME}” created`);
@@ -112,6 +132,9 @@ Deno.test({
       const curl = await page.evaluate<string>("navigator.clipboard.readText()");
       assert.ok(curl.includes(`Authorization: Bearer ${key}`), curl);
       assert.ok(curl.includes(`${new URL(run.server.url).origin}/dify/v1/chat-messages`), curl);
+      const stored = (await client.call("gateway.key.list", {})).keys[0]?.profile;
+      assert.deepEqual(stored?.tools, ["read", "grep"], "the tool subset was not sent");
+      assert.deepEqual(stored?.allowedOrigins, ["https://app.example.com"]);
       const row = `${SECTION} .gateway-key`;
       await page.waitForSelector(row, wait);
       const facts = await page.textContent(`${row} .gateway-facts`) ?? "";
@@ -120,6 +143,7 @@ Deno.test({
           "scripted / scripted-model",
           "Full access",
           "https://app.example.com",
+          "read, grep",
           "Never",
         ]
       ) {
@@ -172,7 +196,7 @@ Deno.test({
       await waitForText(page, "nav.sidebar button.thread .source-badge", `via ${KEY_NAME}`);
       await waitForText(page, ".conversation-header .source-badge", `via ${KEY_NAME}`);
     });
-    assert.equal(shots.length, 8, shots.join(", "));
+    assert.equal(shots.length, 10, shots.join(", "));
     console.log(`gateway screenshots: ${dir}`);
   },
 });

@@ -55,7 +55,9 @@ export const gatewayEn = {
     "An absolute path. Empty: every thread gets its own managed folder.",
   "gateway.form.tools": "Tools (optional)",
   "gateway.form.toolsHint":
-    "Tool ids separated by commas or spaces (for example read, grep, shell). Empty: all of the runtime's tools.",
+    "Its runs may call only the checked tools; none checked: they answer without tools.",
+  "gateway.form.toolsOnly": "Only the tools chosen below",
+  "gateway.form.toolsPick": "Tools its runs may call",
   "gateway.form.origins": "Allowed origins (optional)",
   "gateway.form.originsHint":
     "Browser origins that may call with this key (CORS), one per line, e.g. https://app.example.com. Empty: none.",

@@ -53,8 +53,9 @@ export const gatewayZhCN: Record<keyof typeof gatewayEn, string> = {
   "gateway.form.workspace": "项目文件夹（可选）",
   "gateway.form.workspaceHint": "绝对路径。留空：每个会话使用自己的托管文件夹。",
   "gateway.form.tools": "工具（可选）",
-  "gateway.form.toolsHint":
-    "以逗号或空格分隔的工具 id（例如 read, grep, shell）。留空：运行时的全部工具。",
+  "gateway.form.toolsHint": "其运行只能调用勾选的工具；一个都不勾选：只回答，不使用工具。",
+  "gateway.form.toolsOnly": "仅限下面选中的工具",
+  "gateway.form.toolsPick": "其运行可以调用的工具",
   "gateway.form.origins": "允许的来源（可选）",
   "gateway.form.originsHint":
     "可以使用此密钥调用的浏览器来源（CORS），每行一个，例如 https://app.example.com。留空：无。",

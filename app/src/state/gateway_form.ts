@@ -13,7 +13,9 @@ import {
   GATEWAY_KEY_ORIGINS_MAX_COUNT,
   GATEWAY_KEY_TOOLS_MAX_COUNT,
   IDENTIFIER_MAX_CHARS,
+  type McpServer,
   type ParamsOf,
+  TOOL_IDS,
 } from "@daedalus/client";
 import type { MessageKey } from "../i18n/en.ts";
 
@@ -32,8 +34,10 @@ export interface KeyForm {
   model: string;
   permission: ExecutionPolicy;
   workspace: string;
-  /** Tool ids separated by commas or white space. */
-  tools: string;
+  /** Every tool of the runtime (no `tools` in the profile), or only the chosen ones. */
+  toolsMode: "all" | "only";
+  /** The chosen tool ids when `toolsMode` is `only` (none: a key whose runs call no tool). */
+  tools: readonly string[];
   /** One origin per line (commas also separate). */
   origins: string;
 }
@@ -51,12 +55,34 @@ export type KeyFormCheck =
 
 /** A form with nothing typed; `ask` like a new key's most careful useful preset. */
 export function emptyKeyForm(model = ""): KeyForm {
-  return { name: "", model, permission: "ask", workspace: "", tools: "", origins: "" };
+  return {
+    name: "",
+    model,
+    permission: "ask",
+    workspace: "",
+    toolsMode: "all",
+    tools: [],
+    origins: "",
+  };
 }
 
 /** `<providerId>/<modelId>`, the value of one model option. */
 export function modelChoice(providerId: string, modelId: string): string {
   return `${providerId}/${modelId}`;
+}
+
+/**
+ * The tools a key can be limited to: the built-in ones, then each MCP server's tools that
+ * are offered to the model now (by the name runs call them), without repeats.
+ *
+ * @param servers `mcp.list`'s servers
+ * @returns tool ids in that order
+ */
+export function toolChoices(servers: readonly McpServer[]): string[] {
+  const mcp = servers.flatMap((server) =>
+    server.tools.flatMap((tool) => (tool.enabled && tool.modelName ? [tool.modelName] : []))
+  );
+  return [...new Set([...TOOL_IDS, ...mcp])];
 }
 
 function splitList(text: string, separator: RegExp): string[] {
@@ -96,10 +122,13 @@ export function checkKeyForm(form: KeyForm): KeyFormCheck {
   if (workspace !== "" && !isAbsolutePath(workspace)) {
     problems.workspace = { key: "gateway.form.error.workspace" };
   }
-  const tools = splitList(form.tools, /[\s,]+/);
+  const tools = form.toolsMode === "only" ? [...new Set(form.tools)] : null;
   if (
-    tools.length > GATEWAY_KEY_TOOLS_MAX_COUNT ||
-    tools.some((tool) => tool.length > IDENTIFIER_MAX_CHARS)
+    tools !== null &&
+    (
+      tools.length > GATEWAY_KEY_TOOLS_MAX_COUNT ||
+      tools.some((tool) => tool.length < 1 || tool.length > IDENTIFIER_MAX_CHARS)
+    )
   ) {
     problems.tools = {
       key: "gateway.form.error.tools",
@@ -123,7 +152,7 @@ export function checkKeyForm(form: KeyForm): KeyFormCheck {
         modelId,
         permission: form.permission,
         ...(workspace !== "" ? { workspace } : {}),
-        ...(tools.length > 0 ? { tools } : {}),
+        ...(tools !== null ? { tools } : {}),
         ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
       },
     },

@@ -3,6 +3,7 @@ import type { Model } from "@daedalus/client";
 import {
   checkKeyForm,
   emptyKeyForm,
+  type FieldProblem,
   KEY_PERMISSIONS,
   type KeyForm,
   modelChoice,
@@ -20,18 +21,29 @@ type Field = keyof KeyForm;
  * back as a reason code in the section's failure line.
  *
  * @param props.models the configured models (only enabled ones are offered)
+ * @param props.toolChoices the tools a key can be limited to (gateway_form.ts)
  */
-export function GatewayKeyForm(props: { models: readonly Model[] }) {
+export function GatewayKeyForm(
+  props: { models: readonly Model[]; toolChoices: readonly string[] },
+) {
   const enabled = props.models.filter((model) => model.enabled);
   const firstChoice = enabled[0] ? modelChoice(enabled[0].providerId, enabled[0].id) : "";
   const [form, setForm] = useState<KeyForm>(() => emptyKeyForm(firstChoice));
-  const [problems, setProblems] = useState<Partial<Record<Field, MessageKey>>>({});
-  const [problemValues, setProblemValues] = useState<Record<string, string | number>>({});
+  const [problems, setProblems] = useState<Partial<Record<Field, FieldProblem>>>({});
   const creating = gatewayKeysView.value.creating;
   // The models may arrive after the form first rendered.
   const model = form.model === "" ? firstChoice : form.model;
-  const set = (field: Field) => (event: { currentTarget: { value: string } }) =>
+  // Editing a field clears its problem; the others stay until the next submit.
+  const set = (field: Field) => (event: { currentTarget: { value: string } }) => {
     setForm({ ...form, model, [field]: event.currentTarget.value });
+    if (problems[field]) setProblems({ ...problems, [field]: undefined });
+  };
+  const toggleTool = (tool: string, on: boolean) =>
+    setForm({
+      ...form,
+      model,
+      tools: on ? [...form.tools, tool] : form.tools.filter((chosen) => chosen !== tool),
+    });
   const providers = [...new Set(enabled.map((m) => m.providerId))];
 
   const submit = async (event: Event) => {
@@ -39,14 +51,7 @@ export function GatewayKeyForm(props: { models: readonly Model[] }) {
     if (creating) return;
     const checked = checkKeyForm({ ...form, model });
     if (!checked.ok) {
-      const found: Partial<Record<Field, MessageKey>> = {};
-      let values: Record<string, string | number> = {};
-      for (const [field, problem] of Object.entries(checked.problems)) {
-        found[field as Field] = problem.key;
-        values = { ...values, ...problem.values };
-      }
-      setProblems(found);
-      setProblemValues(values);
+      setProblems(checked.problems);
       return;
     }
     setProblems({});
@@ -58,7 +63,7 @@ export function GatewayKeyForm(props: { models: readonly Model[] }) {
     if (problem) {
       return (
         <p class="section-failure gateway-field-note" id={`gateway-${field}-note`}>
-          {t(problem, problemValues)}
+          {t(problem.key, problem.values)}
         </p>
       );
     }
@@ -138,19 +143,51 @@ export function GatewayKeyForm(props: { models: readonly Model[] }) {
         />
         {hint("workspace", "gateway.form.workspaceHint")}
       </label>
-      <label>
-        <span>{t("gateway.form.tools")}</span>
-        <input
-          name="tools"
-          value={form.tools}
-          spellcheck={false}
-          autocomplete="off"
-          aria-invalid={problems.tools !== undefined}
-          aria-describedby={described("tools", true)}
-          onInput={set("tools")}
-        />
-        {hint("tools", "gateway.form.toolsHint")}
-      </label>
+      <fieldset
+        class="gateway-tools"
+        aria-describedby={described("tools", form.toolsMode === "only")}
+      >
+        <legend>{t("gateway.form.tools")}</legend>
+        <label class="gateway-choice">
+          <input
+            type="radio"
+            name="tools-mode"
+            value="all"
+            checked={form.toolsMode === "all"}
+            onChange={() =>
+              setForm({ ...form, model, toolsMode: "all" })}
+          />
+          <span>{t("gateway.toolsAll")}</span>
+        </label>
+        <label class="gateway-choice">
+          <input
+            type="radio"
+            name="tools-mode"
+            value="only"
+            checked={form.toolsMode === "only"}
+            onChange={() =>
+              setForm({ ...form, model, toolsMode: "only" })}
+          />
+          <span>{t("gateway.form.toolsOnly")}</span>
+        </label>
+        {form.toolsMode === "only" && (
+          <div class="gateway-tool-grid" role="group" aria-label={t("gateway.form.toolsPick")}>
+            {props.toolChoices.map((tool) => (
+              <label key={tool} class="gateway-choice">
+                <input
+                  type="checkbox"
+                  name="tool"
+                  value={tool}
+                  checked={form.tools.includes(tool)}
+                  onChange={(event) => toggleTool(tool, event.currentTarget.checked)}
+                />
+                <code>{tool}</code>
+              </label>
+            ))}
+          </div>
+        )}
+        {hint("tools", form.toolsMode === "only" ? "gateway.form.toolsHint" : null)}
+      </fieldset>
       <label>
         <span>{t("gateway.form.origins")}</span>
         <textarea

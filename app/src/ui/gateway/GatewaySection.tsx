@@ -2,6 +2,8 @@ import { useEffect, useState } from "preact/hooks";
 import type { GatewayKey } from "@daedalus/client";
 import { gatewayKeysView, loadGatewayKeys, revokeGatewayKey } from "../../state/gateway_keys.ts";
 import { allModels, loadProviders } from "../../state/providers.ts";
+import { loadMcp, mcpView } from "../../state/mcp_servers.ts";
+import { toolChoices } from "../../state/gateway_form.ts";
 import { locale, t } from "../../i18n/i18n.ts";
 import type { MessageKey } from "../../i18n/en.ts";
 import { FailureLine } from "../settings/FailureLine.tsx";
@@ -104,12 +106,13 @@ function KeyRow(props: { gatewayKey: GatewayKey; revoking: boolean }) {
 /**
  * Settings › Gateway: the key just made shown once with its examples, the app keys
  * (revoked ones too, greyed) with each one's examples and revoke, and the form for a new key.
- * Loads the keys and the configured models when mounted.
+ * Loads the keys, the configured models and the MCP servers' tools when mounted.
  */
 export function GatewaySection() {
   useEffect(() => {
     void loadGatewayKeys();
     void loadProviders();
+    void loadMcp();
   }, []);
   const view = gatewayKeysView.value;
   const loading = view.status === "loading";
@@ -139,7 +142,10 @@ export function GatewaySection() {
           ))}
         </ul>
       )}
-      <GatewayKeyForm models={allModels.value} />
+      <GatewayKeyForm
+        models={allModels.value}
+        toolChoices={toolChoices(mcpView.value.servers)}
+      />
     </div>
   );
 }
