@@ -113,6 +113,16 @@ Deno.test({
       );
       await page.locator(`${SECTION} .gateway-tools`).scrollIntoViewIfNeeded();
       await shoot(page, dir, "form", shots);
+      // What only the runtime can check comes back as a reason code, explained.
+      await page.fill(`${SECTION} input[name=workspace]`, "/nonexistent/daedalus-gateway");
+      await page.click(`${SECTION} form.gateway-form button[type=submit]`);
+      const refusal = page.locator(`${SECTION} [role=alert].section-failure`);
+      await refusal.waitFor(wait);
+      const refused = await refusal.textContent() ?? "";
+      assert.ok(refused.includes("The thread's workspace folder is not available."), refused);
+      assert.ok(refused.includes("workspace_unavailable"), refused);
+      assert.deepEqual((await client.call("gateway.key.list", {})).keys, [], "a refused key");
+      await page.fill(`${SECTION} input[name=workspace]`, "");
       await page.click(`${SECTION} form.gateway-form button[type=submit]`);
       await page.waitForSelector(`${SECTION} .gateway-created`, wait);
       await waitForText(page, `${SECTION} .gateway-created h4`, `Key “${KEY_NAME}” created`);
