@@ -706,3 +706,29 @@ Deno.test("rebuilding the projections from the journal reproduces the live proje
     throw new Error(`Rebuild test failed with seed ${seed}`, { cause: error });
   }
 });
+
+Deno.test("a rebuild from the journal restores a gateway thread's source and the owner's null", async () => {
+  await using fixture = await openTestStore();
+  const root = fixture.workspacesRoot;
+  const gateway = await createThread(fixture.store, {
+    workspacesRoot: root,
+    source: GATEWAY_SOURCE,
+  });
+  const own = await createThread(fixture.store, { workspacesRoot: root });
+  renameThread(fixture.store, gateway.result.thread.id, "renamed", "user");
+  const connection = fixture.store.db.connection;
+  const sources = () =>
+    connection.prepare("SELECT id, source_json FROM threads ORDER BY created_at, id").all()
+      .map((row) => [row.id, row.source_json]);
+  const live = sources();
+  assert.deepEqual(live, [
+    [gateway.result.thread.id, JSON.stringify(GATEWAY_SOURCE)],
+    [own.result.thread.id, null],
+  ]);
+  fixture.store.db.transaction(() => {
+    clearProjections(connection);
+    assert.deepEqual(sources(), [], "the projections were not cleared");
+    for (const event of iterateJournal(connection)) applyEvent(connection, event);
+  });
+  assert.deepEqual(sources(), live, "the rebuild lost or changed a thread's source");
+});
