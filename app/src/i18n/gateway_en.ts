@@ -20,6 +20,7 @@ export const gatewayEn = {
   "gateway.workspaceManaged": "A new managed folder per thread",
   "gateway.tools": "Tools",
   "gateway.toolsAll": "All of the runtime's tools",
+  "gateway.toolsNone": "None (answers without tools)",
   "gateway.origins": "Allowed origins",
   "gateway.originsNone": "None (browsers cannot call with it)",
   "gateway.created": "Created",

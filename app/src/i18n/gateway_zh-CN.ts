@@ -21,6 +21,7 @@ export const gatewayZhCN: Record<keyof typeof gatewayEn, string> = {
   "gateway.workspaceManaged": "每个会话一个新的托管文件夹",
   "gateway.tools": "工具",
   "gateway.toolsAll": "运行时的全部工具",
+  "gateway.toolsNone": "无（只回答，不使用工具）",
   "gateway.origins": "允许的来源",
   "gateway.originsNone": "无（浏览器不能使用它调用）",
   "gateway.created": "创建于",

@@ -20,6 +20,11 @@ function when(timestamp: string): string {
   });
 }
 
+function toolsText(tools: readonly string[] | undefined): string {
+  if (tools === undefined) return t("gateway.toolsAll");
+  return tools.length === 0 ? t("gateway.toolsNone") : tools.join(", ");
+}
+
 function KeyRow(props: { gatewayKey: GatewayKey; revoking: boolean }) {
   const { gatewayKey: key, revoking } = props;
   const [confirming, setConfirming] = useState(false);
@@ -30,7 +35,7 @@ function KeyRow(props: { gatewayKey: GatewayKey; revoking: boolean }) {
     ["gateway.model", `${profile.providerId} / ${profile.modelId}`, false],
     ["gateway.permission", t(`permissions.preset.${profile.permission}` as MessageKey), false],
     ["gateway.workspace", profile.workspace ?? t("gateway.workspaceManaged"), !!profile.workspace],
-    ["gateway.tools", profile.tools?.join(", ") ?? t("gateway.toolsAll"), !!profile.tools],
+    ["gateway.tools", toolsText(profile.tools), (profile.tools?.length ?? 0) > 0],
     [
       "gateway.origins",
       profile.allowedOrigins?.join(", ") ?? t("gateway.originsNone"),
