@@ -83,5 +83,14 @@ export { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";
 export { ATTACHMENT_MAX_BYTES, ATTACHMENTS_MAX_COUNT } from "@daedalus/protocol";
 // The search limits, so a UI can bound its search box and page size.
 export { SEARCH_MAX_LIMIT, SEARCH_QUERY_MAX_CHARS } from "@daedalus/protocol";
+// The gateway key limits and the built-in tool ids, so a UI offers and checks a key's
+// profile as `gateway.key.create` does.
+export {
+  GATEWAY_KEY_NAME_MAX_CHARS,
+  GATEWAY_KEY_ORIGINS_MAX_COUNT,
+  GATEWAY_KEY_TOOLS_MAX_COUNT,
+  IDENTIFIER_MAX_CHARS,
+  TOOL_IDS,
+} from "@daedalus/protocol";
 // How a permission rule names MCP tools, so a UI reads and writes such rules as the gate does.
 export { mcpRuleTarget } from "@daedalus/protocol";

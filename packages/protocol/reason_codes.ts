@@ -160,6 +160,8 @@ export const REQUEST_REASON_CODES = [
   "client_tool_conflict",
   // run.submit_tool_result names no client call the Run waits for.
   "tool_call_not_pending",
+  // thread.create with a source from a client: only the runtime's gateway sets one.
+  "thread_source_reserved",
 ] as const;
 
 /** Every reason code a JSON-RPC error's `data.reasonCode` may carry. */

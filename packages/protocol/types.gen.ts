@@ -523,6 +523,7 @@ export type ErrorReasonCode =
   | "tool_not_found"
   | "client_tool_conflict"
   | "tool_call_not_pending"
+  | "thread_source_reserved"
   | "memory_not_found"
   | "memory_revision_conflict"
   | "memory_forgotten"
@@ -1040,6 +1041,21 @@ export type GatewayKeyProfile = {
  * tools, and which browser origins may use the key.
  */
 export const GatewayKeyProfile: Schema<GatewayKeyProfile> = schemas.GatewayKeyProfile;
+
+/**
+ * A thread made through the gateway (Dify-compatible API or AG-UI) for an app key, named as the key
+ * was when the thread was made.
+ */
+export type GatewayThreadSource = {
+  kind: "gateway";
+  keyId: GatewayKeyId;
+  keyName: string;
+};
+/**
+ * A thread made through the gateway (Dify-compatible API or AG-UI) for an app key, named as the key
+ * was when the thread was made.
+ */
+export const GatewayThreadSource: Schema<GatewayThreadSource> = schemas.GatewayThreadSource;
 
 /** One recorded conversation. */
 export type GoldenCase = {
@@ -2062,6 +2078,7 @@ export type Thread = {
   updatedAt: Timestamp;
   archivedAt: Timestamp | null;
   activeBranchId?: BranchId;
+  source?: ThreadSource | null;
   [key: string]: unknown;
 };
 /** A thread summary (seed 000 §6.16 ThreadSummary). */
@@ -2092,6 +2109,17 @@ export type ThreadSettings = {
 };
 /** A thread's own settings (absent ones follow config.yaml). */
 export const ThreadSettings: Schema<ThreadSettings> = schemas.ThreadSettings;
+
+/**
+ * Who started a thread that the owner did not start themselves, by kind (`gateway` now; more kinds
+ * join the union).
+ */
+export type ThreadSource = GatewayThreadSource;
+/**
+ * Who started a thread that the owner did not start themselves, by kind (`gateway` now; more kinds
+ * join the union).
+ */
+export const ThreadSource: Schema<ThreadSource> = schemas.ThreadSource;
 
 /** A thread title: one line, 1–200 characters. */
 export type ThreadTitle = string;
@@ -2532,6 +2560,7 @@ export type MethodParamsMap = {
       rootUri: string;
       name?: string;
     };
+    source?: ThreadSource;
   };
   "thread.rename": {
     threadId: ThreadId;

@@ -19,6 +19,7 @@ import { memoryEn } from "./memory_en.ts";
 import { profileEn } from "./profile_en.ts";
 import { mcpEn } from "./mcp_en.ts";
 import { skillsEn } from "./skills_en.ts";
+import { gatewayEn } from "./gateway_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
 export const en = {
@@ -188,6 +189,7 @@ export const en = {
   ...approvalsEn,
   ...healthEn,
   ...toolsEn,
+  ...gatewayEn,
 } as const;
 
 /** A key of the string table. */

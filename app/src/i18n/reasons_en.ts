@@ -105,6 +105,8 @@ export const reasonsEn = {
   "reason.error.mcp_server_not_found": "This MCP server is not configured.",
   "reason.error.gateway_key_not_found": "This gateway key does not exist.",
   "reason.error.gateway_keys_full": "There are too many gateway keys; remove revoked ones first.",
+  "reason.error.thread_source_reserved":
+    "Only the runtime's gateway can mark where a thread came from.",
   "reason.error.tool_not_found": "This tool does not exist in the runtime.",
   "reason.error.client_tool_conflict":
     "A client tool has the name of one of the runtime's tools (or the same name twice).",

@@ -1,5 +1,6 @@
 import { markdownZhCN } from "./markdown_zh-CN.ts";
 import { toolsZhCN } from "./tools_zh-CN.ts";
+import { gatewayZhCN } from "./gateway_zh-CN.ts";
 import { healthZhCN } from "./health_zh-CN.ts";
 import { approvalsZhCN } from "./approvals_zh-CN.ts";
 import { feedZhCN } from "./feed_zh-CN.ts";
@@ -187,4 +188,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...approvalsZhCN,
   ...healthZhCN,
   ...toolsZhCN,
+  ...gatewayZhCN,
 };

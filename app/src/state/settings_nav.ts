@@ -17,6 +17,7 @@ export type SettingsSection =
   | "appearance"
   | "permissions"
   | "health"
+  | "gateway"
   | "general";
 
 /** The open section; null while Settings is closed. */

@@ -1,3 +1,4 @@
+import { SourceBadge } from "./gateway/SourceBadge.tsx";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { archiveThread, conversation, renameThread, threads } from "../state/store.ts";
 import { t } from "../i18n/i18n.ts";
@@ -64,6 +65,7 @@ export function ConversationHeader() {
           }}
         />
       )}
+      <SourceBadge thread={thread} />
       {model && <span class="model-label" title={t("header.model")}>{model}</span>}
       <div class="menu-anchor">
         <button

@@ -59,6 +59,7 @@ export {
   JsonRpcSuccess,
 } from "./jsonrpc.ts";
 export { Branch, Thread, ThreadTitle, Workspace } from "./domain/thread.ts";
+export { GatewayThreadSource, ThreadSource } from "./domain/thread_source.ts";
 export { MessageSearchResult, SearchHighlight } from "./domain/search.ts";
 export {
   Attachment,

@@ -6,9 +6,9 @@
  * @module
  */
 import type { GatewayKey } from "@daedalus/protocol";
-import type { Dispatcher } from "../server/dispatcher.ts";
+import { type Dispatcher, GATEWAY_SESSION_ID } from "../server/dispatcher.ts";
 
-const SESSION = { id: "gateway", transport: "http" } as const;
+const SESSION = { id: GATEWAY_SESSION_ID, transport: "http" } as const;
 
 /** Calls one RPC method and returns its result. */
 export type GatewayCall = <T = Record<string, unknown>>(
@@ -43,7 +43,9 @@ export interface GatewayTurn {
 }
 
 /**
- * Makes a new thread for an app key: in the key's workspace when its profile names one.
+ * Makes a new thread for an app key: in the key's workspace when its profile names one,
+ * with the key as its source (its name kept as it is now, so a revoked key's threads still
+ * show it). The gateway's session is the only one `thread.create` takes a source from.
  *
  * @param call the gateway's call
  * @param key the accepted key
@@ -51,9 +53,10 @@ export interface GatewayTurn {
  */
 export async function createGatewayThread(call: GatewayCall, key: GatewayKey): Promise<string> {
   const workspace = key.profile.workspace;
+  const source = { kind: "gateway", keyId: key.keyId, keyName: key.name };
   const created = await call(
     "thread.create",
-    workspace ? { workspace: { rootUri: workspace } } : {},
+    workspace ? { workspace: { rootUri: workspace }, source } : { source },
   );
   return (created.thread as { id: string }).id;
 }

@@ -16,6 +16,13 @@ export interface RpcSession {
   readonly transport: "http" | "websocket";
 }
 
+/**
+ * The session id of the runtime's own gateway routes (gateway/gateway_calls.ts). The
+ * transports' sessions are `http_<uuid>` and `ws_<uuid>`, so no client can take it; a
+ * handler that trusts the gateway alone (a thread's source) compares with it.
+ */
+export const GATEWAY_SESSION_ID = "gateway";
+
 /** What a method call produced. */
 export interface DispatchOutcome {
   /** The method's result (already valid against the protocol). */

@@ -11,7 +11,7 @@ import {
   RPC_ERROR_CODES,
   RpcError,
 } from "@daedalus/protocol";
-import type { Dispatcher, DispatchOutcome } from "../server/dispatcher.ts";
+import type { Dispatcher, DispatchOutcome, RpcSession } from "../server/dispatcher.ts";
 import type { Handlers } from "./services.ts";
 import { rethrowAsRpcError } from "./errors.ts";
 import { redactValue } from "../security/redact_value.ts";
@@ -39,7 +39,7 @@ export function createDispatcher(handlers: Handlers, options: DispatcherOptions 
   const { protectedValues, holds } = options;
   return {
     // One async function, no extra awaits: the answer leaves as early as it did before.
-    async dispatch(method, params): Promise<DispatchOutcome> {
+    async dispatch(method, params, session): Promise<DispatchOutcome> {
       try {
         if (method === "initialize" || !isMethodName(method) || !Object.hasOwn(handlers, method)) {
           throw new RpcError(
@@ -50,12 +50,16 @@ export function createDispatcher(handlers: Handlers, options: DispatcherOptions 
         }
         const name = method as keyof Handlers;
         const valid = parseParams(name, params);
-        const handler = handlers[name] as (p: unknown) => Promise<DispatchOutcome>;
+        // The session reaches only the handlers that ask who calls (thread.create's source).
+        const handler = handlers[name] as (
+          p: unknown,
+          session: RpcSession,
+        ) => Promise<DispatchOutcome>;
         let outcome: DispatchOutcome;
-        const command = holds?.start(() => handler(valid));
+        const command = holds?.start(() => handler(valid, session));
         const release = command?.release ?? (() => {});
         try {
-          outcome = await (command?.running ?? handler(valid));
+          outcome = await (command?.running ?? handler(valid, session));
         } catch (error) {
           release();
           rethrowAsRpcError(error);

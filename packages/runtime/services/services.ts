@@ -35,6 +35,8 @@ import {
 } from "@daedalus/storage";
 import { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";
 import type { Scheduler } from "../scheduler/scheduler.ts";
+import type { RpcSession } from "../server/dispatcher.ts";
+import { assertSourceAllowed } from "./thread_source_guard.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
 import type { ProtectedValues } from "../security/protected_values.ts";
 import type { ProviderHandlers } from "./provider_handlers.ts";
@@ -185,13 +187,15 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     );
 
   return {
-    "thread.create": async (params) => {
+    "thread.create": async (params, session?: RpcSession) => {
       deps.protectedValues.assertSafe(params, "params");
+      assertSourceAllowed(params.source, session);
       const committed = await createThread(store, {
         title: params.title ?? null,
         clientRequestId: params.clientRequestId,
         workspace: params.workspace,
         workspacesRoot: deps.workspacesRoot,
+        source: params.source ?? null,
       });
       const event = committed.events[0] ?? originalCreatedEvent(store, committed.result.thread.id);
       return answered({ thread: committed.result.thread, event });

@@ -22,6 +22,7 @@ import {
   RunStatus,
   type RunWithItems,
   type Thread,
+  ThreadSource,
   type Turn,
   TurnStatus,
   Workspace,
@@ -39,7 +40,7 @@ export type ReplayedEvent = ResultOf<"event.replay">["events"][number];
 /** Columns {@linkcode threadFromRow} reads, for `SELECT ${THREAD_COLUMNS} FROM threads`. */
 export const THREAD_COLUMNS =
   "id, title, default_branch_id, active_branch_id, workspace_json, created_at, updated_at, " +
-  "archived_at";
+  "archived_at, source_json";
 
 /** Columns {@linkcode turnFromRow} reads. */
 export const TURN_COLUMNS = "id, thread_id, branch_id, ordinal, status, created_at, updated_at";
@@ -74,6 +75,7 @@ export function threadFromRow(row: Row): Thread {
     // Null until a branch.create or thread.set_active_branch: the default branch.
     activeBranchId: nullableTextColumn(row, "active_branch_id") ??
       textColumn(row, "default_branch_id"),
+    source: sourceFromJson(nullableTextColumn(row, "source_json")),
   }));
 }
 
@@ -201,6 +203,11 @@ export function envelopeFromRow(row: Row): ReplayedEvent {
 function workspaceFromJson(json: string | null): Workspace | null {
   if (json === null) return null;
   return Workspace.parse(JSON.parse(json));
+}
+
+function sourceFromJson(json: string | null): ThreadSource | null {
+  if (json === null) return null;
+  return ThreadSource.parse(JSON.parse(json));
 }
 
 function jsonObject(json: string, column: string): Record<string, unknown> {

@@ -411,6 +411,24 @@ for (const version of [1, 2]) {
   });
 }
 
+Deno.test("a version-8 file is migrated to 9 on open: its threads keep their rows, without a source", async () => {
+  await using home = await tempHome();
+  createOlderVersion(home.path, 8);
+  const db = openStateDatabase(home.path);
+  try {
+    assert.equal(pragma(db.connection, "user_version"), STATE_SCHEMA_VERSION);
+    assert.deepEqual(describeStateSchemaDrift(db.connection, STATE_SCHEMA_VERSION), []);
+    const row = db.connection.prepare("SELECT id, source_json FROM threads").get();
+    assert.deepEqual(
+      { ...row },
+      { id: "thr_1", source_json: null },
+      "the thread written by version 8 must survive the migration, as the owner's",
+    );
+  } finally {
+    db.close();
+  }
+});
+
 Deno.test("a version-4 file is migrated forward on open: fallback columns added, null", async () => {
   await using home = await tempHome();
   createOlderVersion(home.path, 4);

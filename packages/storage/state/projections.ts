@@ -45,7 +45,8 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
       const thread = event.payload.thread;
       run(
         `INSERT INTO threads (id, title, title_source, default_branch_id, created_at, updated_at,
-           archived_at, client_request_id, workspace_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           archived_at, client_request_id, workspace_json, source_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         thread.id,
         thread.title,
         text(payload.titleSource) ?? (thread.title === null ? null : "provisional"),
@@ -55,6 +56,7 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
         thread.archivedAt,
         event.payload.clientRequestId,
         thread.workspace === null ? null : JSON.stringify(thread.workspace),
+        thread.source ? JSON.stringify(thread.source) : null,
       );
       const branch = event.payload.branch;
       run(

@@ -47,6 +47,11 @@ import { verifyJournal } from "./journal_verify.ts";
 import { assertValidEvents, openTestStore, testRunConfig, type TestStore } from "./_test_store.ts";
 
 const OPERATIONS = 2_000;
+const GATEWAY_SOURCE = {
+  kind: "gateway",
+  keyId: `gwkey_${"ab".repeat(16)}`,
+  keyName: "Dify app",
+} as const;
 const THREADS = 20;
 
 /** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
@@ -188,6 +193,8 @@ class Simulation {
       title: this.#chance(0.5) ? this.#pick(TITLES) : null,
       clientRequestId: this.#chance(0.5) ? `thread-req-${this.#requests++}` : undefined,
       workspace: this.#chance(0.3) ? { rootUri: this.#fixture.projectDir } : undefined,
+      // Some threads come through the gateway: their source must survive the rebuild.
+      source: this.#chance(0.3) ? GATEWAY_SOURCE : undefined,
     };
     const { result, events } = await createThread(this.#store, input);
     this.threads.push({
@@ -698,4 +705,30 @@ Deno.test("rebuilding the projections from the journal reproduces the live proje
     console.error(`rebuild test failed; rerun with DAEDALUS_TEST_SEED=${seed}`);
     throw new Error(`Rebuild test failed with seed ${seed}`, { cause: error });
   }
+});
+
+Deno.test("a rebuild from the journal restores a gateway thread's source and the owner's null", async () => {
+  await using fixture = await openTestStore();
+  const root = fixture.workspacesRoot;
+  const gateway = await createThread(fixture.store, {
+    workspacesRoot: root,
+    source: GATEWAY_SOURCE,
+  });
+  const own = await createThread(fixture.store, { workspacesRoot: root });
+  renameThread(fixture.store, gateway.result.thread.id, "renamed", "user");
+  const connection = fixture.store.db.connection;
+  const sources = () =>
+    connection.prepare("SELECT id, source_json FROM threads ORDER BY created_at, id").all()
+      .map((row) => [row.id, row.source_json]);
+  const live = sources();
+  assert.deepEqual(live, [
+    [gateway.result.thread.id, JSON.stringify(GATEWAY_SOURCE)],
+    [own.result.thread.id, null],
+  ]);
+  fixture.store.db.transaction(() => {
+    clearProjections(connection);
+    assert.deepEqual(sources(), [], "the projections were not cleared");
+    for (const event of iterateJournal(connection)) applyEvent(connection, event);
+  });
+  assert.deepEqual(sources(), live, "the rebuild lost or changed a thread's source");
 });

@@ -24,7 +24,7 @@ import {
  * schema exactly is migrated forward on open (database.ts); any other version means
  * "reset required".
  */
-export const STATE_SCHEMA_VERSION = 8;
+export const STATE_SCHEMA_VERSION = 9;
 
 /**
  * The oldest version that is migrated forward on open; older files need a reset.
@@ -131,6 +131,9 @@ export const STATE_SCHEMA_MIGRATIONS: readonly StateSchemaMigration[] = Object.f
     statements: [MESSAGE_SEARCH_DDL, MESSAGE_SEARCH_SECURE_DELETE],
     backfill: fillSearchIndex,
   },
+  // 9: who started a thread the owner did not (a gateway app key: its id and name then),
+  // from thread.created. Null on rows written before: the owner's own threads.
+  { toVersion: 9, statements: ["ALTER TABLE threads ADD COLUMN source_json TEXT"] },
 ]);
 
 /**

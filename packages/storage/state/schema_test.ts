@@ -83,7 +83,7 @@ function seedRun(db: DatabaseSync): void {
 Deno.test("the schema creates exactly the seed's 12 tables, run_config_parts, approvals, the search index and 17 indexes", () => {
   const db = freshSchema();
   try {
-    assert.equal(STATE_SCHEMA_VERSION, 8);
+    assert.equal(STATE_SCHEMA_VERSION, 9);
     // run_config_parts comes from migration 3 and approvals (with its 2 indexes) from
     // migration 4, two indexes from migration 7 (branches) and the search index with its
     // 5 shadow tables from migration 8, not the version-1 DDL.
@@ -125,8 +125,8 @@ Deno.test("drift names the version and each missing, unexpected and changed obje
     db.exec("DROP INDEX runs_turn_history_idx");
     db.exec("CREATE TABLE notes (id TEXT)");
     db.exec("ALTER TABLE items ADD COLUMN extra TEXT");
-    assert.deepEqual(describeStateSchemaDrift(db, 9), [
-      "version 9, expected 8",
+    assert.deepEqual(describeStateSchemaDrift(db, 10), [
+      "version 10, expected 9",
       "changed table items",
       "missing index runs_turn_history_idx",
       "unexpected table notes",

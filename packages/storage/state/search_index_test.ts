@@ -207,7 +207,7 @@ function createVersion7(path: string): void {
   raw.close();
 }
 
-Deno.test("a version-7 file is migrated to 8 on open and its old messages are searchable at once", async () => {
+Deno.test("a version-7 file is migrated forward on open and its old messages are searchable at once", async () => {
   const dir = await Deno.makeTempDir({ prefix: "daedalus_search_" });
   try {
     const path = `${dir}/state.db`;
@@ -216,7 +216,6 @@ Deno.test("a version-7 file is migrated to 8 on open and its old messages are se
     try {
       const version = db.connection.prepare("PRAGMA user_version").get()?.user_version;
       assert.equal(version, STATE_SCHEMA_VERSION);
-      assert.equal(STATE_SCHEMA_VERSION, 8);
       assert.deepEqual(describeStateSchemaDrift(db.connection, STATE_SCHEMA_VERSION), []);
       assert.deepEqual(indexRows(db.connection), [
         "itm_1 user: where is the old harbour?",

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { newId, type Thread, type Workspace } from "@daedalus/protocol";
+import { newId, type Thread, type ThreadSource, type Workspace } from "@daedalus/protocol";
 import type { StateDatabase } from "./database.ts";
 import type { Committed, StateStore } from "./store.ts";
 import type { EventDraft } from "./journal.ts";
@@ -22,6 +22,8 @@ export interface CreateThreadInput {
   workspace?: { rootUri: string; name?: string };
   /** Where managed workspaces are made (`DAEDALUS_WORKSPACES_ROOT`). */
   workspacesRoot: string;
+  /** Who the thread is made for when not the owner (a gateway app key); null or absent: the owner. */
+  source?: ThreadSource | null;
 }
 
 /** The result of {@linkcode createThread}. */
@@ -93,6 +95,7 @@ function appendCreated(
       updatedAt: now,
       archivedAt: null,
       activeBranchId: defaultBranchId,
+      source: input.source ?? null,
     };
     append({
       type: "thread.created",
@@ -124,7 +127,9 @@ function replayCreate(db: StateDatabase, input: CreateThreadInput): Thread | nul
     ? original.workspace?.kind === "project" &&
       original.workspace.rootUri === input.workspace.rootUri
     : original.workspace?.kind !== "project";
-  if (!sameTitle || !sameWorkspace) {
+  const sameSource = JSON.stringify(original.source ?? null) ===
+    JSON.stringify(input.source ?? null);
+  if (!sameTitle || !sameWorkspace || !sameSource) {
     throw new StoreError(
       "idempotency_conflict",
       `clientRequestId "${input.clientRequestId}" was already used with different params`,

@@ -20,6 +20,12 @@ import {
   TEST_RUN_CONFIG,
 } from "./_test_store.ts";
 
+const GATEWAY_SOURCE = {
+  kind: "gateway",
+  keyId: `gwkey_${"0f".repeat(16)}`,
+  keyName: "Support bot",
+} as const;
+
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
 /** `<YYYY-MM-DD>/<HHMMSS>-<last 8 hex>` in local time, as the workspace layout wants. */
@@ -152,6 +158,7 @@ Deno.test("createThread with a reused clientRequestId and other params is an ide
     { ...base, title: "other" },
     { ...base, title: null },
     { ...base, workspace: { rootUri: fixture.projectDir } },
+    { ...base, source: GATEWAY_SOURCE },
   ];
   for (const variant of variants) {
     await assert.rejects(
@@ -300,4 +307,30 @@ Deno.test("an archived thread refuses startTurn with thread_archived until unarc
   assert.equal(countRows(store, "turns"), 0);
   setThreadArchived(store, threadId, false);
   assert.equal(startTurn(store, input).result.created, true);
+});
+
+Deno.test("createThread keeps a gateway source on the event, the row and every later read", async () => {
+  await using fixture = await openTestStore();
+  const made = await createThread(fixture.store, {
+    title: "from Dify",
+    workspacesRoot: fixture.workspacesRoot,
+    source: GATEWAY_SOURCE,
+  });
+  assertValidEvents(made.events);
+  const created = made.events[0]?.payload as { thread: { source: unknown } };
+  assert.deepEqual(created.thread.source, GATEWAY_SOURCE, "thread.created must carry the source");
+  const id = made.result.thread.id;
+  assert.deepEqual(readThread(fixture.store.db, id).source, GATEWAY_SOURCE);
+  assert.equal(
+    readRow(fixture.store, "SELECT source_json FROM threads WHERE id = ?", id)?.source_json,
+    JSON.stringify(GATEWAY_SOURCE),
+  );
+  const renamed = renameThread(fixture.store, id, "renamed", "user");
+  assert.deepEqual(renamed.result.thread.source, GATEWAY_SOURCE, "a rename keeps the source");
+  const archived = setThreadArchived(fixture.store, id, true);
+  assert.deepEqual(archived.result.thread.source, GATEWAY_SOURCE, "archiving keeps the source");
+
+  const own = await createThread(fixture.store, { workspacesRoot: fixture.workspacesRoot });
+  assert.equal(own.result.thread.source, null, "an owner's thread has no source");
+  assert.equal(readThread(fixture.store.db, own.result.thread.id).source, null);
 });

@@ -16,6 +16,7 @@ import { MemorySection } from "./MemorySection.tsx";
 import { UsageSection } from "./UsageSection.tsx";
 import { PermissionsSection } from "./PermissionsSection.tsx";
 import { HealthSection } from "./HealthSection.tsx";
+import { GatewaySection } from "../gateway/GatewaySection.tsx";
 
 /** One section: its id, its navigation label and what it shows. */
 export interface SectionEntry {
@@ -38,5 +39,6 @@ export const SECTIONS: readonly SectionEntry[] = [
     component: PermissionsSection,
   },
   { id: "health", labelKey: "settings.section.health", component: HealthSection },
+  { id: "gateway", labelKey: "settings.section.gateway", component: GatewaySection },
   { id: "general", labelKey: "settings.section.general", component: GeneralSection },
 ];

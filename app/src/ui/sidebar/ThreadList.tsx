@@ -13,6 +13,7 @@ import { groupThreads } from "../../state/thread_groups.ts";
 import { awaitingThreads } from "../../state/approval_store.ts";
 import { t } from "../../i18n/i18n.ts";
 import { moveFocusInList } from "../list_keys.ts";
+import { SourceBadge } from "../gateway/SourceBadge.tsx";
 
 function ThreadButton(props: { thread: Thread; openId: string | null }) {
   const { thread, openId } = props;
@@ -27,6 +28,7 @@ function ThreadButton(props: { thread: Thread; openId: string | null }) {
         onClick={() => void openThread(thread.id)}
       >
         <span class="title">{thread.title ?? t("thread.untitled")}</span>
+        <SourceBadge thread={thread} />
         {waiting
           ? (
             <span

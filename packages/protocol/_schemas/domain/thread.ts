@@ -7,6 +7,7 @@ import { z } from "zod";
 import { docs } from "../docs.ts";
 import { BranchId, ThreadId, Timestamp, TurnId, WorkspaceId } from "../ids.ts";
 import { PATH_MAX_CHARS, THREAD_TITLE_MAX_CHARS } from "../../limits.ts";
+import { ThreadSource } from "./thread_source.ts";
 
 export const ThreadTitle = z.string().trim().min(1).max(THREAD_TITLE_MAX_CHARS).regex(
   /^[^\r\n]*$/,
@@ -39,6 +40,11 @@ export const Thread = z.looseObject({
    * events written before branches could fork still parse (there it is the default branch).
    */
   activeBranchId: BranchId.optional(),
+  /**
+   * Who started the thread when it was not the owner (a gateway app key); null for the
+   * owner's own threads. Optional so events written before sources existed still parse.
+   */
+  source: ThreadSource.nullable().optional(),
 }).register(docs, { description: "A thread summary (seed 000 §6.16 ThreadSummary)." });
 
 export const Branch = z.looseObject({

@@ -8,6 +8,7 @@ import { method } from "./_define.ts";
 import { BranchId, Cursor, Identifier, ThreadId, Timestamp } from "../ids.ts";
 import { PAGE_MAX_LIMIT, PATH_MAX_CHARS } from "../../limits.ts";
 import { Branch, Thread, ThreadTitle } from "../domain/thread.ts";
+import { ThreadSource } from "../domain/thread_source.ts";
 import { EventEnvelope } from "../events.ts";
 import {
   CompactionOverride,
@@ -36,6 +37,11 @@ export const threadMethods = {
         rootUri: z.string().min(1).max(PATH_MAX_CHARS),
         name: z.string().min(1).max(200).optional(),
       }).optional(),
+      /**
+       * Who the thread is made for. Only the runtime's own gateway sets it; from any other
+       * client it is refused with `thread_source_reserved`.
+       */
+      source: ThreadSource.optional(),
     }),
     result: z.looseObject({ thread: Thread, event: EventEnvelope }),
   }),

@@ -67,6 +67,7 @@ Deno.test("getThread returns the thread DTO with the latest seq of the same read
       updatedAt: at(30),
       archivedAt: null,
       activeBranchId: fixtureId("branch", 1),
+      source: null,
     },
     snapshotSeq: 0,
   });
