@@ -2174,6 +2174,23 @@ export type ToolRisk = "read" | "write" | "process" | "session" | "memory";
 /** A tool's risk class. */
 export const ToolRisk: Schema<ToolRisk> = schemas.ToolRisk;
 
+/** One tool the runtime offers (`tool.list`). */
+export type ToolSummary = {
+  id: string;
+  description: string;
+  mutating: boolean;
+  risk: ToolRisk;
+  mcp:
+    | {
+      server: string;
+      tool: string;
+    }
+    | null;
+  [key: string]: unknown;
+};
+/** One tool the runtime offers (`tool.list`). */
+export const ToolSummary: Schema<ToolSummary> = schemas.ToolSummary;
+
 /** A Turn with all of its Runs and their Items. */
 export type Turn = {
   id: TurnId;
@@ -2852,6 +2869,7 @@ export type MethodParamsMap = {
   "gateway.key.revoke": {
     keyId: GatewayKeyId;
   };
+  "tool.list": Record<string, never>;
   "runtime.shutdown": Record<string, never>;
 };
 
@@ -3145,6 +3163,10 @@ export type MethodResultMap = {
   "gateway.key.revoke": {
     gatewayKey: GatewayKey;
     changed: boolean;
+    [key: string]: unknown;
+  };
+  "tool.list": {
+    tools: ToolSummary[];
     [key: string]: unknown;
   };
   "runtime.shutdown": {

@@ -152,6 +152,7 @@ export { ProcessOutputPage, ProcessRecord } from "./domain/process.ts";
 export { Approval, ApprovalMessage } from "./domain/approval.ts";
 export { BudgetKind, BudgetReached, ModelPrice, RunBudget } from "./domain/budget.ts";
 export { BreakerSnapshot } from "./methods/breaker.ts";
+export { ToolSummary } from "./methods/tool.ts";
 export { GatewayKey, GatewayKeyId, GatewayKeyProfile } from "./methods/gateway.ts";
 export { DailyUsageBucket, TokenUsage, UsageSummary } from "./domain/usage.ts";
 export { EventEnvelope, EventNotification } from "./events.ts";

@@ -61,6 +61,7 @@ import { createProcessHandlers, type ProcessHandlers } from "./process_handlers.
 import { createPermissionHandlers, type PermissionHandlers } from "./permission_handlers.ts";
 import { type ApprovalHandlers, createApprovalHandlers } from "./approval_handlers.ts";
 import { type ClientToolHandlers, createClientToolHandlers } from "./client_tool_handlers.ts";
+import { createToolHandlers, type ToolHandlers } from "./tool_handlers.ts";
 import {
   createMemoryHandlers,
   type MemoryHandlers,
@@ -141,6 +142,7 @@ export type Handlers =
   & ProcessHandlers
   & ApprovalHandlers
   & ClientToolHandlers
+  & ToolHandlers
   & MemoryHandlers
   & BreakerHandlers
   & McpHandlers
@@ -420,6 +422,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       configPath: deps.configPath,
       protectedValues: deps.protectedValues,
     }),
+    ...createToolHandlers(deps.tools),
     ...createClientToolHandlers({
       store,
       scheduler: deps.scheduler,

@@ -63,6 +63,16 @@ Deno.test("turn.start tools: only the allowed tools are offered and callable; un
     return outcome.result as any;
   };
   try {
+    const listed = await call("tool.list", {});
+    const open = listed.tools.find((t: { id: string }) => t.id === "open");
+    assert.deepEqual(open, {
+      id: "open",
+      description: "The open tool",
+      mutating: false,
+      risk: "read",
+      mcp: null,
+    }, "tool.list names the runtime's tools");
+    assert.ok(listed.tools.some((t: { id: string }) => t.id === "secret"));
     const { thread } = await call("thread.create", { title: "t" });
     const turn = {
       threadId: thread.id,
