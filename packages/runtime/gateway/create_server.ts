@@ -27,7 +27,6 @@
  */
 import { Hono } from "hono";
 import type { Context, MiddlewareHandler } from "hono";
-import { agUiRefusal } from "./ag_ui_routes.ts";
 import {
   bearerKey,
   difyRefusal,
@@ -94,6 +93,15 @@ export function createServer(
   app.route(resolved.difyPrefix, dify);
   app.route(resolved.agUiPath, agUi);
   return app;
+}
+
+/**
+ * A refusal in AG-UI's terms, the body the runtime's AG-UI route sends (`agUiRefusal` of
+ * ag_ui_routes.ts, not imported: that module brings the runtime's store, which a library
+ * server does not need).
+ */
+function agUiRefusal(c: Context, refusal: GatewayRefusal): Response {
+  return c.json({ error: refusal.message, code: refusal.code }, refusal.status);
 }
 
 /** Refuses a request whose key the check does not accept (a check that throws refuses). */

@@ -15,11 +15,11 @@ import { difySseStream } from "./dify_sse.ts";
 import { difyError, parseDifyChatRequest } from "./dify_request.ts";
 import type { DifyParameters } from "./dify_parameters.ts";
 import { agentEvents, type InvokeAgent } from "./create_server_agent.ts";
-import {
-  type ConversationSort,
-  type DifyAgentThought,
+import type {
+  ConversationSort,
+  DifyAgentThought,
   MemoryConversations,
-  type StoredMessage,
+  StoredMessage,
 } from "./create_server_memory.ts";
 import { DIFY_PAGE_DEFAULT, DIFY_PAGE_MAX } from "./limits.ts";
 
@@ -151,7 +151,12 @@ export function createServerDifyRoutes(deps: CreateServerDifyDeps): Hono {
     if (!user) return c.json(invalid("Arg user must be provided."), 400);
     if (limit === null) return c.json(invalid(`limit: 1 to ${DIFY_PAGE_MAX}`), 400);
     if (!SORTS.includes(sortBy)) return c.json(invalid(`sort_by: one of ${SORTS.join(", ")}`), 400);
-    const page = conversations.list(user, { lastId: c.req.query("last_id"), limit, sortBy });
+    // dify-client 2.3.2 sends its cursor as `first_id` (WIRE.md: an SDK bug), so that name
+    // pages too when `last_id` is absent. Nothing is ever pinned here.
+    const lastId = c.req.query("last_id") || c.req.query("first_id") || undefined;
+    const page = c.req.query("pinned") === "true"
+      ? { ok: true as const, data: [], hasMore: false }
+      : conversations.list(user, { lastId, limit, sortBy });
     if (!page.ok) return c.json(difyError(404, "not_found", page.message), 404);
     return c.json({
       limit,
