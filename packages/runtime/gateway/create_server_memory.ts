@@ -104,6 +104,8 @@ export class MemoryConversations {
   #order = 0;
 
   /**
+   * Makes an empty store.
+   *
    * @param limits the bounds
    */
   constructor(limits: MemoryConversationLimits = {}) {

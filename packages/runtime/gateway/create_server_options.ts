@@ -44,6 +44,8 @@ export class CreateServerOptionsError extends Error {
   readonly code = "invalid_create_server_options";
 
   /**
+   * Makes the error.
+   *
    * @param message what is wrong, naming the option
    */
   constructor(message: string) {

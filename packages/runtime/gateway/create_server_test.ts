@@ -386,3 +386,18 @@ Deno.test("createServer: the README's example runs with deno run and answers bot
     await child.status;
   }
 });
+
+Deno.test("createServer: the README shows the example file's code as it is", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const example = await Deno.readTextFile(new URL("../examples/create_server.ts", import.meta.url));
+  const block = /\n {2}```ts\n( {2}import \{ type AgentRequest, createServer \}[\s\S]*?)\n {2}```\n/
+    .exec(
+      readme,
+    )?.[1];
+  assert.ok(block, "the README has no createServer example block");
+  const unindented = block.split("\n").map((line) => line.replace(/^ {2}/, "")).join("\n");
+  assert.ok(
+    example.endsWith(`${unindented}\n`),
+    "README.md's createServer example differs from examples/create_server.ts: copy the file's code into it",
+  );
+});
