@@ -401,3 +401,34 @@ Deno.test("createServer: the README shows the example file's code as it is", asy
     "README.md's createServer example differs from examples/create_server.ts: copy the file's code into it",
   );
 });
+
+Deno.test("createServer: a key check that throws refuses; a blocking failure is Dify's 500", async () => {
+  const server = createServer(toyAgent, {
+    apiKeys: (key) => {
+      if (key === "app-throws") throw new Error("database down");
+      return key === "app-ok";
+    },
+  });
+  await withServer(async (base) => {
+    const thrown = await refusal(new ChatClient("app-throws", `${base}/v1`).getConversations("u"));
+    assert.deepEqual(thrown, {
+      status: 401,
+      data: { code: "unauthorized", message: "Access token is invalid", status: 401 },
+    });
+    const dify = new ChatClient("app-ok", `${base}/v1`);
+    const failed = await refusal(dify.createChatMessage({}, "boom", "u", false));
+    assert.deepEqual(failed, {
+      status: 500,
+      data: { code: "internal_server_error", message: "the toy broke", status: 500 },
+    });
+    const scheme = await fetch(`${base}/ag-ui`, {
+      method: "POST",
+      headers: { Authorization: "Basic app-ok" },
+      body: "{}",
+    });
+    assert.deepEqual([scheme.status, await scheme.json()], [401, {
+      error: "Authorization scheme must be 'Bearer'",
+      code: "unauthorized",
+    }]);
+  }, server);
+});
