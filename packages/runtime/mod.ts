@@ -53,6 +53,10 @@ export {
   type AgentMessage,
   type AgentRequest,
   type AgentServer,
+  type ApiKeyCheck,
   createServer,
+  type CreateServerOptions,
+  CreateServerOptionsError,
+  type DifyParameters,
   type InvokeAgent,
 } from "./gateway/create_server.ts";

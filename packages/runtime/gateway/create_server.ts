@@ -1,221 +1,119 @@
 /**
- * `createServer(invokeAgent)`: any agent function served as the same Dify-compatible chat
- * API and AG-UI endpoint the runtime serves (seed 002's "the server only receives
- * invoke_agent"). `invokeAgent` is an async generator that yields strings (answer text)
- * or canonical events; a `done` is added when it returns, an `error` when it throws. Dify's
- * stop and a disconnected AG-UI client abort its `signal`. Conversations live in memory.
- * No keys: put the app behind your own auth when it is reachable by others.
+ * `createServer(invokeAgent, options)`: any agent function served as the same
+ * Dify-compatible chat API and AG-UI endpoint the runtime serves (seed 002's "the server
+ * only receives invoke_agent"). `invokeAgent` is an async generator that yields strings
+ * (answer text) or canonical events; a `done` is added when it returns, an `error` when it
+ * throws. Dify's stop and a disconnected client abort its `signal`. The result is a Hono
+ * app: serve it (`Deno.serve(server.fetch)`) or mount it (`app.route("/agent", server)`).
+ *
+ * Dify's conversations live in memory, per `user`, bounded (limits.ts:
+ * `CREATE_SERVER_CONVERSATIONS_MAX` conversations, the least recently used dropped first,
+ * `CREATE_SERVER_MESSAGES_PER_CONVERSATION_MAX` messages each, the oldest dropped first).
+ * With `apiKeys`, every endpoint asks `Authorization: Bearer <key>` and refuses others
+ * with 401 (Dify's `{code, message, status}` under the Dify prefix, `{error, code}` on
+ * AG-UI); without, there are no keys, so put the app behind your own auth.
  *
  * @example
  * ```ts ignore
  * import { createServer } from "@daedalus/runtime";
  *
- * const app = createServer(async function* ({ query }) {
+ * const server = createServer(async function* ({ query }) {
  *   yield `You said: ${query}`;
- * });
- * Deno.serve({ port: 8000 }, app.fetch); // Dify at /v1, AG-UI at /ag-ui
+ * }, { apiKeys: ["app-secret"] });
+ * Deno.serve({ port: 8000 }, server.fetch); // Dify at /v1, AG-UI at /ag-ui
  * ```
  *
  * @module
  */
 import { Hono } from "hono";
-import { RunAgentInputSchema } from "@ag-ui/core/schemas";
-import type { CanonicalEvent } from "@daedalus/protocol";
-import { DifyEncoder } from "./dify_encoder.ts";
-import { difySseStream } from "./dify_sse.ts";
-import { difyError, parseDifyChatRequest } from "./dify_request.ts";
-import { AgUiEncoder } from "./ag_ui_encoder.ts";
+import type { Context, MiddlewareHandler } from "hono";
+import {
+  bearerKey,
+  difyRefusal,
+  type GatewayRefusal,
+  unauthorized,
+  UNAUTHORIZED_MESSAGES,
+} from "./key_auth.ts";
+import type { InvokeAgent } from "./create_server_agent.ts";
+import {
+  type ApiKeyCheck,
+  type CreateServerOptions,
+  CreateServerOptionsError,
+  resolveServerOptions,
+} from "./create_server_options.ts";
+import { createServerDifyRoutes } from "./create_server_dify.ts";
+import { createServerAgUiRoutes } from "./create_server_ag_ui.ts";
+import { MemoryConversations } from "./create_server_memory.ts";
 
-/** One message of a conversation, as `invokeAgent` sees the history. */
-export interface AgentMessage {
-  /** Who said it. */
-  role: "user" | "assistant";
-  /** What was said. */
-  content: string;
-}
+export type { AgentMessage, AgentRequest, InvokeAgent } from "./create_server_agent.ts";
+export {
+  type ApiKeyCheck,
+  type CreateServerOptions,
+  CreateServerOptionsError,
+} from "./create_server_options.ts";
+export type { DifyParameters } from "./dify_parameters.ts";
 
-/** What `invokeAgent` is called with. */
-export interface AgentRequest {
-  /** The user's message. */
-  query: string;
-  /** The conversation (Dify's conversation id, AG-UI's thread id). */
-  conversationId: string;
-  /** The conversation before this message. */
-  messages: AgentMessage[];
-  /** Dify's `inputs` (AG-UI: `forwardedProps`). */
-  inputs: Record<string, unknown>;
-  /** Aborted by a stop or a client that went away. */
-  signal: AbortSignal;
-}
-
-/**
- * What {@linkcode createServer} returns: a fetch handler, to serve (`Deno.serve(server.fetch)`)
- * or mount in another Hono app (`app.mount("/agent", server.fetch)`).
- */
-export interface AgentServer {
-  /**
-   * Answers one request.
-   *
-   * @param request the HTTP request
-   * @returns the response
-   */
-  fetch(request: Request): Response | Promise<Response>;
-}
-
-/** The agent function: yields answer text or canonical events. */
-export type InvokeAgent = (request: AgentRequest) => AsyncIterable<string | CanonicalEvent>;
+/** What {@linkcode createServer} returns: a Hono app (its `fetch` serves it). */
+export type AgentServer = Hono;
 
 /**
- * Serves an agent function as Dify (`/v1/chat-messages`, `/v1/chat-messages/:task_id/stop`)
- * and AG-UI (`/ag-ui`).
+ * Serves an agent function as Dify (`<difyPrefix>/chat-messages`, its stop, `/parameters`,
+ * `/conversations`, `/messages`, `DELETE /conversations/:id`) and AG-UI (`<agUiPath>`,
+ * `<agUiPath>/:agent`).
  *
  * @param invokeAgent the agent
- * @returns the server (its `fetch`)
+ * @param options keys, paths, the `/parameters` answer
+ * @returns the server, a Hono app
+ * @throws {CreateServerOptionsError} for a bad option or an `invokeAgent` that is not a function
  */
-export function createServer(invokeAgent: InvokeAgent): AgentServer {
-  const conversations = new Map<string, AgentMessage[]>();
-  const tasks = new Map<string, { user: string; controller: AbortController }>();
+export function createServer(
+  invokeAgent: InvokeAgent,
+  options: CreateServerOptions = {},
+): AgentServer {
+  if (typeof invokeAgent !== "function") {
+    throw new CreateServerOptionsError("createServer: invokeAgent must be a function");
+  }
+  const resolved = resolveServerOptions(options);
+  const dify = new Hono();
+  const agUi = new Hono();
+  if (resolved.checkKey) {
+    dify.use("*", keyCheck(resolved.checkKey, difyRefusal));
+    agUi.use("*", keyCheck(resolved.checkKey, agUiRefusal));
+  }
+  dify.route(
+    "/",
+    createServerDifyRoutes({
+      invokeAgent,
+      conversations: new MemoryConversations(),
+      parameters: resolved.parameters,
+    }),
+  );
+  agUi.route("/", createServerAgUiRoutes(invokeAgent));
   const app = new Hono();
+  app.route(resolved.difyPrefix, dify);
+  app.route(resolved.agUiPath, agUi);
+  return app;
+}
 
-  const canonical = async function* (
-    request: AgentRequest,
-    messageId: string,
-    onAnswer: (text: string) => void,
-  ): AsyncGenerator<CanonicalEvent> {
-    let answer = "";
-    try {
-      for await (const item of invokeAgent(request)) {
-        if (request.signal.aborted) break;
-        const event: CanonicalEvent = typeof item === "string"
-          ? { type: "text_delta", messageId, delta: item }
-          : item;
-        if (event.type === "text_delta") answer += event.delta;
-        if (event.type === "text_delta" && event.delta === "") continue;
-        yield event;
-        if (event.type === "done") return onAnswer(answer);
-      }
-      onAnswer(answer);
-      yield {
-        type: "done",
-        status: request.signal.aborted ? "cancelled" : "completed",
-        usage: null,
-      };
-    } catch (error) {
-      onAnswer(answer);
-      const message = error instanceof Error ? error.message : String(error);
-      yield { type: "error", code: "agent_error", message, recoverable: false };
-    }
+/**
+ * A refusal in AG-UI's terms, the body the runtime's AG-UI route sends (`agUiRefusal` of
+ * ag_ui_routes.ts, not imported: that module brings the runtime's store, which a library
+ * server does not need).
+ */
+function agUiRefusal(c: Context, refusal: GatewayRefusal): Response {
+  return c.json({ error: refusal.message, code: refusal.code }, refusal.status);
+}
+
+/** Refuses a request whose key the check does not accept (a check that throws refuses). */
+function keyCheck(
+  check: ApiKeyCheck,
+  refuse: (c: Context, refusal: GatewayRefusal) => Response,
+): MiddlewareHandler {
+  return async (c, next) => {
+    const presented = bearerKey(c.req.header("Authorization") ?? null);
+    if (!presented.ok) return refuse(c, presented.refusal);
+    const accepted = await Promise.resolve().then(() => check(presented.key)).catch(() => false);
+    if (accepted !== true) return refuse(c, unauthorized(UNAUTHORIZED_MESSAGES.invalid).refusal);
+    await next();
   };
-
-  const remember = (conversationId: string, query: string) => (answer: string) => {
-    const history = conversations.get(conversationId) ?? [];
-    conversations.set(conversationId, [
-      ...history,
-      { role: "user", content: query },
-      { role: "assistant", content: answer },
-    ]);
-  };
-
-  app.post("/v1/chat-messages", async (c) => {
-    const parsed = parseDifyChatRequest(await c.req.json().catch(() => undefined));
-    if (!parsed.ok) return c.json(parsed.error, 400);
-    const { request } = parsed;
-    if (request.conversationId !== null && !conversations.has(request.conversationId)) {
-      return c.json(difyError(404, "not_found", "Conversation Not Exists."), 404);
-    }
-    const conversationId = request.conversationId ?? crypto.randomUUID();
-    const taskId = crypto.randomUUID();
-    const messageId = crypto.randomUUID();
-    const controller = new AbortController();
-    tasks.set(taskId, { user: request.user, controller });
-    const startedAt = Date.now();
-    const encoder = new DifyEncoder({
-      taskId,
-      messageId,
-      conversationId,
-      createdAt: Math.floor(startedAt / 1000),
-    }, startedAt);
-    const events = canonical(
-      {
-        query: request.query,
-        conversationId,
-        messages: conversations.get(conversationId) ?? [],
-        inputs: request.inputs,
-        signal: controller.signal,
-      },
-      messageId,
-      (answer) => {
-        remember(conversationId, request.query)(answer);
-        tasks.delete(taskId);
-      },
-    );
-    if (request.responseMode === "streaming") {
-      return new Response(difySseStream(events, encoder), {
-        headers: { "Content-Type": "text/event-stream; charset=utf-8" },
-      });
-    }
-    for await (const event of events) {
-      if (event.type === "error") return c.json(difyError(500, event.code, event.message), 500);
-      encoder.encode(event, Date.now());
-    }
-    return c.json(encoder.blockingResponse(Date.now()));
-  });
-
-  app.post("/v1/chat-messages/:task_id/stop", async (c) => {
-    const body = await c.req.json().catch(() => undefined) as { user?: unknown } | undefined;
-    const task = tasks.get(c.req.param("task_id"));
-    if (!task || task.user !== body?.user) {
-      return c.json(difyError(404, "not_found", "Task Not Exists."), 404);
-    }
-    task.controller.abort();
-    return c.json({ result: "success" });
-  });
-
-  app.post("/ag-ui", async (c) => {
-    const parsed = RunAgentInputSchema.safeParse(await c.req.json().catch(() => undefined));
-    if (!parsed.success) {
-      return c.json({ error: "The body is not a RunAgentInput", issues: parsed.error.issues }, 422);
-    }
-    const input = parsed.data;
-    const history: AgentMessage[] = [];
-    for (const message of input.messages) {
-      if (message.role !== "user" && message.role !== "assistant") continue;
-      const content = typeof message.content === "string" ? message.content : "";
-      history.push({ role: message.role, content });
-    }
-    const last = history.findLastIndex((m) => m.role === "user");
-    if (last < 0) return c.json({ error: "No user message to answer" }, 422);
-    const controller = new AbortController();
-    const encoder = new AgUiEncoder({ threadId: input.threadId, runId: input.runId });
-    const events = canonical(
-      {
-        query: history[last].content,
-        conversationId: input.threadId,
-        messages: history.slice(0, last),
-        inputs: (input.forwardedProps ?? {}) as Record<string, unknown>,
-        signal: controller.signal,
-      },
-      crypto.randomUUID(),
-      () => {},
-    );
-    const bytes = new TextEncoder();
-    const frame = (event: Record<string, unknown>) =>
-      bytes.encode(`data: ${JSON.stringify(event)}\n\n`);
-    const stream = new ReadableStream<Uint8Array>({
-      async start(out) {
-        for (const event of encoder.start(Date.now())) out.enqueue(frame(event));
-        for await (const event of events) {
-          for (const agUi of encoder.encode(event, Date.now())) out.enqueue(frame(agUi));
-          if (encoder.ended) break;
-        }
-        if (!controller.signal.aborted) out.close();
-      },
-      cancel() {
-        controller.abort();
-      },
-    });
-    return new Response(stream, { headers: { "Content-Type": "text/event-stream" } });
-  });
-
-  return { fetch: (request) => app.fetch(request) };
 }

@@ -14,6 +14,7 @@ import type { GatewayEnv } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { threadIdOfConversation, uuidOf } from "./conversation_ids.ts";
 import { difyError } from "./dify_request.ts";
+import { DIFY_DEFAULT_PARAMETERS } from "./dify_parameters.ts";
 
 /** What {@linkcode difyReadRoutes} needs. */
 export interface DifyReadRouteDeps {
@@ -42,18 +43,7 @@ export function difyReadRoutes(deps: DifyReadRouteDeps): Hono<GatewayEnv> {
     return Number.isInteger(limit) && limit >= 1 && limit <= PAGE_MAX ? limit : null;
   };
 
-  app.get("/parameters", (c) =>
-    c.json({
-      opening_statement: "",
-      suggested_questions: [],
-      suggested_questions_after_answer: { enabled: false },
-      speech_to_text: { enabled: false },
-      retriever_resource: { enabled: false },
-      annotation_reply: { enabled: false },
-      user_input_form: [],
-      file_upload: { image: { enabled: false, number_limits: 0, transfer_methods: [] } },
-      system_parameters: { file_size_limit: 0 },
-    }));
+  app.get("/parameters", (c) => c.json(DIFY_DEFAULT_PARAMETERS));
 
   app.get("/conversations", async (c) => {
     const user = c.req.query("user");

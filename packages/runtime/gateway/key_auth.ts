@@ -60,6 +60,34 @@ export function difyRefusal(c: Context, refusal: GatewayRefusal): Response {
 }
 
 /**
+ * The key a request's `Authorization` header presents, read as Dify reads it (split on
+ * whitespace, the scheme compared case-insensitively); whether the key is valid is the
+ * caller's question.
+ *
+ * @param authorization the `Authorization` header, or null
+ * @returns the key, or the 401 refusal for a missing or malformed header
+ */
+export function bearerKey(
+  authorization: string | null,
+): { ok: true; key: string } | { ok: false; refusal: GatewayRefusal } {
+  const parts = authorization?.trim().split(/\s+/) ?? [];
+  if (parts.length === 0 || parts[0] === "") return unauthorized(UNAUTHORIZED_MESSAGES.missing);
+  if (parts.length !== 2) return unauthorized(UNAUTHORIZED_MESSAGES.missing);
+  if (parts[0].toLowerCase() !== "bearer") return unauthorized(UNAUTHORIZED_MESSAGES.scheme);
+  return { ok: true, key: parts[1] };
+}
+
+/**
+ * A 401 refusal.
+ *
+ * @param message one of {@linkcode UNAUTHORIZED_MESSAGES}
+ * @returns the refusal
+ */
+export function unauthorized(message: string): { ok: false; refusal: GatewayRefusal } {
+  return { ok: false, refusal: { status: 401, code: "unauthorized", message } };
+}
+
+/**
  * Checks the presented app key of a request.
  *
  * @param authorization the `Authorization` header, or null
@@ -70,17 +98,11 @@ export function checkAppKey(
   authorization: string | null,
   keys: GatewayKeyStore,
 ): { ok: true; key: string; gatewayKey: GatewayKey } | { ok: false; refusal: GatewayRefusal } {
-  const unauthorized = (message: string) => ({
-    ok: false as const,
-    refusal: { status: 401 as const, code: "unauthorized" as const, message },
-  });
-  const parts = authorization?.trim().split(/\s+/) ?? [];
-  if (parts.length === 0 || parts[0] === "") return unauthorized(UNAUTHORIZED_MESSAGES.missing);
-  if (parts.length !== 2) return unauthorized(UNAUTHORIZED_MESSAGES.missing);
-  if (parts[0].toLowerCase() !== "bearer") return unauthorized(UNAUTHORIZED_MESSAGES.scheme);
-  const checked = keys.authenticate(parts[1]);
+  const presented = bearerKey(authorization);
+  if (!presented.ok) return presented;
+  const checked = keys.authenticate(presented.key);
   if (!checked.ok) return unauthorized(UNAUTHORIZED_MESSAGES.invalid);
-  return { ok: true, key: parts[1], gatewayKey: checked.gatewayKey };
+  return { ok: true, key: presented.key, gatewayKey: checked.gatewayKey };
 }
 
 /**

@@ -21,3 +21,18 @@ export const GATEWAY_KEYS_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** How often a Dify stream sends `event: ping` (ms): Dify's own interval, which its clients and proxies expect. */
 export const DIFY_PING_INTERVAL_MS = 10_000;
+
+/** Conversations a `createServer` app keeps in memory (all users): past it the least recently used is dropped, so a long-lived server's memory stays bounded. */
+export const CREATE_SERVER_CONVERSATIONS_MAX = 1_000;
+
+/** Messages a `createServer` conversation keeps (each a query and its answer): past it the oldest are dropped, and the agent's history shrinks with them. */
+export const CREATE_SERVER_MESSAGES_PER_CONVERSATION_MAX = 200;
+
+/** Characters of the first query a `createServer` conversation is named after: a list entry's width, as Dify's generated names are short. */
+export const CREATE_SERVER_CONVERSATION_NAME_MAX_CHARS = 60;
+
+/** Dify's page size when `limit` is absent (`GET /messages`, `GET /conversations`). */
+export const DIFY_PAGE_DEFAULT = 20;
+
+/** Dify's largest page size: a larger `limit` is a 400, as Dify refuses it. */
+export const DIFY_PAGE_MAX = 100;
