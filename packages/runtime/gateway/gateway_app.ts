@@ -1,6 +1,7 @@
 /**
  * The gateway's Dify-compatible endpoints as one Hono sub-app, mounted by the runtime at
- * {@linkcode DIFY_PREFIX}: the app-key middleware, then the Dify routes.
+ * {@linkcode DIFY_PREFIX}: the CORS preflight, the app-key middleware, the per-key CORS
+ * grant, then the Dify routes.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import { difyRoutes } from "./dify_routes.ts";
 import { difyReadRoutes } from "./dify_read_routes.ts";
 import { agUiRefusal, agUiRoutes } from "./ag_ui_routes.ts";
 import type { LiveEvents } from "./run_canonical_stream.ts";
+import { gatewayCors, gatewayPreflight } from "./cors.ts";
 
 /** Where the Dify-compatible API is served. */
 export const DIFY_PREFIX = "/dify/v1";
@@ -48,10 +50,13 @@ export interface GatewayAppDeps {
  */
 export function difyGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
+  // Before the key check: a browser's preflight carries no key.
+  app.options("*", gatewayPreflight(deps.keys));
   app.use(
     "*",
     gatewayKeyAuth({ keys: deps.keys, limiter: deps.limiter, onKeyAccepted: deps.onKeyAccepted }),
   );
+  app.use("*", gatewayCors());
   app.route(
     "/",
     difyRoutes({
@@ -73,6 +78,8 @@ export function difyGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
  */
 export function agUiGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
+  // Before the key check: a browser's preflight carries no key.
+  app.options("*", gatewayPreflight(deps.keys));
   app.use(
     "*",
     gatewayKeyAuth({
@@ -82,6 +89,7 @@ export function agUiGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
       refuse: agUiRefusal,
     }),
   );
+  app.use("*", gatewayCors());
   app.route(
     "/",
     agUiRoutes({

@@ -21,3 +21,6 @@ export const GATEWAY_KEYS_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** How often a Dify stream sends `event: ping` (ms): Dify's own interval, which its clients and proxies expect. */
 export const DIFY_PING_INTERVAL_MS = 10_000;
+
+/** How long a browser may cache a gateway preflight (s): ten minutes, so a revoked origin stops working soon. */
+export const GATEWAY_CORS_MAX_AGE_SECONDS = 600;
