@@ -9,6 +9,11 @@
 import { z } from "zod";
 import { ATTACHMENTS_MAX_COUNT, MESSAGE_CONTENT_MAX_CHARS } from "@daedalus/protocol";
 import { isUuid } from "./conversation_ids.ts";
+import {
+  DIFY_INPUT_NAME_MAX_CHARS,
+  DIFY_INPUT_VALUE_MAX_CHARS,
+  DIFY_INPUTS_MAX_COUNT,
+} from "./limits.ts";
 
 /** Dify's error body. */
 export interface DifyErrorBody {
@@ -24,8 +29,8 @@ export interface DifyErrorBody {
 export interface DifyChatRequest {
   /** The user's message. */
   query: string;
-  /** The app's variables. */
-  inputs: Record<string, unknown>;
+  /** The app's variables (strings and numbers; a null value is dropped as "not given"). */
+  inputs: Record<string, string | number>;
   /** The end user's id (stop must name the same). */
   user: string;
   /** Streaming (SSE) or blocking (one JSON answer); Dify's default is blocking. */
@@ -57,7 +62,14 @@ const File = z.union([
 const Body = z.looseObject({
   query: z.string({ error: "query is required" }).min(1, { error: "query is required" })
     .max(MESSAGE_CONTENT_MAX_CHARS),
-  inputs: z.record(z.string(), z.unknown()).nullable().optional(),
+  inputs: z.record(
+    z.string().min(1).max(DIFY_INPUT_NAME_MAX_CHARS),
+    z.union([z.string().max(DIFY_INPUT_VALUE_MAX_CHARS), z.number(), z.null()], {
+      error: "a value must be a string or a number",
+    }),
+  ).refine((inputs) => Object.keys(inputs).length <= DIFY_INPUTS_MAX_COUNT, {
+    error: `at most ${DIFY_INPUTS_MAX_COUNT} inputs`,
+  }).nullable().optional(),
   user: z.string({ error: "Arg user must be provided." })
     .min(1, { error: "Arg user must be provided." }).max(200),
   response_mode: z.enum(["streaming", "blocking"]).nullable().optional(),
@@ -100,15 +112,40 @@ export function parseDifyChatRequest(
     return { ok: false, error: difyError(400, "invalid_param", message) };
   }
   const value = parsed.data;
+  const inputs = Object.fromEntries(
+    Object.entries(value.inputs ?? {}).filter((entry): entry is [string, string | number] =>
+      entry[1] !== null
+    ),
+  );
+  if (difyTurnContent(value.query, inputs).length > MESSAGE_CONTENT_MAX_CHARS) {
+    return {
+      ok: false,
+      error: difyError(400, "invalid_param", "query and inputs together are too long"),
+    };
+  }
   return {
     ok: true,
     request: {
       query: value.query,
-      inputs: value.inputs ?? {},
+      inputs,
       user: value.user,
       responseMode: value.response_mode ?? "blocking",
       conversationId: value.conversation_id ? value.conversation_id : null,
       files: (value.files ?? []) as DifyFile[],
     },
   };
+}
+
+/**
+ * The turn's message: the app's variables, as AG-UI's `context` is given (a list before
+ * the query, so the model reads them as the app's setting, not as the user's words), then
+ * the query; the query alone when there are none.
+ *
+ * @param query the user's message
+ * @param inputs the validated variables
+ * @returns the content of the turn
+ */
+export function difyTurnContent(query: string, inputs: Record<string, string | number>): string {
+  const lines = Object.entries(inputs).map(([name, value]) => `- ${name}: ${value}`);
+  return lines.length > 0 ? `Inputs:\n${lines.join("\n")}\n\n${query}` : query;
 }

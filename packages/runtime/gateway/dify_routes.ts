@@ -18,7 +18,7 @@ import type { ScheduleTimer } from "../timer.ts";
 import type { GatewayEnv } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { threadIdOfConversation, uuidOf } from "./conversation_ids.ts";
-import { difyError, parseDifyChatRequest } from "./dify_request.ts";
+import { difyError, difyTurnContent, parseDifyChatRequest } from "./dify_request.ts";
 import { DifyEncoder } from "./dify_encoder.ts";
 import { difySseStream } from "./dify_sse.ts";
 import { type LiveEvents, runCanonicalEvents } from "./run_canonical_stream.ts";
@@ -72,7 +72,10 @@ export function difyRoutes(deps: DifyRouteDeps): Hono<GatewayEnv> {
         threadId = await createGatewayThread(call, key);
         await deps.owners.addThread(threadId, owner);
       }
-      runId = await startGatewayTurn(call, key, { threadId: threadId!, content: request.query });
+      runId = await startGatewayTurn(call, key, {
+        threadId: threadId!,
+        content: difyTurnContent(request.query, request.inputs),
+      });
     } catch (error) {
       if (error instanceof RpcError) {
         return c.json(difyError(400, error.data.reasonCode ?? "invalid_param", error.message), 400);

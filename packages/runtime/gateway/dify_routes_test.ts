@@ -3,7 +3,11 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { defineTool } from "@daedalus/tools";
 import { openRuntimeCore, type RuntimeCore } from "../runtime_core.ts";
-import { createScriptedProvider, type Script } from "../providers/scripted.ts";
+import {
+  createScriptedProvider,
+  type Script,
+  type ScriptedProvider,
+} from "../providers/scripted.ts";
 import { type GatewayEnv, gatewayKeyAuth } from "./key_auth.ts";
 import { ConversationOwners } from "./conversation_owners.ts";
 import { difyRoutes } from "./dify_routes.ts";
@@ -28,6 +32,7 @@ const USAGE = {
 
 interface Setup {
   core: RuntimeCore;
+  provider: ScriptedProvider;
   key: string;
   chat: (body: Record<string, unknown>, key?: string) => Promise<Response>;
   stop: (taskId: string, user: string) => Promise<Response>;
@@ -35,10 +40,11 @@ interface Setup {
 
 async function withGateway(script: Script, fn: (setup: Setup) => Promise<void>) {
   const home = await Deno.makeTempDir({ prefix: "daedalus-dify-" });
+  const provider = createScriptedProvider({ script });
   const core = await openRuntimeCore({
     home,
     workspacesRoot: `${home}/workspaces`,
-    providers: [createScriptedProvider({ script })],
+    providers: [provider],
     tools: [echoTool],
     threadTitles: false,
     memoryRefinement: false,
@@ -71,6 +77,7 @@ async function withGateway(script: Script, fn: (setup: Setup) => Promise<void>) 
       });
     await fn({
       core,
+      provider,
       key,
       chat: async (body, bearer) => await post("/chat-messages", body, bearer),
       stop: async (taskId, user) => await post(`/chat-messages/${taskId}/stop`, { user }),
@@ -218,4 +225,22 @@ Deno.test("Dify stop mid-stream: the user must match; the stream ends with messa
       assert.ok(!text.includes("never"), "the stopped run went on");
     },
   );
+});
+
+Deno.test("Dify inputs reach the model before the query", async () => {
+  await withGateway([{ text: ["ok"], usage: USAGE }], async ({ chat, provider }) => {
+    const response = await chat({
+      inputs: { city: "Paris", days: 3 },
+      query: "Plan my trip",
+      user: "u1",
+      response_mode: "blocking",
+    });
+    assert.equal(response.status, 200);
+    assert.equal((await response.json()).answer, "ok");
+    const seen = JSON.stringify(provider.requests[0]?.messages ?? provider.requests[0]);
+    assert.ok(
+      seen.includes("Inputs:\\n- city: Paris\\n- days: 3\\n\\nPlan my trip"),
+      `the model did not see the inputs: ${seen.slice(0, 2000)}`,
+    );
+  });
 });

@@ -24,3 +24,12 @@ export const DIFY_PING_INTERVAL_MS = 10_000;
 
 /** How long a browser may cache a gateway preflight (s): ten minutes, so a revoked origin stops working soon. */
 export const GATEWAY_CORS_MAX_AGE_SECONDS = 600;
+
+/** Most Dify `inputs` variables in one request: an app's form has a handful, never hundreds. */
+export const DIFY_INPUTS_MAX_COUNT = 50;
+
+/** Longest Dify `inputs` variable name (chars): Dify's own variable names are short identifiers. */
+export const DIFY_INPUT_NAME_MAX_CHARS = 100;
+
+/** Longest Dify `inputs` value (chars): Dify's paragraph fields hold a few thousand characters; this leaves room. */
+export const DIFY_INPUT_VALUE_MAX_CHARS = 48_000;
