@@ -121,6 +121,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
         store: core.store,
         live: core.hub,
         ...core.gateway,
+        attachmentsDir: paths.attachments,
         onKeyAccepted: protect,
       }),
     });

@@ -20,6 +20,7 @@ import type { ConversationOwners } from "./conversation_owners.ts";
 import { threadIdOfConversation, uuidOf } from "./conversation_ids.ts";
 import { difyError, difyTurnContent, parseDifyChatRequest } from "./dify_request.ts";
 import { DifyEncoder } from "./dify_encoder.ts";
+import { difyAttachments } from "./dify_files.ts";
 import { difySseStream } from "./dify_sse.ts";
 import { type LiveEvents, runCanonicalEvents } from "./run_canonical_stream.ts";
 
@@ -66,6 +67,8 @@ export function difyRoutes(deps: DifyRouteDeps): Hono<GatewayEnv> {
       }
       threadId = named;
     }
+    const files = difyAttachments(request.files, owner, deps.owners);
+    if (!files.ok) return c.json(files.error, 400);
     let runId: string;
     try {
       if (request.conversationId === null) {
@@ -75,6 +78,7 @@ export function difyRoutes(deps: DifyRouteDeps): Hono<GatewayEnv> {
       runId = await startGatewayTurn(call, key, {
         threadId: threadId!,
         content: difyTurnContent(request.query, request.inputs),
+        attachments: files.attachments,
       });
     } catch (error) {
       if (error instanceof RpcError) {
@@ -82,7 +86,7 @@ export function difyRoutes(deps: DifyRouteDeps): Hono<GatewayEnv> {
       }
       throw error;
     }
-    deps.owners.addRun(runId, threadId!, owner);
+    await deps.owners.addRun(runId, threadId!, owner);
     const encoder = new DifyEncoder({
       taskId: runId,
       messageId: uuidOf(runId),

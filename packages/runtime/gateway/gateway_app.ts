@@ -14,6 +14,7 @@ import type { KeyRateLimiter } from "./rate_limiter.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { difyRoutes } from "./dify_routes.ts";
 import { difyReadRoutes } from "./dify_read_routes.ts";
+import { difyFileRoutes } from "./dify_files.ts";
 import { agUiRefusal, agUiRoutes } from "./ag_ui_routes.ts";
 import type { LiveEvents } from "./run_canonical_stream.ts";
 import { gatewayCors, gatewayPreflight } from "./cors.ts";
@@ -38,6 +39,8 @@ export interface GatewayAppDeps {
   limiter: KeyRateLimiter;
   /** Who owns each gateway conversation. */
   owners: ConversationOwners;
+  /** Where uploads are stored (`<home>/attachments`). */
+  attachmentsDir: string;
   /** Told each accepted key (to protect it). */
   onKeyAccepted?: (key: string) => void;
 }
@@ -67,6 +70,7 @@ export function difyGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
     }),
   );
   app.route("/", difyReadRoutes({ dispatcher: deps.dispatcher, owners: deps.owners }));
+  app.route("/", difyFileRoutes({ attachmentsDir: deps.attachmentsDir, owners: deps.owners }));
   return app;
 }
 

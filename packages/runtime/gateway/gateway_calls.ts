@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { GatewayKey } from "@daedalus/protocol";
+import type { AttachmentInput, GatewayKey } from "@daedalus/protocol";
 import type { Dispatcher } from "../server/dispatcher.ts";
 
 const SESSION = { id: "gateway", transport: "http" } as const;
@@ -36,6 +36,8 @@ export interface GatewayTurn {
   threadId: string;
   /** The user's message. */
   content: string;
+  /** Files with the message (uploaded through the gateway); none when absent. */
+  attachments?: AttachmentInput[];
 }
 
 /**
@@ -71,6 +73,7 @@ export async function startGatewayTurn(
   const started = await call("turn.start", {
     threadId: turn.threadId,
     content: turn.content,
+    ...(turn.attachments?.length ? { attachments: turn.attachments } : {}),
     providerId: key.profile.providerId,
     modelId: key.profile.modelId,
     executionPolicy: key.profile.permission,
