@@ -19,7 +19,7 @@ import { agUiRefusal, agUiRoutes } from "./ag_ui_routes.ts";
 import type { LiveEvents } from "./run_canonical_stream.ts";
 import { gatewayCors, gatewayPreflight } from "./cors.ts";
 
-/** Where the Dify-compatible API is served. */
+/** Where the Dify-compatible API is served unless config.yaml `gateway.dify_prefix` says otherwise. */
 export const DIFY_PREFIX = "/dify/v1";
 
 /** Where the AG-UI endpoint is served. */
