@@ -121,6 +121,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
         live: core.hub,
         ...core.gateway,
         attachmentsDir: paths.attachments,
+        redact: (text) => core.protectedValues.redact(text),
         onKeyAccepted: protect,
       }),
     });

@@ -297,6 +297,9 @@ Deno.test("spawned: a task waiting for approval can be stopped after a restart",
     false,
   );
   assert.equal(waiting.status, 200);
+  assert.equal(waiting.data.event, "message", "a blocking answer that waits is a message");
+  assert.equal(waiting.data.metadata.waiting?.reason, "approval_required", "the wait is unnamed");
+  assert.match(waiting.data.metadata.waiting?.interrupt_id ?? "", /^appr/);
   const taskId = waiting.data.task_id as string;
   const threadId = `thread_${waiting.data.conversation_id.replaceAll("-", "")}`;
   const port = server.port;

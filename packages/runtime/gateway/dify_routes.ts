@@ -38,6 +38,8 @@ export interface DifyRouteDeps {
   schedule?: ScheduleTimer;
   /** The time (epoch ms); default `Date.now`. */
   now?: () => number;
+  /** Masks the runtime's protected values in error and approval texts; default none. */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -87,12 +89,16 @@ export function difyRoutes(deps: DifyRouteDeps): Hono<GatewayEnv> {
       throw error;
     }
     await deps.owners.addRun(runId, threadId!, owner);
-    const encoder = new DifyEncoder({
-      taskId: runId,
-      messageId: uuidOf(runId),
-      conversationId: uuidOf(threadId!),
-      createdAt: Math.floor(startedAt / 1000),
-    }, startedAt);
+    const encoder = new DifyEncoder(
+      {
+        taskId: runId,
+        messageId: uuidOf(runId),
+        conversationId: uuidOf(threadId!),
+        createdAt: Math.floor(startedAt / 1000),
+      },
+      startedAt,
+      deps.redact,
+    );
     const controller = new AbortController();
     const events = (async function* () {
       for await (
@@ -121,11 +127,19 @@ export function difyRoutes(deps: DifyRouteDeps): Hono<GatewayEnv> {
     let failure: { code: string; message: string } | null = null;
     for await (const event of events) {
       if (event.type === "error" && !event.recoverable) failure = event;
-      // A run waiting for the owner's approval cannot finish within one blocking answer.
-      if (event.type === "interrupt") break;
       encoder.encode(event, now());
+      // A run waiting for the owner's approval cannot finish within one blocking answer.
+      // Dify has no such pause; its clients read a blocking answer as a 200 `message` and
+      // treat anything else as a failure that carries no task or conversation id. So the
+      // answer is a 200 with what came so far and `metadata.waiting` naming the approval:
+      // the client keeps the conversation and the task id (to stop it), and an unaware one
+      // still shows a well-formed message. The run goes on once the owner decides.
+      if (event.type === "interrupt") break;
     }
-    if (failure) return c.json(difyError(500, failure.code, failure.message), 500);
+    if (failure) {
+      const message = deps.redact ? deps.redact(failure.message) : failure.message;
+      return c.json(difyError(500, failure.code, message), 500);
+    }
     return c.json(encoder.blockingResponse(now()));
   });
 

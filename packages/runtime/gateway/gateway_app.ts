@@ -18,6 +18,7 @@ import { difyFileRoutes } from "./dify_files.ts";
 import { agUiRefusal, agUiRoutes } from "./ag_ui_routes.ts";
 import type { LiveEvents } from "./run_canonical_stream.ts";
 import { gatewayCors, gatewayPreflight } from "./cors.ts";
+import { redactErrorBodies } from "./error_redaction.ts";
 
 /** Where the Dify-compatible API is served unless config.yaml `gateway.dify_prefix` says otherwise. */
 export const DIFY_PREFIX = "/dify/v1";
@@ -41,6 +42,8 @@ export interface GatewayAppDeps {
   owners: ConversationOwners;
   /** Where uploads are stored (`<home>/attachments`). */
   attachmentsDir: string;
+  /** Masks the runtime's protected values (keys, secrets) in error texts; default none. */
+  redact?: (text: string) => string;
   /** Told each accepted key (to protect it). */
   onKeyAccepted?: (key: string) => void;
 }
@@ -53,6 +56,7 @@ export interface GatewayAppDeps {
  */
 export function difyGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
+  if (deps.redact) app.use("*", redactErrorBodies(deps.redact));
   // Before the key check: a browser's preflight carries no key.
   app.options("*", gatewayPreflight(deps.keys));
   app.use(
@@ -67,6 +71,7 @@ export function difyGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
       store: deps.store,
       live: deps.live,
       owners: deps.owners,
+      redact: deps.redact,
     }),
   );
   app.route("/", difyReadRoutes({ dispatcher: deps.dispatcher, owners: deps.owners }));
@@ -82,6 +87,7 @@ export function difyGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
  */
 export function agUiGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
+  if (deps.redact) app.use("*", redactErrorBodies(deps.redact));
   // Before the key check: a browser's preflight carries no key.
   app.options("*", gatewayPreflight(deps.keys));
   app.use(
