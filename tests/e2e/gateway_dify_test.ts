@@ -177,7 +177,7 @@ const PNG = Uint8Array.from(
   (ch) => ch.charCodeAt(0),
 );
 
-Deno.test("spawned: a custom prefix; inputs reach the model; an uploaded image reaches it as an image part", async () => {
+Deno.test("spawned: a custom prefix; inputs reach the model; an uploaded image reaches it as an image part; messages page", async () => {
   await using home = await makeTempHome();
   await Deno.writeTextFile(
     `${home.home}/config.yaml`,
@@ -196,7 +196,9 @@ Deno.test("spawned: a custom prefix; inputs reach the model; an uploaded image r
     "the default prefix still answers",
   );
   const dify = new ChatClient(created.key, new URL("apps/chat/v1", server.url).href);
-  assert.equal((await dify.getApplicationParameters("u")).status, 200);
+  const parameters = await dify.getApplicationParameters("u");
+  assert.equal(parameters.status, 200);
+  assert.deepEqual(parameters.data.file_upload.image.transfer_methods, ["local_file"]);
 
   const withInputs = await dify.createChatMessage({ city: "Paris", days: 3 }, "plan", "u", false);
   assert.equal(withInputs.data.answer, "Answer to: Inputs:\n- city: Paris\n- days: 3\n\nplan");
@@ -236,6 +238,29 @@ Deno.test("spawned: a custom prefix; inputs reach the model; an uploaded image r
     await refusedStatus(dify.createChatMessage({}, "attachments?", "u", false, null, [remote])),
     400,
     "a remote_url file was fetched",
+  );
+  // Messages page back through one conversation as dify-client asks for them (another
+  // key: each key has its own rate limit burst).
+  const paging = await recording.client.call("gateway.key.create", {
+    name: "pages",
+    profile: { providerId: "scripted", modelId: "scripted-model", permission: "full_access" },
+  });
+  const pager = new ChatClient(paging.key, new URL("apps/chat/v1", server.url).href);
+  const first = await pager.createChatMessage({}, "one", "u", false);
+  const conversation = first.data.conversation_id;
+  await pager.createChatMessage({}, "two", "u", false, conversation);
+  await pager.createChatMessage({}, "three", "u", false, conversation);
+  const newest = (await pager.getConversationMessages("u", conversation, null, 2)).data;
+  assert.deepEqual(newest.data.map((m: { query: string }) => m.query), ["two", "three"]);
+  assert.equal(newest.has_more, true);
+  assert.equal(newest.limit, 2);
+  const older = (await pager.getConversationMessages("u", conversation, newest.data[0].id, 2)).data;
+  assert.deepEqual(older.data.map((m: { query: string }) => m.query), ["one"]);
+  assert.equal(older.has_more, false);
+  assert.equal(
+    await refusedStatus(pager.getConversationMessages("u", conversation, crypto.randomUUID(), 2)),
+    404,
+    "an unknown first_id was answered",
   );
 });
 

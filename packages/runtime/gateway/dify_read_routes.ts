@@ -7,13 +7,15 @@
  * @module
  */
 import { Hono } from "hono";
-import type { Item, Thread, Turn } from "@daedalus/protocol";
+import { ATTACHMENTS_MAX_COUNT, type Item, type Thread, type Turn } from "@daedalus/protocol";
+import { UPLOAD_BODY_MAX_BYTES } from "../server/limits.ts";
 import type { Dispatcher } from "../server/dispatcher.ts";
 import { gatewayCall } from "./gateway_calls.ts";
 import type { GatewayEnv } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { threadIdOfConversation, uuidOf } from "./conversation_ids.ts";
 import { difyError } from "./dify_request.ts";
+import { difyMessagePage, type TurnPage } from "./dify_message_page.ts";
 
 /** What {@linkcode difyReadRoutes} needs. */
 export interface DifyReadRouteDeps {
@@ -51,8 +53,18 @@ export function difyReadRoutes(deps: DifyReadRouteDeps): Hono<GatewayEnv> {
       retriever_resource: { enabled: false },
       annotation_reply: { enabled: false },
       user_input_form: [],
-      file_upload: { image: { enabled: false, number_limits: 0, transfer_methods: [] } },
-      system_parameters: { file_size_limit: 0 },
+      // Images by upload only (dify_files.ts: the runtime fetches no URL); sizes in MB.
+      file_upload: {
+        image: {
+          enabled: true,
+          number_limits: ATTACHMENTS_MAX_COUNT,
+          transfer_methods: ["local_file"],
+        },
+      },
+      system_parameters: {
+        image_file_size_limit: UPLOAD_BODY_MAX_BYTES / (1024 * 1024),
+        file_size_limit: UPLOAD_BODY_MAX_BYTES / (1024 * 1024),
+      },
     }));
 
   app.get("/conversations", async (c) => {
@@ -98,26 +110,25 @@ export function difyReadRoutes(deps: DifyReadRouteDeps): Hono<GatewayEnv> {
     ) {
       return c.json(difyError(404, "not_found", "Conversation Not Exists."), 404);
     }
-    const turns: Turn[] = [];
-    for (let cursor: string | null = null;;) {
-      const page: { turns: Turn[]; nextCursor: string | null; hasMore: boolean } = await call(
-        "turn.list",
-        { threadId, cursor, limit: 100 },
-      );
-      turns.push(...page.turns);
-      if (!page.hasMore || page.nextCursor === null) break;
-      cursor = page.nextCursor;
+    const page = await difyMessagePage({
+      readTurns: (cursor, readLimit) =>
+        call<TurnPage<Turn>>("turn.list", {
+          threadId,
+          cursor,
+          limit: readLimit,
+          direction: "backward",
+        }),
+      toMessage: (turn: Turn) =>
+        turn.runs.length > 0 ? difyMessage(turn, conversationId, seconds) : null,
+      limit,
+      firstId: c.req.query("first_id") || undefined,
+      // One more than the page tells whether older messages remain.
+      readLimit: Math.min(PAGE_MAX, limit + 1),
+    });
+    if (page === "first_not_found") {
+      return c.json(difyError(404, "not_found", "First Message Not Exists."), 404);
     }
-    const messages = turns.filter((turn) => turn.runs.length > 0).map((turn) =>
-      difyMessage(turn, conversationId, seconds)
-    );
-    const firstId = c.req.query("first_id");
-    // The first page holds the newest messages; first_id pages back from that message.
-    const end = firstId
-      ? Math.max(0, messages.findIndex((m) => m.id === firstId))
-      : messages.length;
-    const start = Math.max(0, end - limit);
-    return c.json({ limit, has_more: start > 0, data: messages.slice(start, end) });
+    return c.json({ limit, has_more: page.hasMore, data: page.data });
   });
 
   app.delete("/conversations/:conversation_id", async (c) => {
