@@ -201,7 +201,11 @@ Deno.test("spawned: a custom prefix; inputs reach the model; an uploaded image r
   assert.deepEqual(parameters.data.file_upload.image.transfer_methods, ["local_file"]);
 
   const withInputs = await dify.createChatMessage({ city: "Paris", days: 3 }, "plan", "u", false);
-  assert.equal(withInputs.data.answer, "Answer to: Inputs:\n- city: Paris\n- days: 3\n\nplan");
+  assert.equal(withInputs.data.answer, 'Answer to: Inputs: {"city":"Paris","days":3}\n\nplan');
+  const [listed] = (await dify.getConversationMessages("u", withInputs.data.conversation_id))
+    .data.data;
+  assert.deepEqual(listed.inputs, { city: "Paris", days: 3 }, "the inputs were not given back");
+  assert.equal(listed.query, "plan");
   assert.equal(
     await refusedStatus(dify.createChatMessage({ city: { nested: 1 } }, "plan", "u", false)),
     400,

@@ -14,7 +14,7 @@ import { gatewayCall } from "./gateway_calls.ts";
 import type { GatewayEnv } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { threadIdOfConversation, uuidOf } from "./conversation_ids.ts";
-import { difyError } from "./dify_request.ts";
+import { difyError, splitDifyTurnContent } from "./dify_request.ts";
 import { difyMessagePage, type TurnPage } from "./dify_message_page.ts";
 
 /** What {@linkcode difyReadRoutes} needs. */
@@ -152,7 +152,9 @@ export function difyReadRoutes(deps: DifyReadRouteDeps): Hono<GatewayEnv> {
 function difyMessage(turn: Turn, conversationId: string, seconds: (t: string) => number) {
   const run = turn.runs.at(-1)!;
   const items: Item[] = turn.runs.flatMap((r) => r.items);
-  const query = items.find((i) => i.kind === "message" && i.role === "user")?.content ?? "";
+  const { inputs, query } = splitDifyTurnContent(
+    items.find((i) => i.kind === "message" && i.role === "user")?.content ?? "",
+  );
   const answer = run.items.filter((i) => i.kind === "message" && i.role === "assistant")
     .map((i) => i.content).join("");
   const results = new Map(
@@ -177,7 +179,7 @@ function difyMessage(turn: Turn, conversationId: string, seconds: (t: string) =>
   return {
     id: messageId,
     conversation_id: conversationId,
-    inputs: {},
+    inputs,
     query,
     answer,
     message_files: [],

@@ -137,15 +137,44 @@ export function parseDifyChatRequest(
 }
 
 /**
- * The turn's message: the app's variables, as AG-UI's `context` is given (a list before
- * the query, so the model reads them as the app's setting, not as the user's words), then
- * the query; the query alone when there are none.
+ * The turn's message: the app's variables before the query, as AG-UI's `context` is
+ * given (so the model reads them as the app's setting, not as the user's words), on one
+ * line as JSON so `GET /messages` can give them back apart ({@linkcode splitDifyTurnContent});
+ * the query alone when there are none.
  *
  * @param query the user's message
  * @param inputs the validated variables
  * @returns the content of the turn
  */
 export function difyTurnContent(query: string, inputs: Record<string, string | number>): string {
-  const lines = Object.entries(inputs).map(([name, value]) => `- ${name}: ${value}`);
-  return lines.length > 0 ? `Inputs:\n${lines.join("\n")}\n\n${query}` : query;
+  return Object.keys(inputs).length > 0
+    ? `${INPUTS_LABEL}${JSON.stringify(inputs)}\n\n${query}`
+    : query;
+}
+
+const INPUTS_LABEL = "Inputs: ";
+
+/**
+ * A turn's message taken apart again: the inputs {@linkcode difyTurnContent} put before the
+ * query, and the query. A message without that first line is all query.
+ *
+ * @param content the user message of a turn
+ * @returns its inputs (none when absent) and its query
+ */
+export function splitDifyTurnContent(
+  content: string,
+): { inputs: Record<string, string | number>; query: string } {
+  const end = content.indexOf("\n\n");
+  if (!content.startsWith(INPUTS_LABEL) || end < 0) return { inputs: {}, query: content };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content.slice(INPUTS_LABEL.length, end));
+  } catch {
+    return { inputs: {}, query: content };
+  }
+  const valid = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) &&
+    Object.keys(parsed).length > 0 &&
+    Object.values(parsed).every((v) => typeof v === "string" || typeof v === "number");
+  if (!valid) return { inputs: {}, query: content };
+  return { inputs: parsed as Record<string, string | number>, query: content.slice(end + 2) };
 }

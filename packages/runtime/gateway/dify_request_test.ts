@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { difyTurnContent, parseDifyChatRequest } from "./dify_request.ts";
+import { difyTurnContent, parseDifyChatRequest, splitDifyTurnContent } from "./dify_request.ts";
 import { DIFY_INPUT_VALUE_MAX_CHARS, DIFY_INPUTS_MAX_COUNT } from "./limits.ts";
 import { isUuid, threadIdOfConversation, uuidOf } from "./conversation_ids.ts";
 
@@ -115,7 +115,23 @@ Deno.test("Dify request: inputs are kept (null dropped) and put before the query
   assert.deepEqual(parsed.request.inputs, { city: "Paris", days: 3 });
   assert.equal(
     difyTurnContent("Plan it", parsed.request.inputs),
-    "Inputs:\n- city: Paris\n- days: 3\n\nPlan it",
+    'Inputs: {"city":"Paris","days":3}\n\nPlan it',
   );
   assert.equal(difyTurnContent("Plan it", {}), "Plan it", "no inputs must leave the query alone");
+});
+
+Deno.test("Dify request: a turn's content splits back into its inputs and query", () => {
+  const inputs = { city: "Paris", note: "two\nlines", days: 3 };
+  const cases: [string, { inputs: Record<string, string | number>; query: string }][] = [
+    [difyTurnContent("Plan it\n\nplease", inputs), { inputs, query: "Plan it\n\nplease" }],
+    [difyTurnContent("Plan it", {}), { inputs: {}, query: "Plan it" }],
+    ["Inputs: not json\n\nq", { inputs: {}, query: "Inputs: not json\n\nq" }],
+    ["Inputs: [1]\n\nq", { inputs: {}, query: "Inputs: [1]\n\nq" }],
+    ['Inputs: {"a":{"b":1}}\n\nq', { inputs: {}, query: 'Inputs: {"a":{"b":1}}\n\nq' }],
+    ["Inputs: {}\n\nq", { inputs: {}, query: "Inputs: {}\n\nq" }],
+    ['Inputs: {"a":1}', { inputs: {}, query: 'Inputs: {"a":1}' }],
+  ];
+  for (const [content, expected] of cases) {
+    assert.deepEqual(splitDifyTurnContent(content), expected, JSON.stringify(content));
+  }
 });

@@ -248,7 +248,7 @@ Deno.test("Dify inputs reach the model before the query", async () => {
     assert.equal((await response.json()).answer, "ok");
     const seen = JSON.stringify(provider.requests[0]?.messages ?? provider.requests[0]);
     assert.ok(
-      seen.includes("Inputs:\\n- city: Paris\\n- days: 3\\n\\nPlan my trip"),
+      seen.includes('Inputs: {\\"city\\":\\"Paris\\",\\"days\\":3}\\n\\nPlan my trip'),
       `the model did not see the inputs: ${seen.slice(0, 2000)}`,
     );
   });
