@@ -9,7 +9,7 @@
  * response gets `Access-Control-Allow-Origin` only when that key allows the origin, so a
  * page allowed by key A cannot read answers made with key B. A disallowed origin gets no
  * CORS headers at all and the browser blocks the answer. The preflight's grant is Hono's
- * `cors`; the real request's is set after the key check (Hono's `cors` decides the origin
+ * `cors`; the real request's is set once the key check ran (Hono's `cors` decides the origin
  * before the route runs, when the key is not known yet).
  *
  * @module
@@ -84,10 +84,15 @@ export function gatewayPreflight(keys: GatewayKeyStore): MiddlewareHandler<Gatew
   };
 }
 
+/** Response headers a page may read beyond the safelisted ones: a 429's wait. */
+export const GATEWAY_CORS_EXPOSED = ["Retry-After"] as const;
+
 /**
- * Adds the CORS grant to a request's response when its key allows its origin (mount it
- * after the key check, which sets `gatewayKey`), and `Vary: Origin` always (the answer
- * depends on it, so a cache must not serve one origin's answer to another).
+ * Adds the CORS grant to a request's response when its key allows its origin, and
+ * `Vary: Origin` always (the answer depends on it, so a cache must not serve one origin's
+ * answer to another). Mount it before the key check: it looks at `gatewayKey` after the
+ * rest ran, so a valid key's 429 gets the grant (its page can read `Retry-After`), and a
+ * 401 (no valid key) does not.
  *
  * @returns the middleware
  */
@@ -96,8 +101,9 @@ export function gatewayCors(): MiddlewareHandler<GatewayEnv> {
     await next();
     const origin = c.req.header("Origin") ?? "";
     c.res.headers.append("Vary", "Origin");
-    if (!keyAllowsOrigin(c.get("gatewayKey"), origin)) return;
-    // The routes' answers need no header beyond the safelisted ones (Content-Type).
+    const key = c.get("gatewayKey") as GatewayKey | undefined;
+    if (key === undefined || !keyAllowsOrigin(key, origin)) return;
     c.res.headers.set("Access-Control-Allow-Origin", origin);
+    c.res.headers.set("Access-Control-Expose-Headers", GATEWAY_CORS_EXPOSED.join(","));
   };
 }

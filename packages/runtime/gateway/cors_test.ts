@@ -17,11 +17,11 @@ async function setup() {
   const app = new Hono<GatewayEnv>();
   // The same order as gateway_app.ts.
   app.options("*", gatewayPreflight(keys));
+  app.use("*", gatewayCors());
   app.use(
     "*",
-    gatewayKeyAuth({ keys, limiter: new KeyRateLimiter({ perMinute: 60, burst: 60 }) }),
+    gatewayKeyAuth({ keys, limiter: new KeyRateLimiter({ perMinute: 1, burst: 4, now: () => 0 }) }),
   );
-  app.use("*", gatewayCors());
   app.get("/parameters", (c) => c.json({ ok: true }));
   app.post(
     "/stream",
@@ -128,6 +128,7 @@ Deno.test("a request gets the grant only when its own key allows its origin", as
   const granted = await get(allowing.key, PAGE);
   assert.equal(granted.status, 200);
   assert.equal(granted.headers.get("access-control-allow-origin"), PAGE);
+  assert.equal(granted.headers.get("access-control-expose-headers"), "Retry-After");
   assert.match(granted.headers.get("vary") ?? "", /Origin/);
   const cases: [string, string, string | undefined][] = [
     ["another origin", allowing.key, OTHER],
@@ -153,4 +154,18 @@ Deno.test("a streaming answer made as a new Response gets the grant too", async 
   });
   assert.equal(response.headers.get("access-control-allow-origin"), PAGE);
   assert.equal(await response.text(), "data: 1\n\n");
+});
+
+Deno.test("a valid key's 429 carries the grant, so its page can read Retry-After", async () => {
+  const { app, allowing } = await setup();
+  const get = () =>
+    app.request("/parameters", {
+      headers: { Authorization: `Bearer ${allowing.key}`, Origin: PAGE },
+    });
+  let response = await get();
+  while (response.status === 200) response = await get();
+  assert.equal(response.status, 429);
+  assert.equal(response.headers.get("access-control-allow-origin"), PAGE);
+  assert.equal(response.headers.get("access-control-expose-headers"), "Retry-After");
+  assert.ok(response.headers.get("retry-after"), "no Retry-After");
 });

@@ -1,7 +1,7 @@
 /**
  * The gateway's Dify-compatible endpoints as one Hono sub-app, mounted by the runtime at
- * {@linkcode DIFY_PREFIX}: the CORS preflight, the app-key middleware, the per-key CORS
- * grant, then the Dify routes.
+ * {@linkcode DIFY_PREFIX}: the CORS preflight, the per-key CORS grant, the app-key
+ * middleware, then the Dify routes.
  *
  * @module
  */
@@ -59,11 +59,11 @@ export function difyGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
   if (deps.redact) app.use("*", redactErrorBodies(deps.redact));
   // Before the key check: a browser's preflight carries no key.
   app.options("*", gatewayPreflight(deps.keys));
+  app.use("*", gatewayCors());
   app.use(
     "*",
     gatewayKeyAuth({ keys: deps.keys, limiter: deps.limiter, onKeyAccepted: deps.onKeyAccepted }),
   );
-  app.use("*", gatewayCors());
   app.route(
     "/",
     difyRoutes({
@@ -90,6 +90,7 @@ export function agUiGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
   if (deps.redact) app.use("*", redactErrorBodies(deps.redact));
   // Before the key check: a browser's preflight carries no key.
   app.options("*", gatewayPreflight(deps.keys));
+  app.use("*", gatewayCors());
   app.use(
     "*",
     gatewayKeyAuth({
@@ -99,7 +100,6 @@ export function agUiGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
       refuse: agUiRefusal,
     }),
   );
-  app.use("*", gatewayCors());
   app.route(
     "/",
     agUiRoutes({
