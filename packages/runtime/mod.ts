@@ -48,7 +48,13 @@ export type { McpConnectionStatus, McpServerState } from "./mcp/server_connectio
 // The gateway (issue 18): app keys, and createServer for any agent function.
 export * from "./gateway/key_store.ts";
 export * from "./gateway/rate_limiter.ts";
-export { type ConversationOwner, ConversationOwners } from "./gateway/conversation_owners.ts";
+export {
+  type ConversationOwner,
+  ConversationOwners,
+  type ConversationOwnersOptions,
+  type GatewayRunRecord,
+  type GatewayUploadRecord,
+} from "./gateway/conversation_owners.ts";
 export {
   type AgentMessage,
   type AgentRequest,

@@ -18,7 +18,6 @@ import { type RunningServer, startServer } from "./server/app.ts";
 import {
   AG_UI_PATH,
   agUiGatewayApp,
-  DIFY_PREFIX,
   difyGatewayApp,
   type GatewayAppDeps,
 } from "./gateway/gateway_app.ts";
@@ -116,11 +115,13 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
         exportThreadChunks((fn) => core.store.read((db) => fn(db.connection)), threadId, format),
       onSecretIssued: protect,
       limits: options.serverLimits,
-      mounts: gatewayMounts({
+      mounts: gatewayMounts(core.gateway.difyPrefix, {
         dispatcher: core.dispatcher,
         store: core.store,
         live: core.hub,
         ...core.gateway,
+        attachmentsDir: paths.attachments,
+        redact: (text) => core.protectedValues.redact(text),
         onKeyAccepted: protect,
       }),
     });
@@ -148,10 +149,10 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
   };
 }
 
-/** The gateway's sub-apps: the Dify-compatible API and the AG-UI endpoint. */
-function gatewayMounts(deps: GatewayAppDeps) {
+/** The gateway's sub-apps: the Dify-compatible API (at its configured prefix) and AG-UI. */
+function gatewayMounts(difyPrefix: string, deps: GatewayAppDeps) {
   return [
-    { path: DIFY_PREFIX, app: difyGatewayApp(deps) },
+    { path: difyPrefix, app: difyGatewayApp(deps) },
     { path: AG_UI_PATH, app: agUiGatewayApp(deps) },
   ];
 }

@@ -42,6 +42,7 @@ import { ProtectedValues } from "./security/protected_values.ts";
 import { GatewayKeyStore } from "./gateway/key_store.ts";
 import { KeyRateLimiter } from "./gateway/rate_limiter.ts";
 import { ConversationOwners } from "./gateway/conversation_owners.ts";
+import { DIFY_PREFIX } from "./gateway/gateway_app.ts";
 import { outputMask } from "./security/output_mask.ts";
 import { redactValue } from "./security/redact_value.ts";
 import { createProviderHandlers } from "./services/provider_handlers.ts";
@@ -143,6 +144,8 @@ export interface RuntimeCore {
     readonly keys: GatewayKeyStore;
     readonly limiter: KeyRateLimiter;
     readonly owners: ConversationOwners;
+    /** Where the Dify-compatible API is mounted (config.yaml `gateway.dify_prefix`). */
+    readonly difyPrefix: string;
   };
   /** Runs recovered at start: interrupted ones settled, queued ones re-enqueued. */
   readonly recovered: { interrupted: string[]; requeued: string[] };
@@ -436,7 +439,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     scheduler,
     dispatcher: createDispatcher(handlers, { protectedValues, holds }),
     protectedValues,
-    gateway,
+    gateway: { ...gateway, difyPrefix: config.gateway?.dify_prefix ?? DIFY_PREFIX },
     recovered,
     close: () =>
       closed ??= (async () => {

@@ -19,7 +19,11 @@ import {
   REASONING_EFFORTS,
   type ReasoningEffort,
 } from "@daedalus/protocol";
-import { CONFIG_DISPLAY_NAME_MAX_CHARS, CONFIG_MODEL_ID_MAX_CHARS } from "./limits.ts";
+import {
+  CONFIG_DISPLAY_NAME_MAX_CHARS,
+  CONFIG_GATEWAY_PREFIX_MAX_CHARS,
+  CONFIG_MODEL_ID_MAX_CHARS,
+} from "./limits.ts";
 import { fallbackIssues, type ModelFallbackConfig } from "./config_fallbacks.ts";
 import { type McpConfig, type McpConfigInput, McpConfigSchema } from "./config_mcp_schema.ts";
 
@@ -215,6 +219,43 @@ export const PermissionsConfigSchema = z.custom<PermissionsConfig>().superRefine
  * config.providers.local.models["qwen2.5:7b"].enabled; // true
  * ```
  */
+/** The first path segments the runtime serves itself: a gateway prefix must not shadow them. */
+export const GATEWAY_RESERVED_SEGMENTS: readonly string[] = [
+  "rpc",
+  "ws",
+  "upload",
+  "attachments",
+  "api",
+  "health",
+  "auth",
+  "ag-ui",
+  "assets",
+];
+
+/**
+ * A mount path such as `/dify/v1`: one to eight segments of letters, digits, `_` or `-`
+ * (no dots, so it never names one of the PWA's files), no trailing slash, and not starting
+ * with a segment the runtime serves itself.
+ */
+const GatewayPrefixSchema = z.string()
+  .max(CONFIG_GATEWAY_PREFIX_MAX_CHARS, {
+    error: `dify_prefix must be at most ${CONFIG_GATEWAY_PREFIX_MAX_CHARS} characters`,
+  })
+  .regex(/^(\/[A-Za-z0-9_-]+){1,8}$/, {
+    error: "dify_prefix must be a path like /dify/v1: segments of letters, digits, '_' or " +
+      "'-', without a trailing slash",
+  })
+  .refine((prefix) => !GATEWAY_RESERVED_SEGMENTS.includes(prefix.split("/")[1]!.toLowerCase()), {
+    error: `dify_prefix must not start with one of the runtime's own paths (${
+      GATEWAY_RESERVED_SEGMENTS.map((s) => `/${s}`).join(", ")
+    })`,
+  });
+
+/** The `gateway` section: where the Dify-compatible API is served (read at start). */
+export const GatewayConfigSchema = z.strictObject({
+  dify_prefix: GatewayPrefixSchema.optional(),
+});
+
 export const DaedalusConfigSchema = z.strictObject({
   version: z.literal(CONFIG_VERSION, { error: `version must be ${CONFIG_VERSION}` }),
   providers: z.record(ProviderIdSchema, ProviderConfigSchema).default(() => ({})),
@@ -224,6 +265,7 @@ export const DaedalusConfigSchema = z.strictObject({
   budgets: BudgetsConfigSchema.optional(),
   compaction: CompactionConfigSchema.optional(),
   mcp: McpConfigSchema.optional(),
+  gateway: GatewayConfigSchema.optional(),
 }).superRefine((config, ctx) => {
   for (const issue of fallbackIssues(config)) {
     ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
@@ -355,6 +397,8 @@ export interface DaedalusConfig {
   compaction?: CompactionConfig;
   /** The MCP servers (absent: none). */
   mcp?: McpConfig;
+  /** The gateway section (absent: the Dify API at `/dify/v1`). */
+  gateway?: GatewayConfig;
 }
 
 /** A config as accepted for writing: defaults may be omitted. */
@@ -375,6 +419,14 @@ export interface DaedalusConfigInput {
   compaction?: CompactionConfig;
   /** The MCP servers. */
   mcp?: McpConfigInput;
+  /** The gateway section. */
+  gateway?: GatewayConfig;
+}
+
+/** The `gateway` section (absent keys: the defaults). */
+export interface GatewayConfig {
+  /** Where the Dify-compatible API is mounted (default `/dify/v1`). */
+  dify_prefix?: string;
 }
 
 // Compile-time guards: each written-out type equals the schema's own.
@@ -386,5 +438,6 @@ const sameTypes: [
   Same<ModelConfig, z.output<typeof ModelConfigSchema>>,
   Same<AuxiliaryConfig, z.output<typeof AuxiliaryConfigSchema>>,
   Same<CompactionConfig, z.output<typeof CompactionConfigSchema>>,
-] = [true, true, true, true, true, true];
+  Same<GatewayConfig, z.output<typeof GatewayConfigSchema>>,
+] = [true, true, true, true, true, true, true];
 void sameTypes;

@@ -40,6 +40,9 @@ export const CONFIG_MODEL_ID_MAX_CHARS = 200;
 /** Longest provider or model display name; it is one line in a settings list. */
 export const CONFIG_DISPLAY_NAME_MAX_CHARS = 200;
 
+/** Longest `gateway.dify_prefix` (chars): a few path segments; a longer one is a mistake. */
+export const CONFIG_GATEWAY_PREFIX_MAX_CHARS = 200;
+
 /** Most problems listed in one config error; past that the first few are what the user fixes. */
 export const CONFIG_ISSUES_MAX_COUNT = 20;
 

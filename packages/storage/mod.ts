@@ -31,6 +31,7 @@ export type {
   AuxiliaryConfig,
   BudgetsConfig,
   CompactionConfig,
+  GatewayConfig,
   ModelConfigInput,
   ModelPriceConfig,
   PermissionsConfig,

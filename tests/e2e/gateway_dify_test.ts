@@ -169,6 +169,201 @@ Deno.test("spawned: dify-client stops a streaming task mid-stream; the stream en
   assert.equal(run.status, "cancelled");
 });
 
+/** A 1×1 PNG. */
+const PNG = Uint8Array.from(
+  atob(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  ),
+  (ch) => ch.charCodeAt(0),
+);
+
+Deno.test("spawned: a custom prefix; inputs reach the model; an uploaded image reaches it as an image part; messages page", async () => {
+  await using home = await makeTempHome();
+  await Deno.writeTextFile(
+    `${home.home}/config.yaml`,
+    "version: 1\ngateway:\n  dify_prefix: /apps/chat/v1\n",
+  );
+  await using server = await startFixture(home);
+  await using recording = await openClient(server.url, await server.token());
+  const created = await recording.client.call("gateway.key.create", {
+    name: "vision",
+    profile: { providerId: "scripted", modelId: "scripted-vision", permission: "full_access" },
+  });
+  // The default prefix is no API any more: at most the PWA's page (its SPA fallback, when
+  // app/dist is built), never Dify's parameters.
+  const old = await fetch(new URL("dify/v1/parameters?user=u", server.url), {
+    headers: { Authorization: `Bearer ${created.key}` },
+  });
+  const oldBody = await old.text();
+  assert.ok(
+    old.status === 404 || !oldBody.includes("user_input_form"),
+    `the default prefix still answers: ${old.status} ${oldBody.slice(0, 80)}`,
+  );
+  const dify = new ChatClient(created.key, new URL("apps/chat/v1", server.url).href);
+  const parameters = await dify.getApplicationParameters("u");
+  assert.equal(parameters.status, 200);
+  assert.deepEqual(parameters.data.file_upload.image.transfer_methods, ["local_file"]);
+
+  const withInputs = await dify.createChatMessage({ city: "Paris", days: 3 }, "plan", "u", false);
+  assert.equal(withInputs.data.answer, 'Answer to: Inputs: {"city":"Paris","days":3}\n\nplan');
+  const [listed] = (await dify.getConversationMessages("u", withInputs.data.conversation_id))
+    .data.data;
+  assert.deepEqual(listed.inputs, { city: "Paris", days: 3 }, "the inputs were not given back");
+  assert.equal(listed.query, "plan");
+  assert.equal(
+    await refusedStatus(dify.createChatMessage({ city: { nested: 1 } }, "plan", "u", false)),
+    400,
+    "an object input was accepted",
+  );
+
+  // dify-client's own upload call: multipart with `file` and `user`.
+  const form = new FormData();
+  form.append("file", new Blob([PNG], { type: "image/png" }), "dot.png");
+  form.append("user", "u");
+  const uploaded = await dify.fileUpload(form);
+  assert.equal(uploaded.status, 201);
+  assert.equal(uploaded.data.mime_type, "image/png");
+  assert.equal(uploaded.data.size, PNG.byteLength);
+  // dify-client's d.ts types `files` as DOM Files; it sends them as given (Dify's JSON shape).
+  const file = {
+    type: "image",
+    transfer_method: "local_file",
+    upload_file_id: uploaded.data.id,
+  } as unknown as File;
+  const seen = await dify.createChatMessage({}, "attachments?", "u", false, null, [file]);
+  assert.equal(seen.data.answer, "images: 1", "the image did not reach the model as a part");
+  assert.equal(
+    await refusedStatus(dify.createChatMessage({}, "attachments?", "other", false, null, [file])),
+    400,
+    "another user's upload was used",
+  );
+  const remote = {
+    type: "image",
+    transfer_method: "remote_url",
+    url: `${server.url}x.png`,
+  } as unknown as File;
+  assert.equal(
+    await refusedStatus(dify.createChatMessage({}, "attachments?", "u", false, null, [remote])),
+    400,
+    "a remote_url file was fetched",
+  );
+  // Messages page back through one conversation as dify-client asks for them (another
+  // key: each key has its own rate limit burst).
+  const paging = await recording.client.call("gateway.key.create", {
+    name: "pages",
+    profile: { providerId: "scripted", modelId: "scripted-model", permission: "full_access" },
+  });
+  const pager = new ChatClient(paging.key, new URL("apps/chat/v1", server.url).href);
+  const first = await pager.createChatMessage({}, "one", "u", false);
+  const conversation = first.data.conversation_id;
+  await pager.createChatMessage({}, "two", "u", false, conversation);
+  await pager.createChatMessage({}, "three", "u", false, conversation);
+  const newest = (await pager.getConversationMessages("u", conversation, null, 2)).data;
+  assert.deepEqual(newest.data.map((m: { query: string }) => m.query), ["two", "three"]);
+  assert.equal(newest.has_more, true);
+  assert.equal(newest.limit, 2);
+  const older = (await pager.getConversationMessages("u", conversation, newest.data[0].id, 2)).data;
+  assert.deepEqual(older.data.map((m: { query: string }) => m.query), ["one"]);
+  assert.equal(older.has_more, false);
+  assert.equal(
+    await refusedStatus(pager.getConversationMessages("u", conversation, crypto.randomUUID(), 2)),
+    404,
+    "an unknown first_id was answered",
+  );
+});
+
+Deno.test("spawned: per-key CORS on the shipped runtime: preflight and grant only for the key's origin", async () => {
+  await using home = await makeTempHome();
+  await using server = await startFixture(home);
+  await using recording = await openClient(server.url, await server.token());
+  const page = "http://127.0.0.1:5999";
+  const created = await recording.client.call("gateway.key.create", {
+    name: "web",
+    profile: {
+      providerId: "scripted",
+      modelId: "scripted-model",
+      permission: "full_access",
+      allowedOrigins: [page],
+    },
+  });
+  const url = new URL("dify/v1/parameters?user=u", server.url);
+  for (const [origin, granted] of [[page, true], ["http://127.0.0.1:6001", false]] as const) {
+    const preflight = await fetch(url, {
+      method: "OPTIONS",
+      headers: {
+        Origin: origin,
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "authorization",
+      },
+    });
+    await preflight.body?.cancel();
+    assert.equal(preflight.headers.get("access-control-allow-origin"), granted ? origin : null);
+    const real = await fetch(url, {
+      headers: { Origin: origin, Authorization: `Bearer ${created.key}` },
+    });
+    assert.equal(real.status, 200, origin);
+    await real.body?.cancel();
+    assert.equal(real.headers.get("access-control-allow-origin"), granted ? origin : null);
+  }
+  const agUi = await fetch(new URL("ag-ui", server.url), {
+    method: "OPTIONS",
+    headers: { Origin: page, "Access-Control-Request-Method": "POST" },
+  });
+  await agUi.body?.cancel();
+  assert.equal(agUi.headers.get("access-control-allow-origin"), page, "AG-UI has no preflight");
+});
+
+Deno.test("spawned: a task waiting for approval can be stopped after a restart", async () => {
+  await using home = await makeTempHome();
+  let server = await startFixture(home);
+  let recording = await openClient(server.url, await server.token());
+  const created = await recording.client.call("gateway.key.create", {
+    name: "ask",
+    profile: { providerId: "scripted", modelId: "scripted-model", permission: "ask" },
+  });
+  let dify = new ChatClient(created.key, new URL("dify/v1", server.url).href);
+  // `ask` asks the owner before a command: the run waits for the approval.
+  const waiting = await dify.createChatMessage(
+    {},
+    `call: process_start ${JSON.stringify({ command: "touch approved.txt" })}`,
+    "u",
+    false,
+  );
+  assert.equal(waiting.status, 200);
+  assert.equal(waiting.data.event, "message", "a blocking answer that waits is a message");
+  assert.equal(waiting.data.metadata.waiting?.reason, "approval_required", "the wait is unnamed");
+  assert.match(waiting.data.metadata.waiting?.interrupt_id ?? "", /^appr/);
+  const taskId = waiting.data.task_id as string;
+  const threadId = `thread_${waiting.data.conversation_id.replaceAll("-", "")}`;
+  const port = server.port;
+  await recording[Symbol.asyncDispose]();
+  await server[Symbol.asyncDispose]();
+  server = await startFixture(home, {}, port);
+  try {
+    recording = await openClient(server.url, await server.token());
+    dify = new ChatClient(created.key, new URL("dify/v1", server.url).href);
+    const before = (await recording.client.call("turn.list", { threadId })).turns[0].runs[0];
+    assert.equal(before.status, "waiting", "the run did not wait across the restart");
+    assert.equal(
+      await refusedStatus(
+        dify.sendRequest("POST", `/chat-messages/${taskId}/stop`, { user: "other" }),
+      ),
+      404,
+    );
+    const stopped = await dify.sendRequest("POST", `/chat-messages/${taskId}/stop`, { user: "u" });
+    assert.deepEqual(stopped.data, { result: "success" });
+    let status = "";
+    for (let i = 0; i < 50 && status !== "cancelled"; i++) {
+      status = (await recording.client.call("turn.list", { threadId })).turns[0].runs[0].status;
+      if (status !== "cancelled") await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(status, "cancelled");
+  } finally {
+    await recording[Symbol.asyncDispose]();
+    await server[Symbol.asyncDispose]();
+  }
+});
+
 Deno.test("spawned: a key limited to some tools cannot reach another one by its name", async () => {
   await using home = await makeTempHome();
   await using server = await startFixture(home);

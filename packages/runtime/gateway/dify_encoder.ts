@@ -15,6 +15,7 @@
  * @module
  */
 import type { CanonicalEvent, TokenUsage } from "@daedalus/protocol";
+import { redactValue } from "../security/redact_value.ts";
 import { addUsage } from "./usage_sum.ts";
 
 /** The ids every object of one stream carries. */
@@ -98,19 +99,33 @@ export class DifyEncoder {
   readonly #ids: DifyStreamIds;
   readonly #startedAtMs: number;
   readonly #thoughts = new Map<string, Thought>();
+  readonly #redact: (text: string) => string;
   #usage: TokenUsage | null = null;
   #answer = "";
   #ended = false;
+  #waiting: { interrupt_id: string; reason: "approval_required"; message: string } | null = null;
 
   /**
    * Makes the encoder of one stream.
    *
    * @param ids the stream's ids
    * @param startedAtMs when the request came (epoch ms), for the latency
+   * @param redact masks the runtime's protected values (keys, secrets) in the texts that
+   *   quote the outside world: error messages and approval requests; default none
    */
-  constructor(ids: DifyStreamIds, startedAtMs: number) {
+  constructor(
+    ids: DifyStreamIds,
+    startedAtMs: number,
+    redact: (text: string) => string = (text) => text,
+  ) {
     this.#ids = ids;
     this.#startedAtMs = startedAtMs;
+    this.#redact = redact;
+  }
+
+  /** The approval the run waits for, once an interrupt went by; null otherwise. */
+  get waiting(): { interrupt_id: string; reason: "approval_required"; message: string } | null {
+    return this.#waiting;
   }
 
   /** The answer so far (all text deltas): the blocking response's `answer`. */
@@ -176,20 +191,27 @@ export class DifyEncoder {
           run_id: event.runId,
           status: event.status,
         })];
-      case "interrupt":
+      case "interrupt": {
+        const message = this.#redact(event.message);
+        this.#waiting = { interrupt_id: event.interruptId, reason: "approval_required", message };
         return [this.#object("workflow_paused", {
-          message: event.message,
+          message,
           node_name: event.nodeName,
           interrupt_id: event.interruptId,
-          data: event.data,
+          data: redactValue(event.data, this.#redact),
         })];
+      }
       case "usage":
         this.#usage = addUsage(this.#usage, event.usage);
         return [];
       case "error":
         if (event.recoverable) return [];
         this.#ended = true;
-        return [this.#object("error", { status: 500, code: event.code, message: event.message })];
+        return [this.#object("error", {
+          status: 500,
+          code: event.code,
+          message: this.#redact(event.message),
+        })];
       case "custom": {
         const payload = isRecord(event.payload) ? event.payload : { payload: event.payload };
         return [this.#object(event.name, payload)];
@@ -228,6 +250,8 @@ export class DifyEncoder {
       metadata: {
         usage: difyUsage(this.#usage, latency(this.#startedAtMs, nowMs)),
         retriever_resources: [],
+        // Dify has no pause in a blocking answer: the wait is named here (see dify_routes.ts).
+        ...(this.#waiting ? { waiting: this.#waiting } : {}),
       },
       created_at: createdAt,
     };

@@ -230,3 +230,41 @@ Deno.test("canonical → Dify: the blocking response has the whole answer and th
     created_at: IDS.createdAt,
   });
 });
+
+Deno.test("Dify encoder: error and approval texts go through redaction; a wait is named in the blocking answer", () => {
+  const secret = "sk-live-0123456789abcdef";
+  const redact = (text: string) => text.replaceAll(secret, "[redacted]");
+  const encoder = new DifyEncoder(IDS, START, redact);
+  assert.equal(encoder.waiting, null);
+  encoder.encode({ type: "text_delta", messageId: "m", delta: "Running it." }, START + 10);
+  const [paused] = encoder.encode({
+    type: "interrupt",
+    interruptId: "ap1",
+    nodeName: "c1",
+    message: `Run curl -H ${secret}?`,
+    data: { target: `curl -H ${secret}` },
+  }, START + 20);
+  assert.equal(paused?.message, "Run curl -H [redacted]?");
+  assert.deepEqual(paused?.data, { target: "curl -H [redacted]" });
+  const blocking = encoder.blockingResponse(START + 30) as {
+    answer: string;
+    metadata: Record<string, unknown>;
+  };
+  assert.equal(blocking.answer, "Running it.");
+  assert.deepEqual(blocking.metadata.waiting, {
+    interrupt_id: "ap1",
+    reason: "approval_required",
+    message: "Run curl -H [redacted]?",
+  });
+  const [error] = encoder.encode({
+    type: "error",
+    code: "provider_invalid_request",
+    message: `bad key ${secret}`,
+    recoverable: false,
+  }, START + 40);
+  assert.equal(error?.message, "bad key [redacted]");
+  const plain = new DifyEncoder(IDS, START).blockingResponse(START) as {
+    metadata: Record<string, unknown>;
+  };
+  assert.equal("waiting" in plain.metadata, false, "a finished answer names a wait");
+});

@@ -7,13 +7,15 @@
  * @module
  */
 import { Hono } from "hono";
-import type { Item, Thread, Turn } from "@daedalus/protocol";
+import { ATTACHMENTS_MAX_COUNT, type Item, type Thread, type Turn } from "@daedalus/protocol";
+import { UPLOAD_BODY_MAX_BYTES } from "../server/limits.ts";
 import type { Dispatcher } from "../server/dispatcher.ts";
 import { gatewayCall } from "./gateway_calls.ts";
 import type { GatewayEnv } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { threadIdOfConversation, uuidOf } from "./conversation_ids.ts";
-import { difyError } from "./dify_request.ts";
+import { difyError, splitDifyTurnContent } from "./dify_request.ts";
+import { difyMessagePage, type TurnPage } from "./dify_message_page.ts";
 import { DIFY_DEFAULT_PARAMETERS } from "./dify_parameters.ts";
 
 /** What {@linkcode difyReadRoutes} needs. */
@@ -43,7 +45,22 @@ export function difyReadRoutes(deps: DifyReadRouteDeps): Hono<GatewayEnv> {
     return Number.isInteger(limit) && limit >= 1 && limit <= PAGE_MAX ? limit : null;
   };
 
-  app.get("/parameters", (c) => c.json(DIFY_DEFAULT_PARAMETERS));
+  app.get("/parameters", (c) =>
+    c.json({
+      ...DIFY_DEFAULT_PARAMETERS,
+      // Images by upload only (dify_files.ts: the runtime fetches no URL); sizes in MB.
+      file_upload: {
+        image: {
+          enabled: true,
+          number_limits: ATTACHMENTS_MAX_COUNT,
+          transfer_methods: ["local_file"],
+        },
+      },
+      system_parameters: {
+        image_file_size_limit: UPLOAD_BODY_MAX_BYTES / (1024 * 1024),
+        file_size_limit: UPLOAD_BODY_MAX_BYTES / (1024 * 1024),
+      },
+    }));
 
   app.get("/conversations", async (c) => {
     const user = c.req.query("user");
@@ -88,26 +105,25 @@ export function difyReadRoutes(deps: DifyReadRouteDeps): Hono<GatewayEnv> {
     ) {
       return c.json(difyError(404, "not_found", "Conversation Not Exists."), 404);
     }
-    const turns: Turn[] = [];
-    for (let cursor: string | null = null;;) {
-      const page: { turns: Turn[]; nextCursor: string | null; hasMore: boolean } = await call(
-        "turn.list",
-        { threadId, cursor, limit: 100 },
-      );
-      turns.push(...page.turns);
-      if (!page.hasMore || page.nextCursor === null) break;
-      cursor = page.nextCursor;
+    const page = await difyMessagePage({
+      readTurns: (cursor, readLimit) =>
+        call<TurnPage<Turn>>("turn.list", {
+          threadId,
+          cursor,
+          limit: readLimit,
+          direction: "backward",
+        }),
+      toMessage: (turn: Turn) =>
+        turn.runs.length > 0 ? difyMessage(turn, conversationId, seconds) : null,
+      limit,
+      firstId: c.req.query("first_id") || undefined,
+      // One more than the page tells whether older messages remain.
+      readLimit: Math.min(PAGE_MAX, limit + 1),
+    });
+    if (page === "first_not_found") {
+      return c.json(difyError(404, "not_found", "First Message Not Exists."), 404);
     }
-    const messages = turns.filter((turn) => turn.runs.length > 0).map((turn) =>
-      difyMessage(turn, conversationId, seconds)
-    );
-    const firstId = c.req.query("first_id");
-    // The first page holds the newest messages; first_id pages back from that message.
-    const end = firstId
-      ? Math.max(0, messages.findIndex((m) => m.id === firstId))
-      : messages.length;
-    const start = Math.max(0, end - limit);
-    return c.json({ limit, has_more: start > 0, data: messages.slice(start, end) });
+    return c.json({ limit, has_more: page.hasMore, data: page.data });
   });
 
   app.delete("/conversations/:conversation_id", async (c) => {
@@ -131,7 +147,9 @@ export function difyReadRoutes(deps: DifyReadRouteDeps): Hono<GatewayEnv> {
 function difyMessage(turn: Turn, conversationId: string, seconds: (t: string) => number) {
   const run = turn.runs.at(-1)!;
   const items: Item[] = turn.runs.flatMap((r) => r.items);
-  const query = items.find((i) => i.kind === "message" && i.role === "user")?.content ?? "";
+  const { inputs, query } = splitDifyTurnContent(
+    items.find((i) => i.kind === "message" && i.role === "user")?.content ?? "",
+  );
   const answer = run.items.filter((i) => i.kind === "message" && i.role === "assistant")
     .map((i) => i.content).join("");
   const results = new Map(
@@ -156,7 +174,7 @@ function difyMessage(turn: Turn, conversationId: string, seconds: (t: string) =>
   return {
     id: messageId,
     conversation_id: conversationId,
-    inputs: {},
+    inputs,
     query,
     answer,
     message_files: [],

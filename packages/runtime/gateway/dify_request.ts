@@ -9,6 +9,11 @@
 import { z } from "zod";
 import { ATTACHMENTS_MAX_COUNT, MESSAGE_CONTENT_MAX_CHARS } from "@daedalus/protocol";
 import { isUuid } from "./conversation_ids.ts";
+import {
+  DIFY_INPUT_NAME_MAX_CHARS,
+  DIFY_INPUT_VALUE_MAX_CHARS,
+  DIFY_INPUTS_MAX_COUNT,
+} from "./limits.ts";
 
 /** Dify's error body. */
 export interface DifyErrorBody {
@@ -24,8 +29,8 @@ export interface DifyErrorBody {
 export interface DifyChatRequest {
   /** The user's message. */
   query: string;
-  /** The app's variables. */
-  inputs: Record<string, unknown>;
+  /** The app's variables (strings and numbers; a null value is dropped as "not given"). */
+  inputs: Record<string, string | number>;
   /** The end user's id (stop must name the same). */
   user: string;
   /** Streaming (SSE) or blocking (one JSON answer); Dify's default is blocking. */
@@ -57,7 +62,14 @@ const File = z.union([
 const Body = z.looseObject({
   query: z.string({ error: "query is required" }).min(1, { error: "query is required" })
     .max(MESSAGE_CONTENT_MAX_CHARS),
-  inputs: z.record(z.string(), z.unknown()).nullable().optional(),
+  inputs: z.record(
+    z.string().min(1).max(DIFY_INPUT_NAME_MAX_CHARS),
+    z.union([z.string().max(DIFY_INPUT_VALUE_MAX_CHARS), z.number(), z.null()], {
+      error: "a value must be a string or a number",
+    }),
+  ).refine((inputs) => Object.keys(inputs).length <= DIFY_INPUTS_MAX_COUNT, {
+    error: `at most ${DIFY_INPUTS_MAX_COUNT} inputs`,
+  }).nullable().optional(),
   user: z.string({ error: "Arg user must be provided." })
     .min(1, { error: "Arg user must be provided." }).max(200),
   response_mode: z.enum(["streaming", "blocking"]).nullable().optional(),
@@ -100,15 +112,69 @@ export function parseDifyChatRequest(
     return { ok: false, error: difyError(400, "invalid_param", message) };
   }
   const value = parsed.data;
+  const inputs = Object.fromEntries(
+    Object.entries(value.inputs ?? {}).filter((entry): entry is [string, string | number] =>
+      entry[1] !== null
+    ),
+  );
+  if (difyTurnContent(value.query, inputs).length > MESSAGE_CONTENT_MAX_CHARS) {
+    return {
+      ok: false,
+      error: difyError(400, "invalid_param", "query and inputs together are too long"),
+    };
+  }
   return {
     ok: true,
     request: {
       query: value.query,
-      inputs: value.inputs ?? {},
+      inputs,
       user: value.user,
       responseMode: value.response_mode ?? "blocking",
       conversationId: value.conversation_id ? value.conversation_id : null,
       files: (value.files ?? []) as DifyFile[],
     },
   };
+}
+
+/**
+ * The turn's message: the app's variables before the query, as AG-UI's `context` is
+ * given (so the model reads them as the app's setting, not as the user's words), on one
+ * line as JSON so `GET /messages` can give them back apart ({@linkcode splitDifyTurnContent});
+ * the query alone when there are none.
+ *
+ * @param query the user's message
+ * @param inputs the validated variables
+ * @returns the content of the turn
+ */
+export function difyTurnContent(query: string, inputs: Record<string, string | number>): string {
+  return Object.keys(inputs).length > 0
+    ? `${INPUTS_LABEL}${JSON.stringify(inputs)}\n\n${query}`
+    : query;
+}
+
+const INPUTS_LABEL = "Inputs: ";
+
+/**
+ * A turn's message taken apart again: the inputs {@linkcode difyTurnContent} put before the
+ * query, and the query. A message without that first line is all query.
+ *
+ * @param content the user message of a turn
+ * @returns its inputs (none when absent) and its query
+ */
+export function splitDifyTurnContent(
+  content: string,
+): { inputs: Record<string, string | number>; query: string } {
+  const end = content.indexOf("\n\n");
+  if (!content.startsWith(INPUTS_LABEL) || end < 0) return { inputs: {}, query: content };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content.slice(INPUTS_LABEL.length, end));
+  } catch {
+    return { inputs: {}, query: content };
+  }
+  const valid = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) &&
+    Object.keys(parsed).length > 0 &&
+    Object.values(parsed).every((v) => typeof v === "string" || typeof v === "number");
+  if (!valid) return { inputs: {}, query: content };
+  return { inputs: parsed as Record<string, string | number>, query: content.slice(end + 2) };
 }

@@ -18,8 +18,9 @@ import type { ScheduleTimer } from "../timer.ts";
 import type { GatewayEnv } from "./key_auth.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { threadIdOfConversation, uuidOf } from "./conversation_ids.ts";
-import { difyError, parseDifyChatRequest } from "./dify_request.ts";
+import { difyError, difyTurnContent, parseDifyChatRequest } from "./dify_request.ts";
 import { DifyEncoder } from "./dify_encoder.ts";
+import { difyAttachments } from "./dify_files.ts";
 import { difySseStream } from "./dify_sse.ts";
 import { type LiveEvents, runCanonicalEvents } from "./run_canonical_stream.ts";
 
@@ -37,6 +38,8 @@ export interface DifyRouteDeps {
   schedule?: ScheduleTimer;
   /** The time (epoch ms); default `Date.now`. */
   now?: () => number;
+  /** Masks the runtime's protected values in error and approval texts; default none. */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -66,26 +69,36 @@ export function difyRoutes(deps: DifyRouteDeps): Hono<GatewayEnv> {
       }
       threadId = named;
     }
+    const files = difyAttachments(request.files, owner, deps.owners);
+    if (!files.ok) return c.json(files.error, 400);
     let runId: string;
     try {
       if (request.conversationId === null) {
         threadId = await createGatewayThread(call, key);
         await deps.owners.addThread(threadId, owner);
       }
-      runId = await startGatewayTurn(call, key, { threadId: threadId!, content: request.query });
+      runId = await startGatewayTurn(call, key, {
+        threadId: threadId!,
+        content: difyTurnContent(request.query, request.inputs),
+        attachments: files.attachments,
+      });
     } catch (error) {
       if (error instanceof RpcError) {
         return c.json(difyError(400, error.data.reasonCode ?? "invalid_param", error.message), 400);
       }
       throw error;
     }
-    deps.owners.addRun(runId, threadId!, owner);
-    const encoder = new DifyEncoder({
-      taskId: runId,
-      messageId: uuidOf(runId),
-      conversationId: uuidOf(threadId!),
-      createdAt: Math.floor(startedAt / 1000),
-    }, startedAt);
+    await deps.owners.addRun(runId, threadId!, owner);
+    const encoder = new DifyEncoder(
+      {
+        taskId: runId,
+        messageId: uuidOf(runId),
+        conversationId: uuidOf(threadId!),
+        createdAt: Math.floor(startedAt / 1000),
+      },
+      startedAt,
+      deps.redact,
+    );
     const controller = new AbortController();
     const events = (async function* () {
       for await (
@@ -114,11 +127,19 @@ export function difyRoutes(deps: DifyRouteDeps): Hono<GatewayEnv> {
     let failure: { code: string; message: string } | null = null;
     for await (const event of events) {
       if (event.type === "error" && !event.recoverable) failure = event;
-      // A run waiting for the owner's approval cannot finish within one blocking answer.
-      if (event.type === "interrupt") break;
       encoder.encode(event, now());
+      // A run waiting for the owner's approval cannot finish within one blocking answer.
+      // Dify has no such pause; its clients read a blocking answer as a 200 `message` and
+      // treat anything else as a failure that carries no task or conversation id. So the
+      // answer is a 200 with what came so far and `metadata.waiting` naming the approval:
+      // the client keeps the conversation and the task id (to stop it), and an unaware one
+      // still shows a well-formed message. The run goes on once the owner decides.
+      if (event.type === "interrupt") break;
     }
-    if (failure) return c.json(difyError(500, failure.code, failure.message), 500);
+    if (failure) {
+      const message = deps.redact ? deps.redact(failure.message) : failure.message;
+      return c.json(difyError(500, failure.code, message), 500);
+    }
     return c.json(encoder.blockingResponse(now()));
   });
 

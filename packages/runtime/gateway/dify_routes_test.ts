@@ -3,10 +3,15 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { defineTool } from "@daedalus/tools";
 import { openRuntimeCore, type RuntimeCore } from "../runtime_core.ts";
-import { createScriptedProvider, type Script } from "../providers/scripted.ts";
+import {
+  createScriptedProvider,
+  type Script,
+  type ScriptedProvider,
+} from "../providers/scripted.ts";
 import { type GatewayEnv, gatewayKeyAuth } from "./key_auth.ts";
 import { ConversationOwners } from "./conversation_owners.ts";
 import { difyRoutes } from "./dify_routes.ts";
+import { difyFileRoutes } from "./dify_files.ts";
 import { DIFY_PING_FRAME } from "./dify_sse.ts";
 
 const echoTool = defineTool({
@@ -28,17 +33,24 @@ const USAGE = {
 
 interface Setup {
   core: RuntimeCore;
+  provider: ScriptedProvider;
   key: string;
   chat: (body: Record<string, unknown>, key?: string) => Promise<Response>;
   stop: (taskId: string, user: string) => Promise<Response>;
+  upload: (form: FormData, key?: string) => Promise<Response>;
 }
 
 async function withGateway(script: Script, fn: (setup: Setup) => Promise<void>) {
   const home = await Deno.makeTempDir({ prefix: "daedalus-dify-" });
+  // A "vision" model id takes images (providers/model_defaults.ts).
+  const provider = createScriptedProvider({
+    script,
+    models: ["scripted-model", "scripted-vision"],
+  });
   const core = await openRuntimeCore({
     home,
     workspacesRoot: `${home}/workspaces`,
-    providers: [createScriptedProvider({ script })],
+    providers: [provider],
     tools: [echoTool],
     threadTitles: false,
     memoryRefinement: false,
@@ -54,15 +66,12 @@ async function withGateway(script: Script, fn: (setup: Setup) => Promise<void>) 
       "/dify/v1/*",
       gatewayKeyAuth({ keys: core.gateway.keys, limiter: core.gateway.limiter }),
     );
+    const owners = await ConversationOwners.open(`${home}/gateway_conversations.json`);
     app.route(
       "/dify/v1",
-      difyRoutes({
-        dispatcher: core.dispatcher,
-        store: core.store,
-        live: core.hub,
-        owners: await ConversationOwners.open(`${home}/gateway_conversations.json`),
-      }),
+      difyRoutes({ dispatcher: core.dispatcher, store: core.store, live: core.hub, owners }),
     );
+    app.route("/dify/v1", difyFileRoutes({ attachmentsDir: `${home}/attachments`, owners }));
     const post = (path: string, body: unknown, bearer = key) =>
       app.request(`/dify/v1${path}`, {
         method: "POST",
@@ -71,9 +80,16 @@ async function withGateway(script: Script, fn: (setup: Setup) => Promise<void>) 
       });
     await fn({
       core,
+      provider,
       key,
       chat: async (body, bearer) => await post("/chat-messages", body, bearer),
       stop: async (taskId, user) => await post(`/chat-messages/${taskId}/stop`, { user }),
+      upload: async (form, bearer = key) =>
+        await app.request("/dify/v1/files/upload", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${bearer}` },
+          body: form,
+        }),
     });
   } finally {
     await core.close();
@@ -216,6 +232,81 @@ Deno.test("Dify stop mid-stream: the user must match; the stream ends with messa
       );
       assert.equal(data.at(-1).event, "message_end");
       assert.ok(!text.includes("never"), "the stopped run went on");
+    },
+  );
+});
+
+Deno.test("Dify inputs reach the model before the query", async () => {
+  await withGateway([{ text: ["ok"], usage: USAGE }], async ({ chat, provider }) => {
+    const response = await chat({
+      inputs: { city: "Paris", days: 3 },
+      query: "Plan my trip",
+      user: "u1",
+      response_mode: "blocking",
+    });
+    assert.equal(response.status, 200);
+    assert.equal((await response.json()).answer, "ok");
+    const seen = JSON.stringify(provider.requests[0]?.messages ?? provider.requests[0]);
+    assert.ok(
+      seen.includes('Inputs: {\\"city\\":\\"Paris\\",\\"days\\":3}\\n\\nPlan my trip'),
+      `the model did not see the inputs: ${seen.slice(0, 2000)}`,
+    );
+  });
+});
+
+Deno.test("Dify files: an uploaded image reaches the model as an image part; remote_url is 400", async () => {
+  await withGateway(
+    [{ text: ["a cat"], usage: USAGE }],
+    async ({ core, chat, upload, provider }) => {
+      const { key } = await core.gateway.keys.create("vision", {
+        providerId: "scripted",
+        modelId: "scripted-vision",
+        permission: "full_access",
+      });
+      const png = Uint8Array.from(
+        atob(
+          "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+        ),
+        (ch) => ch.charCodeAt(0),
+      );
+      const form = new FormData();
+      form.append("file", new Blob([png], { type: "image/png" }), "cat.png");
+      form.append("user", "u1");
+      const uploaded = await upload(form, key);
+      assert.equal(uploaded.status, 201);
+      const { id } = await uploaded.json();
+      const remote = await chat({
+        query: "what is it?",
+        user: "u1",
+        files: [{ type: "image", transfer_method: "remote_url", url: "http://127.0.0.1:1/x.png" }],
+      }, key);
+      assert.equal(remote.status, 400);
+      assert.match((await remote.json()).message, /does not fetch URLs/);
+      const theirs = await chat({
+        query: "what is it?",
+        user: "u2",
+        files: [{ type: "image", transfer_method: "local_file", upload_file_id: id }],
+      }, key);
+      assert.equal(theirs.status, 400, "another user's upload was accepted");
+      assert.equal(provider.requests.length, 0, "a refused request reached the model");
+      const response = await chat({
+        query: "what is it?",
+        user: "u1",
+        response_mode: "blocking",
+        files: [{ type: "image", transfer_method: "local_file", upload_file_id: id }],
+      }, key);
+      assert.equal(response.status, 200);
+      assert.equal((await response.json()).answer, "a cat");
+      const seen = JSON.stringify(provider.requests[0]);
+      assert.match(
+        seen,
+        /"type":"image_url","url":"data:image\/png;base64,/,
+        `no image part reached the model: ${seen.slice(0, 1500)}`,
+      );
+      assert.ok(
+        seen.includes(btoa(String.fromCharCode(...png))) || seen.includes("image/png"),
+        seen.slice(0, 1500),
+      );
     },
   );
 });

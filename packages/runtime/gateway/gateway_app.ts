@@ -1,6 +1,7 @@
 /**
  * The gateway's Dify-compatible endpoints as one Hono sub-app, mounted by the runtime at
- * {@linkcode DIFY_PREFIX}: the app-key middleware, then the Dify routes.
+ * {@linkcode DIFY_PREFIX}: the CORS preflight, the per-key CORS grant, the app-key
+ * middleware, then the Dify routes.
  *
  * @module
  */
@@ -13,10 +14,13 @@ import type { KeyRateLimiter } from "./rate_limiter.ts";
 import type { ConversationOwners } from "./conversation_owners.ts";
 import { difyRoutes } from "./dify_routes.ts";
 import { difyReadRoutes } from "./dify_read_routes.ts";
+import { difyFileRoutes } from "./dify_files.ts";
 import { agUiRefusal, agUiRoutes } from "./ag_ui_routes.ts";
 import type { LiveEvents } from "./run_canonical_stream.ts";
+import { gatewayCors, gatewayPreflight } from "./cors.ts";
+import { redactErrorBodies } from "./error_redaction.ts";
 
-/** Where the Dify-compatible API is served. */
+/** Where the Dify-compatible API is served unless config.yaml `gateway.dify_prefix` says otherwise. */
 export const DIFY_PREFIX = "/dify/v1";
 
 /** Where the AG-UI endpoint is served. */
@@ -36,6 +40,10 @@ export interface GatewayAppDeps {
   limiter: KeyRateLimiter;
   /** Who owns each gateway conversation. */
   owners: ConversationOwners;
+  /** Where uploads are stored (`<home>/attachments`). */
+  attachmentsDir: string;
+  /** Masks the runtime's protected values (keys, secrets) in error texts; default none. */
+  redact?: (text: string) => string;
   /** Told each accepted key (to protect it). */
   onKeyAccepted?: (key: string) => void;
 }
@@ -48,6 +56,10 @@ export interface GatewayAppDeps {
  */
 export function difyGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
+  if (deps.redact) app.use("*", redactErrorBodies(deps.redact));
+  // Before the key check: a browser's preflight carries no key.
+  app.options("*", gatewayPreflight(deps.keys));
+  app.use("*", gatewayCors());
   app.use(
     "*",
     gatewayKeyAuth({ keys: deps.keys, limiter: deps.limiter, onKeyAccepted: deps.onKeyAccepted }),
@@ -59,9 +71,11 @@ export function difyGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
       store: deps.store,
       live: deps.live,
       owners: deps.owners,
+      redact: deps.redact,
     }),
   );
   app.route("/", difyReadRoutes({ dispatcher: deps.dispatcher, owners: deps.owners }));
+  app.route("/", difyFileRoutes({ attachmentsDir: deps.attachmentsDir, owners: deps.owners }));
   return app;
 }
 
@@ -73,6 +87,10 @@ export function difyGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
  */
 export function agUiGatewayApp(deps: GatewayAppDeps): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
+  if (deps.redact) app.use("*", redactErrorBodies(deps.redact));
+  // Before the key check: a browser's preflight carries no key.
+  app.options("*", gatewayPreflight(deps.keys));
+  app.use("*", gatewayCors());
   app.use(
     "*",
     gatewayKeyAuth({

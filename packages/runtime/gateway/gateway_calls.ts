@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { GatewayKey } from "@daedalus/protocol";
+import type { AttachmentInput, GatewayKey } from "@daedalus/protocol";
 import { type Dispatcher, GATEWAY_SESSION_ID } from "../server/dispatcher.ts";
 
 const SESSION = { id: GATEWAY_SESSION_ID, transport: "http" } as const;
@@ -40,6 +40,8 @@ export interface GatewayTurn {
   model?: { providerId: string; modelId: string };
   /** Tools the caller runs itself (AG-UI's `tools`); a call to one makes the Run wait. */
   clientTools?: { name: string; description: string; parameters: Record<string, unknown> }[];
+  /** Files with the message (uploaded through the gateway); none when absent. */
+  attachments?: AttachmentInput[];
 }
 
 /**
@@ -78,6 +80,7 @@ export async function startGatewayTurn(
   const started = await call("turn.start", {
     threadId: turn.threadId,
     content: turn.content,
+    ...(turn.attachments?.length ? { attachments: turn.attachments } : {}),
     providerId: turn.model?.providerId ?? key.profile.providerId,
     modelId: turn.model?.modelId ?? key.profile.modelId,
     executionPolicy: key.profile.permission,

@@ -117,6 +117,8 @@ export function gatewayKeyAuth(options: GatewayKeyAuthOptions): MiddlewareHandle
     const checked = checkAppKey(c.req.header("Authorization") ?? null, options.keys);
     if (!checked.ok) return refuse(c, checked.refusal);
     options.onKeyAccepted?.(checked.key);
+    // Set before the rate check: a 429 is this key's answer too (its CORS grant, cors.ts).
+    c.set("gatewayKey", checked.gatewayKey);
     const rate = options.limiter.take(checked.gatewayKey.keyId);
     if (!rate.ok) {
       return refuse(c, {
@@ -126,7 +128,6 @@ export function gatewayKeyAuth(options: GatewayKeyAuthOptions): MiddlewareHandle
         retryAfterSeconds: rate.retryAfterSeconds,
       });
     }
-    c.set("gatewayKey", checked.gatewayKey);
     await next();
   };
 }

@@ -36,3 +36,30 @@ export const DIFY_PAGE_DEFAULT = 20;
 
 /** Dify's largest page size: a larger `limit` is a 400, as Dify refuses it. */
 export const DIFY_PAGE_MAX = 100;
+
+/** How long a browser may cache a gateway preflight (s): ten minutes, so a revoked origin stops working soon. */
+export const GATEWAY_CORS_MAX_AGE_SECONDS = 600;
+
+/** Most Dify `inputs` variables in one request: an app's form has a handful, never hundreds. */
+export const DIFY_INPUTS_MAX_COUNT = 50;
+
+/** Longest Dify `inputs` variable name (chars): Dify's own variable names are short identifiers. */
+export const DIFY_INPUT_NAME_MAX_CHARS = 100;
+
+/** Longest Dify `inputs` value (chars): Dify's paragraph fields hold a few thousand characters; this leaves room. */
+export const DIFY_INPUT_VALUE_MAX_CHARS = 48_000;
+
+/** Gateway tasks (runs) remembered for stop (count): far more than run at once; the oldest go first. */
+export const GATEWAY_RUNS_MAX_COUNT = 1_000;
+
+/** How long a gateway task is remembered for stop (ms): a day, longer than any run waits for approval. */
+export const GATEWAY_RUN_KEEP_MS = 24 * 60 * 60 * 1000;
+
+/** Dify uploads remembered (count): a few per conversation; the oldest go first. */
+export const DIFY_UPLOADS_MAX_COUNT = 2_000;
+
+/** How long a Dify upload id stays usable (ms): the runtime's sweep keeps an unsent upload a week, so a day is safely within it. */
+export const DIFY_UPLOAD_KEEP_MS = 24 * 60 * 60 * 1000;
+
+/** Room for a multipart upload's framing beyond the file itself (bytes): boundaries, part headers and the `user` field. */
+export const DIFY_UPLOAD_FRAMING_MAX_BYTES = 64 * 1024;

@@ -72,17 +72,35 @@ export function uploadHandler(options: UploadOptions): Handler<ServerEnv> {
       );
     }
     if (body.byteLength === 0) return transportError(400, "attachment_empty", "The file is empty");
-    const kind = classify(body, c.req.header("content-type"));
-    if (kind === null) {
+    const attachment = await storeUpload(options.dir, body, c.req.header("content-type"));
+    if (attachment === null) {
       return transportError(
         415,
         "attachment_not_supported",
         "Only png, jpeg, gif and webp images and UTF-8 text can be attached",
       );
     }
-    const attachment = await store(options.dir, body, kind);
     return jsonResponse(200, JSON.stringify(UploadedAttachment.parse({ ...attachment, name })));
   };
+}
+
+/**
+ * Stores an uploaded file's bytes as this module's handler does (content decides the kind;
+ * content-addressed, private), for other upload routes (the gateway's Dify upload).
+ *
+ * @param dir the attachments folder
+ * @param bytes the file (not empty, within the upload limit)
+ * @param declaredType its declared `Content-Type`, kept for text when it is a text type
+ * @returns the attachment as `turn.start` accepts it, or null when it is neither a
+ *   supported image nor UTF-8 text
+ */
+export async function storeUpload(
+  dir: string,
+  bytes: Uint8Array,
+  declaredType: string | undefined,
+): Promise<Attachment | null> {
+  const kind = classify(bytes, declaredType);
+  return kind === null ? null : await store(dir, bytes, kind);
 }
 
 interface Classified {
