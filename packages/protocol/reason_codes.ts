@@ -160,6 +160,14 @@ export const REQUEST_REASON_CODES = [
   "client_tool_conflict",
   // run.submit_tool_result names no client call the Run waits for.
   "tool_call_not_pending",
+  // channel.test / channel.reset_binding on a channel channels.yaml does not configure.
+  "channel_not_configured",
+  // channel.configure values channels.yaml refuses (a malformed token, a bad URL).
+  "channels_config_invalid",
+  // Telegram refused the bot token (getMe 401/404).
+  "telegram_unauthorized",
+  // The Bot API could not be reached (network, timeout, 5xx).
+  "telegram_unreachable",
 ] as const;
 
 /** Every reason code a JSON-RPC error's `data.reasonCode` may carry. */

@@ -235,8 +235,10 @@ export async function writeChannelsConfig(path: string, config: ChannelsConfig):
 }
 
 /**
- * The credentials channels.yaml holds, for the runtime's protected values: the bot token,
- * and the proxy URL's user and password (and the whole URL when it carries them).
+ * The credentials channels.yaml holds, for the runtime's protected values: the bot token's
+ * secret (after the colon; the bot id before it is public and shown in the settings), and
+ * the proxy URL's user and password (and the whole URL when it carries them). Protecting
+ * the secret protects every text that contains the whole token.
  *
  * @param config the channels config
  * @returns the secrets (possibly none)
@@ -244,7 +246,7 @@ export async function writeChannelsConfig(path: string, config: ChannelsConfig):
 export function channelCredentials(config: ChannelsConfig): string[] {
   const telegram = config.telegram;
   if (telegram === undefined) return [];
-  const secrets = [telegram.token];
+  const secrets = [telegram.token.slice(telegram.token.indexOf(":") + 1)];
   if (telegram.proxy !== undefined) {
     const url = new URL(telegram.proxy);
     if (url.password !== "") secrets.push(decodeURIComponent(url.password), telegram.proxy);

@@ -110,13 +110,14 @@ Deno.test("channels.yaml: writing an invalid config is refused and writes nothin
 
 Deno.test("channels.yaml: credentials are the token and the proxy's user and password", () => {
   assertEquals(channelCredentials({ version: 1 }), []);
-  assertEquals(channelCredentials(VALID), [TOKEN]);
+  const SECRET = TOKEN.split(":")[1];
+  assertEquals(channelCredentials(VALID), [SECRET]);
   const proxied = {
     ...VALID,
     telegram: { ...VALID.telegram!, proxy: "http://bob:s3cr%40t@proxy:3128" },
   };
   assertEquals(channelCredentials(proxied), [
-    TOKEN,
+    SECRET,
     "s3cr@t",
     "http://bob:s3cr%40t@proxy:3128",
     "bob",
