@@ -18,6 +18,7 @@ import { onboardingEn } from "./onboarding_en.ts";
 import { memoryEn } from "./memory_en.ts";
 import { profileEn } from "./profile_en.ts";
 import { mcpEn } from "./mcp_en.ts";
+import { channelsEn } from "./channels_en.ts";
 import { skillsEn } from "./skills_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
@@ -182,6 +183,7 @@ export const en = {
   ...onboardingEn,
   ...skillsEn,
   ...mcpEn,
+  ...channelsEn,
   ...memoryEn,
   ...profileEn,
   ...feedEn,
