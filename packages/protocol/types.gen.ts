@@ -445,14 +445,21 @@ export type ChannelStatus = {
 /** One channel as `channel.list` shows it. */
 export const ChannelStatus: Schema<ChannelStatus> = schemas.ChannelStatus;
 
-/** What `channel.status_changed` carries; `channel.list` has the rest. */
+/**
+ * What `channel.status_changed` carries (on a state change, a binding or its reset); `channel.list`
+ * has the rest.
+ */
 export type ChannelStatusSummary = {
   channel: ChannelKind;
   state: ChannelState;
   reasonCode: string | null;
+  ownerUserId: string | null;
   [key: string]: unknown;
 };
-/** What `channel.status_changed` carries; `channel.list` has the rest. */
+/**
+ * What `channel.status_changed` carries (on a state change, a binding or its reset); `channel.list`
+ * has the rest.
+ */
 export const ChannelStatusSummary: Schema<ChannelStatusSummary> = schemas.ChannelStatusSummary;
 
 /**

@@ -114,6 +114,7 @@ export class ChannelService {
       "channel.reset_binding": () => {
         const accountId = this.#accountId();
         const reset = accountId !== null && this.#db.resetBinding(TELEGRAM_CHANNEL_ID, accountId);
+        this.#announce();
         return Promise.resolve({ result: { reset, channel: this.#status() } });
       },
     };
@@ -148,6 +149,7 @@ export class ChannelService {
         setDefaultModel: (providerId, modelId) => this.#setDefaultModel(providerId, modelId),
         log: this.#options.log!,
         onStatus: () => this.#announce(),
+        onChange: () => this.#announce(),
       });
       this.#channel = channel;
       channel.start();
@@ -299,7 +301,12 @@ export class ChannelService {
   #announce(): void {
     if (this.#closed) return;
     const status = this.#status();
-    const channel = { channel: status.channel, state: status.state, reasonCode: status.reasonCode };
+    const channel = {
+      channel: status.channel,
+      state: status.state,
+      reasonCode: status.reasonCode,
+      ownerUserId: status.owner?.userId ?? null,
+    };
     const key = JSON.stringify(channel);
     if (key === this.#lastAnnounced) return;
     this.#lastAnnounced = key;

@@ -101,7 +101,9 @@ export function ChannelsSection() {
           )}
         </div>
       )}
-      {view.status !== "idle" && <ChannelFormView key={status?.tokenHint ?? "new"} />}
+      {(view.status === "ready" || status !== null) && (
+        <ChannelFormView key={status?.tokenHint ?? "new"} />
+      )}
     </div>
   );
 }
@@ -117,7 +119,11 @@ function ChannelFormView() {
   const edit = (change: Partial<ChannelForm>) => (form.value = { ...form.value, ...change });
   const save = async (event: Event) => {
     event.preventDefault();
-    const built = configureParams(form.value);
+    // The select shows the first model until another is picked.
+    const built = configureParams({
+      ...form.value,
+      model: form.value.model || view.models[0] || "",
+    });
     missing.value = "missing" in built;
     if ("params" in built && await saveChannel(built.params)) edit({ token: "" });
   };

@@ -61,6 +61,9 @@ export const ChannelStatusSummary = z.looseObject({
   channel: ChannelKind,
   state: ChannelState,
   reasonCode: z.string().nullable(),
+  /** The bound owner's Telegram user id (a binding or reset changes it); null when unbound. */
+  ownerUserId: z.string().nullable(),
 }).register(docs, {
-  description: "What `channel.status_changed` carries; `channel.list` has the rest.",
+  description: "What `channel.status_changed` carries (on a state change, a binding or " +
+    "its reset); `channel.list` has the rest.",
 });
