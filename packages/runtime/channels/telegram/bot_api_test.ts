@@ -95,3 +95,34 @@ Deno.test("bot api: an unreachable server is telegram_unreachable after retries"
   assert.equal(error.code, "telegram_unreachable");
   assert.ok(!error.message.includes(TOKEN), "the URL's token must be redacted");
 });
+
+Deno.test("bot api: requests go through the configured HTTP proxy with its credentials", async () => {
+  await using fake = startFakeTelegram({ token: TOKEN, username: "proxied_bot" });
+  const seen: { url: string; auth: string | null }[] = [];
+  // A forward proxy: plain-HTTP requests arrive in absolute form and are relayed.
+  await using proxy = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (request) => {
+      seen.push({ url: request.url, auth: request.headers.get("proxy-authorization") });
+      const relayed = await fetch(request.url, {
+        method: request.method,
+        headers: { "content-type": request.headers.get("content-type") ?? "application/json" },
+        body: await request.arrayBuffer(),
+      });
+      return new Response(relayed.body, { status: relayed.status, headers: relayed.headers });
+    },
+  );
+  const api = new TelegramBotApi({
+    token: TOKEN,
+    apiBaseUrl: fake.url,
+    proxy: `http://bob:pa%24s@127.0.0.1:${proxy.addr.port}`,
+  });
+  try {
+    assert.equal((await api.getMe()).username, "proxied_bot");
+  } finally {
+    api.close();
+  }
+  assert.equal(seen.length, 1, "the request must pass the proxy");
+  assert.ok(seen[0].url.startsWith(fake.url), seen[0].url);
+  assert.equal(seen[0].auth, `Basic ${btoa("bob:pa$s")}`);
+});
