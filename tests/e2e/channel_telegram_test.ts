@@ -9,7 +9,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { writeChannelsConfig } from "@daedalus/storage";
+import { readPermissions, writeChannelsConfig, writePermissions } from "@daedalus/storage";
 import { makeTempHome, startFixture, type TempHome } from "./_harness.ts";
 import { openClient } from "./_clients.ts";
 import { type FakeTelegram, startFakeTelegram } from "../fixtures/fake_telegram.ts";
@@ -253,4 +253,61 @@ Deno.test("spawned: a refused token marks the channel failed and stops polling",
   );
   const reset = await recording.client.call("channel.reset_binding", { channel: "telegram" });
   assert.deepEqual([reset.reset, reset.channel.owner], [true, null]);
+});
+
+Deno.test("spawned: /model lists and switches, /status reports, /new binds a fresh thread, steering reaches the Run", async () => {
+  await using home = await makeTempHome();
+  await using fake = startFakeTelegram({ token: TOKEN });
+  await configure(home, fake);
+  // Telegram turns take config.yaml's preset; the echo tool must run without an approval.
+  const permissions = await readPermissions(`${home.home}/config.yaml`);
+  await writePermissions(`${home.home}/config.yaml`, { ...permissions, preset: "full_access" });
+  await using server = await startFixture(home);
+  await using recording = await openClient(server.url, await server.token());
+  // Lists the fixture's scripted model in model.list (as tests/browser/_browser.ts does).
+  await recording.client.call("provider.configure", {
+    kind: "custom",
+    providerId: "scripted",
+    displayName: "Scripted",
+    baseUrl: "http://127.0.0.1:9/v1",
+    models: [{ id: "scripted-model", displayName: "Scripted model" }],
+  });
+  await bindOwner(fake);
+  const reply = async (text: string, what: string) => {
+    const before = textsTo(fake, OWNER).length;
+    fake.sendText(OWNER, text);
+    await fake.waitFor(() => textsTo(fake, OWNER).length > before, 20_000, what);
+    return textsTo(fake, OWNER).at(-1)!;
+  };
+  assert.match(await reply("/model", "the model list"), /• scripted\/scripted-model/);
+  assert.match(await reply("/model nope/none", "a refusal"), /No enabled model nope\/none/);
+  assert.equal(
+    await reply("/model scripted/scripted-model", "the switch"),
+    "New turns use scripted/scripted-model.",
+  );
+  assert.match(await reply("/status", "the status"), /^Idle\. Model: scripted\/scripted-model\./);
+  const first = (await recording.client.call("channel.list", {})).channels[0].owner!.threadId;
+  assert.equal(await reply("/new", "the new thread"), "Started a new conversation.");
+  const second = (await recording.client.call("channel.list", {})).channels[0].owner!.threadId;
+  assert.notEqual(second, first, "/new binds another thread");
+
+  fake.sendText(OWNER, "slow tool please");
+  await fake.waitFor(
+    () => fake.requests.filter((r) => r.method === "sendChatAction").length > 0,
+    20_000,
+    "typing",
+  );
+  fake.sendText(OWNER, "steer: also this");
+  await fake.waitFor(
+    () => textsTo(fake, OWNER).some((t) => t.startsWith("Tool said:")),
+    30_000,
+    "the steered answer",
+  );
+  assert.match(
+    textsTo(fake, OWNER).find((t) => t.startsWith("Tool said:"))!,
+    /\(steer: also this\)/,
+    "the steer reached the Run",
+  );
+  const turns = (await recording.client.call("turn.list", { threadId: second })).turns;
+  assert.equal(turns.length, 1, "a steer is not a turn of its own");
 });
