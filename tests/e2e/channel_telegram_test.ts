@@ -94,6 +94,13 @@ Deno.test("spawned: /start binds the owner, others are refused, a message is ans
     (await recording.client.call("turn.list", { threadId: channels[0].owner!.threadId })).turns
       .length;
   assert.equal(runs, 2, "only the owner's two messages ran (no refusal, no skipped update)");
+  // Under the default preset a tool call waits for an approval, given in the app.
+  fake.sendText(OWNER, "tool needs approval");
+  await fake.waitFor(
+    () => textsTo(fake, OWNER).some((t) => t.includes("waits for your approval")),
+    20_000,
+    "the approval notice",
+  );
   const listed = JSON.stringify(channels);
   const secret = TOKEN.split(":")[1];
   assert.ok(!listed.includes(secret), "channel.list must not carry the token");

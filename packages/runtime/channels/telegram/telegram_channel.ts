@@ -409,7 +409,23 @@ export class TelegramChannel {
   }
 
   #onEvent(event: JournalEvent): void {
-    if (event.type !== "run.settled" || event.runId === null) return;
+    if (event.runId === null) return;
+    if (event.type === "run.state_changed" && event.runId === this.#activeRunId) {
+      // Approvals are given in the app: say so rather than leave "typing…" on for hours.
+      const status = (event.payload as { status?: string }).status;
+      const binding = this.#binding();
+      if (status === "waiting" && binding !== null) {
+        this.#stopTyping();
+        this.#say(
+          binding.chatId,
+          "This run waits for your approval: open Daedalus to allow or deny it.",
+        );
+      } else if (status === "running" && binding !== null && this.#typing === null) {
+        this.#startTyping(binding.chatId);
+      }
+      return;
+    }
+    if (event.type !== "run.settled") return;
     const binding = this.#binding();
     if (binding === null || event.threadId !== binding.threadId) return;
     if (event.runId === this.#activeRunId) {
