@@ -22,8 +22,8 @@ function delta(overrides: Record<string, unknown> = {}) {
   };
 }
 
-Deno.test("there are 26 event types", () => {
-  assert.equal(EVENT_TYPES.length, 26);
+Deno.test("there are 27 event types", () => {
+  assert.equal(EVENT_TYPES.length, 27);
 });
 
 Deno.test("run.model_fallback names both models, the reason and the failed call", () => {

@@ -80,11 +80,21 @@ const SEED_EXAMPLES: Record<string, unknown> = {
   },
   "gateway.key.list": {},
   "gateway.key.revoke": { keyId: "gwkey_0123456789abcdef0123456789abcdef" },
+  "channel.list": {},
+  "channel.configure": {
+    channel: "telegram",
+    enabled: true,
+    token: "123456:AAF_example-token-000000000",
+    defaultProviderId: "deepseek",
+    defaultModelId: "deepseek-chat",
+  },
+  "channel.test": { channel: "telegram" },
+  "channel.reset_binding": { channel: "telegram" },
   "runtime.shutdown": {},
 };
 
 Deno.test("the registry has every method of seed 000 §7", () => {
-  assert.equal(METHOD_NAMES.length, 63);
+  assert.equal(METHOD_NAMES.length, 67);
   assert.ok("initialize" in ALL_METHODS);
   for (const name of Object.keys(SEED_EXAMPLES)) assert.ok(name in ALL_METHODS, name);
 });

@@ -162,6 +162,14 @@ export const REQUEST_REASON_CODES = [
   "tool_call_not_pending",
   // thread.create with a source from a client: only the runtime's gateway sets one.
   "thread_source_reserved",
+  // channel.test / channel.reset_binding on a channel channels.yaml does not configure.
+  "channel_not_configured",
+  // channel.configure values channels.yaml refuses (a malformed token, a bad URL).
+  "channels_config_invalid",
+  // Telegram refused the bot token (getMe 401/404).
+  "telegram_unauthorized",
+  // The Bot API could not be reached (network, timeout, 5xx).
+  "telegram_unreachable",
 ] as const;
 
 /** Every reason code a JSON-RPC error's `data.reasonCode` may carry. */

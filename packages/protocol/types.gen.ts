@@ -377,6 +377,91 @@ export type CanonicalUsage = {
 /** Canonical event: tokens of one model call (summed into Dify's `message_end.metadata.usage`). */
 export const CanonicalUsage: Schema<CanonicalUsage> = schemas.CanonicalUsage;
 
+/** A channel kind; Telegram is the only one. */
+export type ChannelKind = "telegram";
+/** A channel kind; Telegram is the only one. */
+export const ChannelKind: Schema<ChannelKind> = schemas.ChannelKind;
+
+/** The latest reply that could not be delivered, and why. */
+export type ChannelOutboxFailure = {
+  code: string;
+  at: Timestamp;
+  [key: string]: unknown;
+};
+/** The latest reply that could not be delivered, and why. */
+export const ChannelOutboxFailure: Schema<ChannelOutboxFailure> = schemas.ChannelOutboxFailure;
+
+/** The Telegram user a bot is bound to, and its thread. */
+export type ChannelOwner = {
+  userId: string;
+  username: string | null;
+  chatId: string;
+  threadId: ThreadId;
+  boundAt: Timestamp;
+  [key: string]: unknown;
+};
+/** The Telegram user a bot is bound to, and its thread. */
+export const ChannelOwner: Schema<ChannelOwner> = schemas.ChannelOwner;
+
+/**
+ * Where a channel is: disabled (not configured or switched off), starting (checking the token),
+ * running (polling), failed (the token was refused: fixed only by reconfiguring), stopped (the
+ * runtime is shutting down).
+ */
+export type ChannelState = "disabled" | "starting" | "running" | "failed" | "stopped";
+/**
+ * Where a channel is: disabled (not configured or switched off), starting (checking the token),
+ * running (polling), failed (the token was refused: fixed only by reconfiguring), stopped (the
+ * runtime is shutting down).
+ */
+export const ChannelState: Schema<ChannelState> = schemas.ChannelState;
+
+/** One channel as `channel.list` shows it. */
+export type ChannelStatus = {
+  channel: ChannelKind;
+  configured: boolean;
+  enabled: boolean;
+  state: ChannelState;
+  reasonCode: string | null;
+  lastError: string | null;
+  bot:
+    | {
+      id: string;
+      username: string;
+      [key: string]: unknown;
+    }
+    | null;
+  owner: ChannelOwner | null;
+  tokenSet: boolean;
+  tokenHint: string | null;
+  proxySet: boolean;
+  apiBaseUrl: string | null;
+  defaultProviderId: ProviderId | null;
+  defaultModelId: Identifier | null;
+  pendingReplies: number;
+  lastFailure: ChannelOutboxFailure | null;
+  [key: string]: unknown;
+};
+/** One channel as `channel.list` shows it. */
+export const ChannelStatus: Schema<ChannelStatus> = schemas.ChannelStatus;
+
+/**
+ * What `channel.status_changed` carries (on a state change, a binding or its reset); `channel.list`
+ * has the rest.
+ */
+export type ChannelStatusSummary = {
+  channel: ChannelKind;
+  state: ChannelState;
+  reasonCode: string | null;
+  ownerUserId: string | null;
+  [key: string]: unknown;
+};
+/**
+ * What `channel.status_changed` carries (on a state change, a binding or its reset); `channel.list`
+ * has the rest.
+ */
+export const ChannelStatusSummary: Schema<ChannelStatusSummary> = schemas.ChannelStatusSummary;
+
 /**
  * A tool the caller runs itself (an AG-UI front end's): the model may call it, the Run then waits
  * for the caller's result (`run.submit_tool_result`).
@@ -524,6 +609,10 @@ export type ErrorReasonCode =
   | "client_tool_conflict"
   | "tool_call_not_pending"
   | "thread_source_reserved"
+  | "channel_not_configured"
+  | "channels_config_invalid"
+  | "telegram_unauthorized"
+  | "telegram_unreachable"
   | "memory_not_found"
   | "memory_revision_conflict"
   | "memory_forgotten"
@@ -849,6 +938,18 @@ export type EventEnvelope =
     timestamp: Timestamp;
     type: "mcp.status_changed";
     payload: EventPayloadMap["mcp.status_changed"];
+  }
+  | {
+    seq: number;
+    schemaVersion: 1;
+    threadId: ThreadId | null;
+    branchId: BranchId | null;
+    turnId: TurnId | null;
+    runId: RunId | null;
+    itemId: ItemId | null;
+    timestamp: Timestamp;
+    type: "channel.status_changed";
+    payload: EventPayloadMap["channel.status_changed"];
   }
   | {
     seq: number;
@@ -2550,6 +2651,13 @@ export type EventPayloadMap = {
     itemId?: ItemId;
     [key: string]: unknown;
   };
+  "channel.status_changed": {
+    channel: ChannelStatusSummary;
+    turnId?: TurnId;
+    runId?: RunId;
+    itemId?: ItemId;
+    [key: string]: unknown;
+  };
   "item.progress": {
     progress: number;
     total: number | null;
@@ -2870,6 +2978,22 @@ export type MethodParamsMap = {
     keyId: GatewayKeyId;
   };
   "tool.list": Record<string, never>;
+  "channel.list": Record<string, never>;
+  "channel.configure": {
+    channel: ChannelKind;
+    enabled: boolean;
+    token?: string;
+    proxy?: string | null;
+    apiBaseUrl?: string | null;
+    defaultProviderId: ProviderId;
+    defaultModelId: Identifier;
+  };
+  "channel.test": {
+    channel: ChannelKind;
+  };
+  "channel.reset_binding": {
+    channel: ChannelKind;
+  };
   "runtime.shutdown": Record<string, never>;
 };
 
@@ -3167,6 +3291,33 @@ export type MethodResultMap = {
   };
   "tool.list": {
     tools: ToolSummary[];
+    [key: string]: unknown;
+  };
+  "channel.list": {
+    channels: ChannelStatus[];
+    [key: string]: unknown;
+  };
+  "channel.configure": {
+    channel: ChannelStatus;
+    [key: string]: unknown;
+  };
+  "channel.test": {
+    ok: boolean;
+    bot:
+      | {
+        id: string;
+        username: string;
+        [key: string]: unknown;
+      }
+      | null;
+    sentToOwner: boolean;
+    reasonCode: string | null;
+    message: string | null;
+    [key: string]: unknown;
+  };
+  "channel.reset_binding": {
+    reset: boolean;
+    channel: ChannelStatus;
     [key: string]: unknown;
   };
   "runtime.shutdown": {

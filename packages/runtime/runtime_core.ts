@@ -39,6 +39,8 @@ import { ProviderRegistry } from "./providers/registry.ts";
 import { guardProvider } from "./providers/provider_breakers.ts";
 import { AuxiliaryGate } from "./providers/auxiliary_gate.ts";
 import { ProtectedValues } from "./security/protected_values.ts";
+import { ChannelService } from "./channels/channel_service.ts";
+import { channelCall } from "./channels/channel_call.ts";
 import { GatewayKeyStore } from "./gateway/key_store.ts";
 import { KeyRateLimiter } from "./gateway/rate_limiter.ts";
 import { ConversationOwners } from "./gateway/conversation_owners.ts";
@@ -228,6 +230,22 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   });
   const registry = new ProviderRegistry(config, { extraProviders: options.providers ?? [] });
   protectedValues.update(config);
+  let channels: ChannelService;
+  try {
+    // channels.yaml's token and proxy credentials are protected from here on.
+    channels = await ChannelService.open({
+      home: options.home,
+      store,
+      protectedValues,
+      subscribe: (listener) => eventHub.subscribe(listener),
+    });
+  } catch (error) {
+    memoryStore.close();
+    eventHub.close();
+    store.close();
+    await lock.release();
+    throw error;
+  }
   // The runtime's own secrets: no tool reads or writes them, in any mode.
   const protectedFiles = [
     paths.config,
@@ -235,6 +253,8 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     paths.sessions,
     gatewayKeysPath,
     `${options.home}/gateway_conversations.json`,
+    `${options.home}/channels.yaml`,
+    `${options.home}/channels.db`,
   ];
   const sandboxes = new ToolSandboxes(
     paths.artifacts,
@@ -396,7 +416,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
         )),
   });
   await sweepDeletedThreadFiles(store, paths);
-  const handlers = createHandlers({
+  const coreHandlers = createHandlers({
     store,
     scheduler,
     registry,
@@ -421,6 +441,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     mcpServers,
     gateway,
   });
+  const handlers = { ...coreHandlers, ...channels.handlers() };
   // Runs waiting for an approval stay waiting across a restart; their threads stay taken
   // (before the queued Runs are queued again, so none of them starts on such a thread).
   scheduler.adoptWaiting();
@@ -432,17 +453,20 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   // then, in the background, no server however slow or broken holds up the start.
   await sweepOrphanServers(join(paths.logs, "mcp"));
   mcpServers.start(config.mcp);
+  const dispatcher = createDispatcher(handlers, { protectedValues, holds });
+  channels.start(channelCall(dispatcher, "telegram"));
   let closed: Promise<void> | undefined;
   return {
     store,
     hub: eventHub,
     scheduler,
-    dispatcher: createDispatcher(handlers, { protectedValues, holds }),
+    dispatcher,
     protectedValues,
     gateway: { ...gateway, difyPrefix: config.gateway?.dify_prefix ?? DIFY_PREFIX },
     recovered,
     close: () =>
       closed ??= (async () => {
+        await channels.close(); // replies of Runs cancelled below are enqueued after the restart
         await scheduler.shutdown(SHUTDOWN_WORKER_WAIT_MS);
         mcpAnnouncer.close();
         await mcpServers.close();

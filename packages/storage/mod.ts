@@ -39,6 +39,7 @@ export type {
   SkillsConfig,
 } from "./config_schema.ts";
 export * from "./maintenance.ts";
+export * from "./channels/mod.ts";
 export * from "./state/errors.ts";
 export * from "./state/schema.ts";
 export * from "./state/database.ts";

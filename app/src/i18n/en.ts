@@ -18,6 +18,7 @@ import { onboardingEn } from "./onboarding_en.ts";
 import { memoryEn } from "./memory_en.ts";
 import { profileEn } from "./profile_en.ts";
 import { mcpEn } from "./mcp_en.ts";
+import { channelsEn } from "./channels_en.ts";
 import { skillsEn } from "./skills_en.ts";
 import { gatewayEn } from "./gateway_en.ts";
 
@@ -183,6 +184,7 @@ export const en = {
   ...onboardingEn,
   ...skillsEn,
   ...mcpEn,
+  ...channelsEn,
   ...memoryEn,
   ...profileEn,
   ...feedEn,

@@ -107,6 +107,13 @@ export const reasonsEn = {
   "reason.error.gateway_keys_full": "There are too many gateway keys; remove revoked ones first.",
   "reason.error.thread_source_reserved":
     "Only the runtime's gateway can mark where a thread came from.",
+  "reason.error.channel_not_configured": "This channel is not configured yet.",
+  "reason.error.channels_config_invalid":
+    "The channel settings are not valid; check the token and the URLs.",
+  "reason.error.telegram_unauthorized":
+    "Telegram refused the bot token; paste the token BotFather gave you.",
+  "reason.error.telegram_unreachable":
+    "Telegram could not be reached; check the network or the proxy.",
   "reason.error.tool_not_found": "This tool does not exist in the runtime.",
   "reason.error.client_tool_conflict":
     "A client tool has the name of one of the runtime's tools (or the same name twice).",

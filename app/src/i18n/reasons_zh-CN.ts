@@ -84,6 +84,11 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.error.gateway_key_not_found": "此网关密钥不存在。",
   "reason.error.gateway_keys_full": "网关密钥过多，请先删除已吊销的密钥。",
   "reason.error.thread_source_reserved": "只有运行时的网关可以标记会话的来源。",
+  "reason.error.channel_not_configured": "此通道尚未配置。",
+  "reason.error.channels_config_invalid": "通道设置无效，请检查 token 与 URL。",
+  "reason.error.telegram_unauthorized":
+    "Telegram 拒绝了此机器人 token，请粘贴 BotFather 提供的 token。",
+  "reason.error.telegram_unreachable": "无法连接 Telegram，请检查网络或代理。",
   "reason.error.tool_not_found": "运行时中没有此工具。",
   "reason.error.client_tool_conflict": "客户端工具与运行时的某个工具同名（或名称重复）。",
   "reason.error.tool_call_not_pending": "该工具调用并未在等待结果。",

@@ -20,6 +20,7 @@ import { onboardingZhCN } from "./onboarding_zh-CN.ts";
 import { memoryZhCN } from "./memory_zh-CN.ts";
 import { profileZhCN } from "./profile_zh-CN.ts";
 import { mcpZhCN } from "./mcp_zh-CN.ts";
+import { channelsZhCN } from "./channels_zh-CN.ts";
 import { skillsZhCN } from "./skills_zh-CN.ts";
 
 /** Simplified Chinese strings, with the same keys as `en`. */
@@ -182,6 +183,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...onboardingZhCN,
   ...skillsZhCN,
   ...mcpZhCN,
+  ...channelsZhCN,
   ...memoryZhCN,
   ...profileZhCN,
   ...feedZhCN,

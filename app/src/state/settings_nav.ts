@@ -12,6 +12,7 @@ export type SettingsSection =
   | "providers"
   | "skills"
   | "tools"
+  | "channels"
   | "memory"
   | "usage"
   | "appearance"

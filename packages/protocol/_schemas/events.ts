@@ -20,6 +20,7 @@ import { ProviderId } from "./domain/provider.ts";
 import { docs } from "./docs.ts";
 import { ThreadCompaction, ThreadSettings } from "./domain/compaction.ts";
 import { McpServerSummary } from "./domain/mcp.ts";
+import { ChannelStatusSummary } from "./domain/channel.ts";
 
 /** Scope ids a payload mirrors from its envelope (present exactly when non-null there). */
 const mirrored = {
@@ -172,6 +173,8 @@ export const EVENT_PAYLOADS = {
    * whole picture; this says which server to look at again.
    */
   "mcp.status_changed": payload({ server: McpServerSummary }),
+  /** A channel's state changed (runtime-wide: no thread); `channel.list` has the rest. */
+  "channel.status_changed": payload({ channel: ChannelStatusSummary }),
   /**
    * A running tool call reported how far it got (an MCP tool's progress notifications; at
    * most a few a second are journaled). Scoped to the tool_call item; the result settles it.

@@ -20,6 +20,7 @@ import { searchMethods } from "./methods/search.ts";
 import { mcpMethods } from "./methods/mcp.ts";
 import { gatewayMethods } from "./methods/gateway.ts";
 import { toolMethods } from "./methods/tool.ts";
+import { channelMethods } from "./methods/channel.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
@@ -39,6 +40,7 @@ export const METHODS = {
   ...mcpMethods,
   ...gatewayMethods,
   ...toolMethods,
+  ...channelMethods,
   ...runtimeMethods,
 } as const;
 

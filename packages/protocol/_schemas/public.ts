@@ -92,6 +92,14 @@ export {
   McpTool,
   McpTransport,
 } from "./domain/mcp.ts";
+export {
+  ChannelKind,
+  ChannelOutboxFailure,
+  ChannelOwner,
+  ChannelState,
+  ChannelStatus,
+  ChannelStatusSummary,
+} from "./domain/channel.ts";
 export { Settings } from "./domain/settings.ts";
 export {
   HighRiskCommands,

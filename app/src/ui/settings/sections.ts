@@ -12,6 +12,7 @@ import { GeneralSection } from "./GeneralSection.tsx";
 import { AppearanceSection } from "./AppearanceSection.tsx";
 import { SkillsSection } from "./SkillsSection.tsx";
 import { McpSection } from "./McpSection.tsx";
+import { ChannelsSection } from "./ChannelsSection.tsx";
 import { MemorySection } from "./MemorySection.tsx";
 import { UsageSection } from "./UsageSection.tsx";
 import { PermissionsSection } from "./PermissionsSection.tsx";
@@ -30,6 +31,7 @@ export const SECTIONS: readonly SectionEntry[] = [
   { id: "providers", labelKey: "settings.section.providers", component: ProvidersSection },
   { id: "skills", labelKey: "settings.section.skills", component: SkillsSection },
   { id: "tools", labelKey: "settings.section.tools", component: McpSection },
+  { id: "channels", labelKey: "settings.section.channels", component: ChannelsSection },
   { id: "memory", labelKey: "settings.section.memory", component: MemorySection },
   { id: "usage", labelKey: "settings.section.usage", component: UsageSection },
   { id: "appearance", labelKey: "settings.section.appearance", component: AppearanceSection },
