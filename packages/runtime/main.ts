@@ -1,29 +1,20 @@
 /**
- * The `daedalus` command: `serve`, `login`, `token [--rotate]`, `version`, and
- * `storage check|verify [--head SEQ:HASH]|backup --output FILE|repair-projections|export
- * --thread ID [--format jsonl|markdown]`. Machine-readable results
- * go to stdout, everything else to stderr.
+ * The `daedalus` command: `serve` (the default), `run` (one headless Turn), `threads`,
+ * `show`, `login`, `token [--rotate]`, `version`, `help`, and `storage check|verify [--head
+ * SEQ:HASH]|backup --output FILE|repair-projections|export --thread ID [--format
+ * jsonl|markdown]`. The command table (cli/commands.ts) defines every flag; `daedalus help
+ * COMMAND` prints them. Machine-readable results go to stdout, everything else to stderr;
+ * a usage error is one line on stderr and exit code 2.
+ *
+ * Each command's modules are loaded when it runs: `daedalus run` never loads the HTTP
+ * server or the web app, `daedalus version` loads nothing.
  *
  * @module
  */
-import {
-  homePaths,
-  resolveHome,
-  storageBackup,
-  storageCheck,
-  storageExportTo,
-  storageRepairProjections,
-  storageVerify,
-} from "@daedalus/storage";
+import { type CommandLine, flagMap, parseCommandLine, UsageError } from "./cli/args.ts";
+import { commandHelp, overviewHelp } from "./cli/help.ts";
+import { isCommandName } from "./cli/commands.ts";
 import { RUNTIME_VERSION } from "./version.ts";
-import { serve } from "./cli/serve.ts";
-import { login } from "./cli/login.ts";
-import { loadOrCreateToken, rotateToken } from "./server/auth_token.ts";
-
-const USAGE = "usage: daedalus [serve [--host H] [--port P] | login [--host H] [--port P] | " +
-  "token [--rotate] | version | " +
-  "storage check | storage verify [--head SEQ:HASH] | storage backup --output FILE | " +
-  "storage repair-projections | storage export --thread ID [--format jsonl|markdown]] [--home DIR]";
 
 /**
  * Runs the command line.
@@ -32,30 +23,97 @@ const USAGE = "usage: daedalus [serve [--host H] [--port P] | login [--host H] [
  * @returns the exit code
  */
 export async function main(args: string[]): Promise<number> {
-  let parsed;
+  let line: CommandLine;
   try {
-    parsed = parseArgs(args);
+    line = parseCommandLine(args);
   } catch (error) {
-    return usage((error as Error).message);
+    if (error instanceof UsageError) return usage(error);
+    throw error;
   }
-  const { positional, flags } = parsed;
-  const [command = "serve", sub] = positional;
-  if (command === "version") {
-    console.log(`daedalus ${RUNTIME_VERSION}`);
-    return 0;
+  try {
+    return await dispatch(line);
+  } catch (error) {
+    if (error instanceof UsageError) return usage(error);
+    throw error;
   }
-  if (command === "serve") return await startup(() => serve(flags));
-  if (command === "login") return await startup(() => login(flags, Deno.env.toObject()));
-  if (command === "token") return await startup(() => token(flags));
-  if (command !== "storage") return usage(`unknown command "${command}"`);
+}
+
+async function dispatch(line: CommandLine): Promise<number> {
+  const { command } = line;
+  if (line.help || command === "help") return help(line);
+  const flags = flagMap(line.values);
+  switch (command) {
+    case "version":
+      console.log(`daedalus ${RUNTIME_VERSION}`);
+      return 0;
+    case "serve": {
+      const { serve } = await import("./cli/serve.ts");
+      return await startup(() => serve(flags));
+    }
+    case "login": {
+      const { login } = await import("./cli/login.ts");
+      return await startup(() => login(flags, Deno.env.toObject()));
+    }
+    case "token":
+      return await startup(() => token(flags));
+    case "run": {
+      const { runCommand } = await import("./cli/headless.ts");
+      return await startup(() => runCommand(line), "daedalus run");
+    }
+    case "threads":
+    case "show": {
+      const { catalogCommand } = await import("./cli/headless.ts");
+      return await startup(() => catalogCommand(line), `daedalus ${command}`);
+    }
+    case "storage":
+      return await storage(line.positionals[0]!, flags);
+  }
+}
+
+function help(line: CommandLine): number {
+  if (line.command === "help") {
+    const topic = line.positionals[0];
+    if (topic === undefined) return print(overviewHelp());
+    if (!isCommandName(topic)) {
+      return usage(new UsageError(`help: unknown command "${topic}"`));
+    }
+    return print(commandHelp(topic));
+  }
+  return print(line.defaulted ? overviewHelp() : commandHelp(line.command));
+}
+
+function print(text: string): number {
+  Deno.stdout.writeSync(new TextEncoder().encode(text));
+  return 0;
+}
+
+async function storage(sub: string, flags: ReadonlyMap<string, string>): Promise<number> {
+  const {
+    resolveHome,
+    storageBackup,
+    storageCheck,
+    storageExportTo,
+    storageRepairProjections,
+    storageVerify,
+  } = await import("@daedalus/storage");
   const home = flags.get("home") ?? resolveHome();
+  const backup = (output: string | undefined) => {
+    if (!output) throw new UsageError("storage backup needs --output FILE", "storage");
+    return storageBackup(home, output);
+  };
+  const operations = ["check", "verify", "backup", "repair-projections", "export"];
+  if (!operations.includes(sub)) {
+    return usage(
+      new UsageError(`Unknown storage operation "${sub}" (${operations.join(", ")})`, "storage"),
+    );
+  }
   try {
     if (sub === "export") {
       const threadId = flags.get("thread");
       const format = flags.get("format") ?? "jsonl";
-      if (!threadId) return usage("storage export needs --thread ID");
+      if (!threadId) throw new UsageError("storage export needs --thread ID", "storage");
       if (format !== "jsonl" && format !== "markdown") {
-        return usage(`unknown export format "${format}" (jsonl or markdown)`);
+        throw new UsageError(`Unknown export format "${format}" (jsonl or markdown)`, "storage");
       }
       const encoder = new TextEncoder();
       await storageExportTo(home, threadId, format, async (chunk) => {
@@ -67,21 +125,21 @@ export async function main(args: string[]): Promise<number> {
     let head;
     if (sub === "verify" && flags.has("head")) {
       head = parseHead(flags.get("head")!);
-      if (!head) return usage("--head must be SEQ:HASH (the head a verify reported)");
+      if (!head) {
+        throw new UsageError("--head must be SEQ:HASH (the head a verify reported)", "storage");
+      }
     }
     const report = sub === "check"
       ? await storageCheck(home)
       : sub === "verify"
       ? await storageVerify(home, head)
       : sub === "backup"
-      ? await backup(home, flags.get("output"))
-      : sub === "repair-projections"
-      ? await storageRepairProjections(home)
-      : null;
-    if (!report) return usage(`unknown storage operation "${sub ?? ""}"`);
+      ? await backup(flags.get("output"))
+      : await storageRepairProjections(home);
     console.log(JSON.stringify(report));
     return report.ok ? 0 : 1;
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as { code?: unknown }).code;
     console.log(JSON.stringify({
       operation: `storage.${String(sub).replace(/-/g, "_")}`,
@@ -96,14 +154,18 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
-/** Runs a command, turning start-up failures into one clear line and exit code 1. */
-async function startup(run: () => Promise<number>): Promise<number> {
+/**
+ * Runs a command, turning its failures into one clear line and exit code 1 (a usage error
+ * goes on to exit code 2).
+ */
+async function startup(run: () => Promise<number>, prefix = "daedalus"): Promise<number> {
   try {
     return await run();
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as { code?: unknown }).code;
     console.error(
-      `daedalus: ${(error as Error).message}${typeof code === "string" ? ` (${code})` : ""}`,
+      `${prefix}: ${(error as Error).message}${typeof code === "string" ? ` (${code})` : ""}`,
     );
     return 1;
   }
@@ -111,6 +173,10 @@ async function startup(run: () => Promise<number>): Promise<number> {
 
 /** `daedalus token [--rotate]`: prints the access token; `--rotate` replaces it first. */
 async function token(flags: ReadonlyMap<string, string>): Promise<number> {
+  const [{ homePaths, resolveHome }, { loadOrCreateToken, rotateToken }] = await Promise.all([
+    import("@daedalus/storage"),
+    import("./server/auth_token.ts"),
+  ]);
   const home = flags.get("home") ?? resolveHome();
   const authPath = homePaths(home).auth;
   const value = flags.has("rotate")
@@ -123,13 +189,6 @@ async function token(flags: ReadonlyMap<string, string>): Promise<number> {
   return 0;
 }
 
-function backup(home: string, output: string | undefined) {
-  if (!output) {
-    throw Object.assign(new Error("storage backup needs --output FILE"), { code: "usage" });
-  }
-  return storageBackup(home, output);
-}
-
 /** `SEQ:HASH` as `storage verify` reports a head; undefined when malformed. */
 export function parseHead(text: string): { seq: number; hash: string } | undefined {
   const match = /^([1-9][0-9]{0,15}):([0-9a-f]{64})$/.exec(text);
@@ -138,33 +197,11 @@ export function parseHead(text: string): { seq: number; hash: string } | undefin
   return Number.isSafeInteger(seq) ? { seq, hash: match[2]! } : undefined;
 }
 
-function usage(problem: string): number {
-  console.error(`daedalus: ${problem}\n${USAGE}`);
+/** One line on stderr naming the problem and where the flags are described; exit code 2. */
+function usage(error: UsageError): number {
+  const where = error.command ? `daedalus help ${error.command}` : "daedalus --help";
+  console.error(`daedalus: ${error.message} (see \`${where}\`)`);
   return 2;
-}
-
-/** Flags that take no value. */
-const SWITCHES = new Set(["rotate"]);
-
-function parseArgs(args: string[]): { positional: string[]; flags: Map<string, string> } {
-  const positional: string[] = [];
-  const flags = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? "";
-    if (!arg.startsWith("--")) {
-      positional.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split("=", 2) as [string, string | undefined];
-    if (SWITCHES.has(name)) {
-      flags.set(name, "true");
-      continue;
-    }
-    const value = inline ?? args[++i];
-    if (value === undefined) throw new Error(`--${name} needs a value`);
-    flags.set(name, value);
-  }
-  return { positional, flags };
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -9,6 +9,7 @@ import { startRuntime } from "../runtime.ts";
 import { installLogRedaction } from "../security/log_redaction.ts";
 import { ProtectedValues } from "../security/protected_values.ts";
 import { readServeOptions } from "./serve_options.ts";
+import { removeRuntimeAddress, writeRuntimeAddress } from "./runtime_address.ts";
 import { LOGIN_CODE_TTL_MS } from "../server/limits.ts";
 import { createCircuitBreakers, type ToolDefinition } from "@daedalus/tools";
 import type { Provider } from "../providers/provider.ts";
@@ -84,6 +85,12 @@ export async function serve(
     home: options.home,
     pid: Deno.pid,
   }));
+  // `daedalus run` attaches to this runtime through it; without it, run fails on the lock.
+  await writeRuntimeAddress(options.home, { url: runtime.url, pid: Deno.pid }).catch((error) =>
+    console.error(
+      `runtime.json cannot be written (${error.message}); \`daedalus run\` cannot attach`,
+    )
+  );
   // A one-time code, never the token: browsers keep the URLs they open.
   console.error(`Daedalus is running. Open ${await runtime.loginUrl()}`);
   console.error(
@@ -91,6 +98,7 @@ export async function serve(
       "`daedalus login` (deno task login) prints a fresh one.",
   );
   await runtime.shutdownRequested;
+  await removeRuntimeAddress(options.home, Deno.pid);
   await runtime.shutdown();
   Deno.removeSignalListener("SIGINT", stop);
   if (Deno.build.os !== "windows") Deno.removeSignalListener("SIGTERM", stop);
