@@ -62,8 +62,10 @@ export async function runTurn(
   let deliver: ((event: JournalEvent) => void) | null = null;
   const unsubscribe = session.onEvent((event) => deliver ? deliver(event) : seen.push(event));
   try {
-    const threadId = await chooseThread(session, request, io.content.prompt);
-    const model = await chooseModel(session, request, threadId);
+    // Reads first: a bad --model leaves no empty thread behind.
+    const existing = await existingThread(session, request);
+    const model = await chooseModel(session, request, existing);
+    const threadId = existing ?? await createThread(session, request, io.content.prompt);
     const started = await session.call("turn.start", {
       threadId,
       content: io.content.prompt,
@@ -201,11 +203,8 @@ function approvalNotice(
     `it, ${allow}${answer}`;
 }
 
-async function chooseThread(
-  session: HomeSession,
-  request: RunRequest,
-  prompt: string,
-): Promise<string> {
+/** The thread `--thread` or `--continue` names, or null for a new one. */
+async function existingThread(session: HomeSession, request: RunRequest): Promise<string | null> {
   const choice = request.thread;
   if (choice.kind === "id") {
     try {
@@ -223,11 +222,22 @@ async function chooseThread(
     if (!newest) throw new UsageError("--continue: there is no thread to continue", "run");
     return newest.id;
   }
+  return null;
+}
+
+async function createThread(
+  session: HomeSession,
+  request: RunRequest,
+  prompt: string,
+): Promise<string> {
+  const choice = request.thread;
   const { thread } = await session.call("thread.create", {
     // A served runtime titles its threads after their first Run; a one-shot process exits
     // before that, so the prompt's first line names the thread in `daedalus threads`.
     ...(session.mode === "in_process" ? { title: titleOf(prompt) } : {}),
-    ...(choice.workspace === null ? {} : { workspace: { rootUri: choice.workspace } }),
+    ...(choice.kind === "new" && choice.workspace !== null
+      ? { workspace: { rootUri: choice.workspace } }
+      : {}),
   });
   return thread.id;
 }
@@ -235,7 +245,7 @@ async function chooseThread(
 async function chooseModel(
   session: HomeSession,
   request: RunRequest,
-  threadId: string,
+  threadId: string | null,
 ): Promise<{ providerId: string; modelId: string }> {
   const { models } = await session.call("model.list", {});
   const enabled = models.filter((model) => model.enabled);
@@ -251,7 +261,7 @@ async function chooseModel(
     }
     return request.model;
   }
-  if (request.thread.kind !== "new") {
+  if (threadId !== null) {
     const { turns } = await session.call("turn.list", {
       threadId,
       limit: 1,

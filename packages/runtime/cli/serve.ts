@@ -78,6 +78,13 @@ export async function serve(
   const stop = () => void runtime.shutdown();
   Deno.addSignalListener("SIGINT", stop);
   if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
+  // `daedalus run` attaches to this runtime through it (written before
+  // the ready line, so whoever reads that line finds it).
+  await writeRuntimeAddress(options.home, { url: runtime.url, pid: Deno.pid }).catch((error) =>
+    console.error(
+      `runtime.json cannot be written (${error.message}); \`daedalus run\` cannot attach`,
+    )
+  );
   console.log(JSON.stringify({
     ready: true,
     url: runtime.url,
@@ -85,12 +92,6 @@ export async function serve(
     home: options.home,
     pid: Deno.pid,
   }));
-  // `daedalus run` attaches to this runtime through it; without it, run fails on the lock.
-  await writeRuntimeAddress(options.home, { url: runtime.url, pid: Deno.pid }).catch((error) =>
-    console.error(
-      `runtime.json cannot be written (${error.message}); \`daedalus run\` cannot attach`,
-    )
-  );
   // A one-time code, never the token: browsers keep the URLs they open.
   console.error(`Daedalus is running. Open ${await runtime.loginUrl()}`);
   console.error(
