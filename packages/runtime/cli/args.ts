@@ -49,14 +49,19 @@ const HELP_OPTION = { type: "boolean", short: "h" } as const;
 /**
  * Parses the arguments after the program name.
  *
- * @param args e.g. `["run", "--json", "hello"]`
+ * @param input e.g. `["run", "--json", "hello"]`
  * @returns the command, its positionals and its flags
  * @throws {UsageError} for an unknown command or flag, a missing value, a value given to a
  *   switch, a flag of another command, or too few or too many positional arguments
  */
-export function parseCommandLine(args: readonly string[]): CommandLine {
+export function parseCommandLine(input: readonly string[]): CommandLine {
+  // `deno task run -- --json hi` hands over `run -- --json hi`: a `--` right after the
+  // command's name is the task's separator, not the end of the flags (a later one is).
+  const args = isCommandName(input[0] ?? "") && input[1] === "--"
+    ? [input[0]!, ...input.slice(2)]
+    : input;
   // First pass with every command's flags: finds the command wherever the flags are.
-  const all = parse(args, allOptions(), null);
+  const all = parse(args, allOptions(), args.find(isCommandName) ?? null);
   const [first, ...rest] = all.positionals;
   const command: CommandName = first === undefined ? "serve" : checkCommand(first);
   const spec: CommandSpec = COMMANDS[command];
