@@ -15,6 +15,7 @@ import { type CommandLine, flagMap, parseCommandLine, UsageError } from "./cli/a
 import { commandHelp, overviewHelp } from "./cli/help.ts";
 import { isCommandName } from "./cli/commands.ts";
 import { RUNTIME_VERSION } from "./version.ts";
+import { load } from "./cli/_load.ts";
 
 /**
  * Runs the command line.
@@ -47,22 +48,34 @@ async function dispatch(line: CommandLine): Promise<number> {
       console.log(`daedalus ${RUNTIME_VERSION}`);
       return 0;
     case "serve": {
-      const { serve } = await import("./cli/serve.ts");
+      const { serve }: typeof import("./cli/serve.ts") = await load(
+        "./cli/serve.ts",
+        import.meta.url,
+      );
       return await startup(() => serve(flags));
     }
     case "login": {
-      const { login } = await import("./cli/login.ts");
+      const { login }: typeof import("./cli/login.ts") = await load(
+        "./cli/login.ts",
+        import.meta.url,
+      );
       return await startup(() => login(flags, Deno.env.toObject()));
     }
     case "token":
       return await startup(() => token(flags));
     case "run": {
-      const { runCommand } = await import("./cli/headless.ts");
+      const { runCommand }: typeof import("./cli/headless.ts") = await load(
+        "./cli/headless.ts",
+        import.meta.url,
+      );
       return await startup(() => runCommand(line), "daedalus run");
     }
     case "threads":
     case "show": {
-      const { catalogCommand } = await import("./cli/headless.ts");
+      const { catalogCommand }: typeof import("./cli/headless.ts") = await load(
+        "./cli/headless.ts",
+        import.meta.url,
+      );
       return await startup(() => catalogCommand(line), `daedalus ${command}`);
     }
     case "storage":
@@ -95,7 +108,7 @@ async function storage(sub: string, flags: ReadonlyMap<string, string>): Promise
     storageExportTo,
     storageRepairProjections,
     storageVerify,
-  } = await import("@daedalus/storage");
+  }: typeof import("@daedalus/storage") = await load("@daedalus/storage", import.meta.url);
   const home = flags.get("home") ?? resolveHome();
   const backup = (output: string | undefined) => {
     if (!output) throw new UsageError("storage backup needs --output FILE", "storage");
@@ -174,8 +187,8 @@ async function startup(run: () => Promise<number>, prefix = "daedalus"): Promise
 /** `daedalus token [--rotate]`: prints the access token; `--rotate` replaces it first. */
 async function token(flags: ReadonlyMap<string, string>): Promise<number> {
   const [{ homePaths, resolveHome }, { loadOrCreateToken, rotateToken }] = await Promise.all([
-    import("@daedalus/storage"),
-    import("./server/auth_token.ts"),
+    load<typeof import("@daedalus/storage")>("@daedalus/storage", import.meta.url),
+    load<typeof import("./server/auth_token.ts")>("./server/auth_token.ts", import.meta.url),
   ]);
   const home = flags.get("home") ?? resolveHome();
   const authPath = homePaths(home).auth;

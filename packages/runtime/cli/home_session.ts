@@ -16,6 +16,7 @@ import { RUNTIME_ADDRESS_POLL_MS, RUNTIME_ADDRESS_WAIT_MS } from "./limits.ts";
 import { readAuthFile } from "../server/auth_token.ts";
 import { formatHostHeader } from "../server/guards.ts";
 import { RUNTIME_VERSION } from "../version.ts";
+import { load } from "./_load.ts";
 
 /** An open way into a home. */
 export interface HomeSession {
@@ -91,10 +92,16 @@ async function openInProcess(options: ServeOptions): Promise<HomeSession> {
   // Loaded here: an attached command never pays for the agent loop, tools and SQLite.
   const [{ openRuntimeCore }, { ProtectedValues }, { installLogRedaction }, tools] = await Promise
     .all([
-      import("../runtime_core.ts"),
-      import("../security/protected_values.ts"),
-      import("../security/log_redaction.ts"),
-      import("@daedalus/tools"),
+      load<typeof import("../runtime_core.ts")>("../runtime_core.ts", import.meta.url),
+      load<typeof import("../security/protected_values.ts")>(
+        "../security/protected_values.ts",
+        import.meta.url,
+      ),
+      load<typeof import("../security/log_redaction.ts")>(
+        "../security/log_redaction.ts",
+        import.meta.url,
+      ),
+      load<typeof import("@daedalus/tools")>("@daedalus/tools", import.meta.url),
     ]);
   const protectedValues = new ProtectedValues();
   const logs = installLogRedaction(() => protectedValues);
@@ -151,7 +158,10 @@ async function openInProcess(options: ServeOptions): Promise<HomeSession> {
 async function attach(options: ServeOptions): Promise<HomeSession> {
   const url = await runtimeUrl(options);
   const { token } = await readAuthFile(homePaths(options.home).auth);
-  const { connect } = await import("@daedalus/client");
+  const { connect }: typeof import("@daedalus/client") = await load(
+    "@daedalus/client",
+    import.meta.url,
+  );
   let client;
   try {
     client = await connect({

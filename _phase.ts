@@ -1,0 +1,11 @@
+const t0 = performance.now();
+const m = "./packages/runtime/runtime_core.ts";
+const { openRuntimeCore } = await import(m);
+const t1 = performance.now();
+const root = await Deno.makeTempDir();
+const core = await openRuntimeCore({ home: `${root}/home`, workspacesRoot: `${root}/ws`, lockTimeoutMs: 0, threadTitles: false, memoryRefinement: false });
+const t2 = performance.now();
+await core.close();
+const t3 = performance.now();
+console.log(JSON.stringify({ startup: performance.timeOrigin ? t0 : 0, import: Math.round(t1 - t0), open: Math.round(t2 - t1), close: Math.round(t3 - t2) }));
+await Deno.remove(root, { recursive: true });
