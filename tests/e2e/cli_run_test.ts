@@ -206,3 +206,28 @@ Deno.test("--continue sends the next turn to the newest thread, with its history
   const threads = await daedalus(["threads", "--json"], cli.home.env());
   assert.equal(threads.stdout.trimEnd().split("\n").length, 1, threads.stdout);
 });
+
+Deno.test("--timeout cancels a Run that takes too long: exit 1, timed_out", async () => {
+  await using cli = await makeCliHome();
+  cli.fake.enqueue({
+    sse: [{ data: { choices: [{ index: 0, delta: { content: "Thinking" } }] } }, { stall: true }],
+  });
+  const run = await daedalus(["run", "never finish", "--json", "--timeout", "1"], cli.home.env());
+  assert.equal(run.code, 1, run.describe());
+  assert.match(run.stderr, /--timeout 1 s reached/);
+  const summary = JSON.parse(run.stdout.trimEnd().split("\n").at(-1)!);
+  assert.deepEqual(
+    { status: summary.status, reasonCode: summary.reasonCode },
+    { status: "cancelled", reasonCode: "timed_out" },
+  );
+});
+
+Deno.test("--attach offers a text file to the model with the prompt", async () => {
+  await using cli = await makeCliHome();
+  cli.fake.enqueue({ step: { text: "Seen." } });
+  const file = `${cli.project}/spec.md`;
+  await Deno.writeTextFile(file, "# Spec\nThe attached words.\n");
+  const run = await daedalus(["run", "what does it say?", "--attach", file], cli.home.env());
+  assert.equal(run.code, 0, run.describe());
+  assert.match(JSON.stringify(messagesOf(cli.fake.requests.at(-1))), /The attached words\./);
+});
