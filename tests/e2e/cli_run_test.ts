@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { EventEnvelope, type Turn } from "@daedalus/protocol";
 import { Daedalus, daedalus, makeCliHome, MODEL } from "./_cli.ts";
 
-const ANSI = /\x1b\[/;
+/** The start of an ANSI colour sequence. */
+const ESCAPE = "\x1b[";
 
 /** The fake's messages of its `index`-th request. */
 function messagesOf(request: { body: unknown } | undefined): { role: string; content: unknown }[] {
@@ -22,7 +23,7 @@ Deno.test("run prints a text answer on stdout, nothing else, and exits 0", async
   const run = await daedalus(["run", "say hello"], cli.home.env());
   assert.equal(run.code, 0, run.describe());
   assert.equal(run.stdout, "Hello from the model.\n");
-  assert.doesNotMatch(run.stderr, ANSI, "no colours without a terminal");
+  assert.ok(!run.stderr.includes(ESCAPE), "no colours without a terminal");
   const last = messagesOf(cli.fake.requests.at(-1)).at(-1);
   assert.deepEqual(last, { role: "user", content: "say hello" });
 });
@@ -48,7 +49,7 @@ Deno.test("a tool turn shows the call on stderr, the answer on stdout, and store
   assert.equal(threads.code, 0, threads.describe());
   const [line, ...others] = threads.stdout.trimEnd().split("\n");
   assert.equal(others.length, 0, threads.stdout);
-  assert.match(line!, /^thread_[0-9a-f]{32}  \S+  read notes\.txt$/);
+  assert.match(line!, /^thread_[0-9a-f]{32} {2}\S+ {2}read notes\.txt$/);
   const threadId = line!.split(" ")[0]!;
 
   const show = await daedalus(["show", threadId], cli.home.env());
@@ -222,12 +223,16 @@ Deno.test("--timeout cancels a Run that takes too long: exit 1, timed_out", asyn
   );
 });
 
-Deno.test("--attach offers a text file to the model with the prompt", async () => {
+Deno.test("--attach records a text file on the user message and names it to the model", async () => {
   await using cli = await makeCliHome();
   cli.fake.enqueue({ step: { text: "Seen." } });
   const file = `${cli.project}/spec.md`;
   await Deno.writeTextFile(file, "# Spec\nThe attached words.\n");
   const run = await daedalus(["run", "what does it say?", "--attach", file], cli.home.env());
   assert.equal(run.code, 0, run.describe());
-  assert.match(JSON.stringify(messagesOf(cli.fake.requests.at(-1))), /The attached words\./);
+  // The runtime names a text attachment to the model (which reads it with `read`).
+  assert.match(
+    JSON.stringify(messagesOf(cli.fake.requests.at(-1))),
+    /\[Attached text: [^\]]*\/spec\.md \(text\/markdown, 27 bytes\)/,
+  );
 });
