@@ -426,9 +426,10 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     recordProcess(store, record);
   }
   // Stdio servers a crashed runtime left running go first (a few `ps` calls at most);
-  // then, in the background, no server however slow or broken holds up the start.
+  // then, in the background, no server however slow or broken holds up the start (only
+  // the SDK's modules are loaded first, and only when config.yaml names a server).
   await sweepOrphanServers(join(paths.logs, "mcp"));
-  mcpServers.start(config.mcp);
+  await mcpServers.start(config.mcp);
   let closed: Promise<void> | undefined;
   return {
     store,
