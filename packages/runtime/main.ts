@@ -61,8 +61,13 @@ async function dispatch(line: CommandLine): Promise<number> {
       );
       return await startup(() => login(flags, Deno.env.toObject()));
     }
-    case "token":
+    case "token": {
+      const { token }: typeof import("./cli/maintenance.ts") = await load(
+        "./cli/maintenance.ts",
+        import.meta.url,
+      );
       return await startup(() => token(flags));
+    }
     case "run": {
       const { runCommand }: typeof import("./cli/headless.ts") = await load(
         "./cli/headless.ts",
@@ -78,8 +83,13 @@ async function dispatch(line: CommandLine): Promise<number> {
       );
       return await startup(() => catalogCommand(line), `daedalus ${command}`);
     }
-    case "storage":
+    case "storage": {
+      const { storage }: typeof import("./cli/maintenance.ts") = await load(
+        "./cli/maintenance.ts",
+        import.meta.url,
+      );
       return await storage(line.positionals[0]!, flags);
+    }
   }
 }
 
@@ -100,73 +110,6 @@ function print(text: string): number {
   return 0;
 }
 
-async function storage(sub: string, flags: ReadonlyMap<string, string>): Promise<number> {
-  const {
-    resolveHome,
-    storageBackup,
-    storageCheck,
-    storageExportTo,
-    storageRepairProjections,
-    storageVerify,
-  }: typeof import("@daedalus/storage") = await load("@daedalus/storage", import.meta.url);
-  const home = flags.get("home") ?? resolveHome();
-  const backup = (output: string | undefined) => {
-    if (!output) throw new UsageError("storage backup needs --output FILE", "storage");
-    return storageBackup(home, output);
-  };
-  const operations = ["check", "verify", "backup", "repair-projections", "export"];
-  if (!operations.includes(sub)) {
-    return usage(
-      new UsageError(`Unknown storage operation "${sub}" (${operations.join(", ")})`, "storage"),
-    );
-  }
-  try {
-    if (sub === "export") {
-      const threadId = flags.get("thread");
-      const format = flags.get("format") ?? "jsonl";
-      if (!threadId) throw new UsageError("storage export needs --thread ID", "storage");
-      if (format !== "jsonl" && format !== "markdown") {
-        throw new UsageError(`Unknown export format "${format}" (jsonl or markdown)`, "storage");
-      }
-      const encoder = new TextEncoder();
-      await storageExportTo(home, threadId, format, async (chunk) => {
-        const bytes = encoder.encode(chunk);
-        for (let at = 0; at < bytes.length;) at += await Deno.stdout.write(bytes.subarray(at));
-      });
-      return 0;
-    }
-    let head;
-    if (sub === "verify" && flags.has("head")) {
-      head = parseHead(flags.get("head")!);
-      if (!head) {
-        throw new UsageError("--head must be SEQ:HASH (the head a verify reported)", "storage");
-      }
-    }
-    const report = sub === "check"
-      ? await storageCheck(home)
-      : sub === "verify"
-      ? await storageVerify(home, head)
-      : sub === "backup"
-      ? await backup(flags.get("output"))
-      : await storageRepairProjections(home);
-    console.log(JSON.stringify(report));
-    return report.ok ? 0 : 1;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const code = (error as { code?: unknown }).code;
-    console.log(JSON.stringify({
-      operation: `storage.${String(sub).replace(/-/g, "_")}`,
-      ok: false,
-      error: {
-        code: typeof code === "string" ? code : "storage_failed",
-        message: String((error as Error).message),
-      },
-    }));
-    console.error(`daedalus storage ${sub}: ${(error as Error).message}`);
-    return 1;
-  }
-}
-
 /**
  * Runs a command, turning its failures into one clear line and exit code 1 (a usage error
  * goes on to exit code 2).
@@ -182,32 +125,6 @@ async function startup(run: () => Promise<number>, prefix = "daedalus"): Promise
     );
     return 1;
   }
-}
-
-/** `daedalus token [--rotate]`: prints the access token; `--rotate` replaces it first. */
-async function token(flags: ReadonlyMap<string, string>): Promise<number> {
-  const [{ homePaths, resolveHome }, { loadOrCreateToken, rotateToken }] = await Promise.all([
-    load<typeof import("@daedalus/storage")>("@daedalus/storage", import.meta.url),
-    load<typeof import("./server/auth_token.ts")>("./server/auth_token.ts", import.meta.url),
-  ]);
-  const home = flags.get("home") ?? resolveHome();
-  const authPath = homePaths(home).auth;
-  const value = flags.has("rotate")
-    ? await rotateToken(authPath)
-    : await loadOrCreateToken(authPath);
-  if (flags.has("rotate")) {
-    console.error("Token rotated: every browser session and old token is now invalid.");
-  }
-  console.log(value);
-  return 0;
-}
-
-/** `SEQ:HASH` as `storage verify` reports a head; undefined when malformed. */
-export function parseHead(text: string): { seq: number; hash: string } | undefined {
-  const match = /^([1-9][0-9]{0,15}):([0-9a-f]{64})$/.exec(text);
-  if (!match) return undefined;
-  const seq = Number(match[1]);
-  return Number.isSafeInteger(seq) ? { seq, hash: match[2]! } : undefined;
 }
 
 /** One line on stderr naming the problem and where the flags are described; exit code 2. */

@@ -10,12 +10,11 @@
  */
 import { HomeLockedError, homePaths } from "@daedalus/storage";
 import type { JournalEvent, MethodName, ParamsOf, ResultOf } from "@daedalus/protocol";
-import { readServeOptions } from "./serve_options.ts";
+import { readServeOptions, type ServeOptions } from "./serve_options.ts";
 import { readRuntimeAddress } from "./runtime_address.ts";
 import { RUNTIME_ADDRESS_POLL_MS, RUNTIME_ADDRESS_WAIT_MS } from "./limits.ts";
 import { readAuthFile } from "../server/auth_token.ts";
 import { formatHostHeader } from "../server/guards.ts";
-import { RUNTIME_VERSION } from "../version.ts";
 import { load } from "./_load.ts";
 
 /** An open way into a home. */
@@ -78,119 +77,24 @@ export class HomeSessionError extends Error {
 export async function openHomeSession(options: HomeSessionOptions): Promise<HomeSession> {
   const flags = new Map(options.home === undefined ? [] : [["home", options.home]]);
   const serveOptions = readServeOptions(flags, options.env);
+  // Loaded on use: an attached command never loads the agent loop, tools and SQLite, an
+  // in-process one never loads the WebSocket client.
+  const { openInProcessSession }: typeof import("./in_process_session.ts") = await load(
+    "./in_process_session.ts",
+    import.meta.url,
+  );
   try {
-    return await openInProcess(serveOptions);
+    return await openInProcessSession(serveOptions);
   } catch (error) {
     if (!(error instanceof HomeLockedError)) throw error;
   }
-  return await attach(serveOptions);
-}
-
-type ServeOptions = ReturnType<typeof readServeOptions>;
-
-async function openInProcess(options: ServeOptions): Promise<HomeSession> {
-  // Loaded here: an attached command never pays for the agent loop, tools and SQLite.
-  const [{ openRuntimeCore }, { ProtectedValues }, { installLogRedaction }, tools] = await Promise
-    .all([
-      load<typeof import("../runtime_core.ts")>("../runtime_core.ts", import.meta.url),
-      load<typeof import("../security/protected_values.ts")>(
-        "../security/protected_values.ts",
-        import.meta.url,
-      ),
-      load<typeof import("../security/log_redaction.ts")>(
-        "../security/log_redaction.ts",
-        import.meta.url,
-      ),
-      load<typeof import("@daedalus/tools")>("@daedalus/tools", import.meta.url),
-    ]);
-  const protectedValues = new ProtectedValues();
-  const logs = installLogRedaction(() => protectedValues);
-  const token = await readAuthFile(homePaths(options.home).auth).then(
-    (file) => [file.token],
-    () => [],
-  );
-  let core;
-  try {
-    core = await openRuntimeCore({
-      home: options.home,
-      workspacesRoot: options.workspacesRoot,
-      workers: options.workers,
-      subagentMaxDepth: options.subagentMaxDepth,
-      // Taken at once or not at all: a held home means attaching, not waiting.
-      lockTimeoutMs: 0,
-      // A one-shot process exits when its Run settles: the runtime's after-run model calls
-      // would be cut off half-way (a served runtime makes them when run attaches to it).
-      threadTitles: false,
-      memoryRefinement: false,
-      ...(options.breakerOpenMs === null ? {} : {
-        toolBreakers: tools.createCircuitBreakers({ openMs: options.breakerOpenMs }),
-        providerBreakers: tools.createCircuitBreakers({ openMs: options.breakerOpenMs }),
-      }),
-      protectedSecrets: token,
-      protectedValues,
-    });
-  } catch (error) {
-    logs.uninstall();
-    throw error;
-  }
-  const opened = core;
-  const session = { id: "cli", transport: "websocket" } as const;
-  let closed: Promise<void> | undefined;
-  return {
-    mode: "in_process",
-    url: null,
-    async call(method, params) {
-      const outcome = await opened.dispatcher.dispatch(method, params, session);
-      // As a transport does: the events the call committed go out after its answer.
-      outcome.afterResponse?.();
-      return outcome.result as ResultOf<typeof method>;
-    },
-    onEvent: (listener) => opened.hub.subscribe(listener),
-    lost: new Promise<string>(() => {}),
-    close: () =>
-      closed ??= (async () => {
-        await opened.close();
-        logs.uninstall();
-      })(),
-  };
-}
-
-async function attach(options: ServeOptions): Promise<HomeSession> {
-  const url = await runtimeUrl(options);
-  const { token } = await readAuthFile(homePaths(options.home).auth);
-  const { connect }: typeof import("@daedalus/client") = await load(
-    "@daedalus/client",
+  const url = await runtimeUrl(serveOptions);
+  const { token } = await readAuthFile(homePaths(serveOptions.home).auth);
+  const { connectToRuntime }: typeof import("./attached_session.ts") = await load(
+    "./attached_session.ts",
     import.meta.url,
   );
-  let client;
-  try {
-    client = await connect({
-      url,
-      token,
-      clientInfo: { name: "daedalus-cli", version: RUNTIME_VERSION },
-    });
-  } catch (error) {
-    throw new HomeSessionError(
-      `A runtime holds ${options.home} but does not answer at ${url}: ` +
-        `${(error as Error).message}`,
-      { cause: error },
-    );
-  }
-  const connected = client;
-  const lost = new Promise<string>((resolve) => {
-    connected.onStateChange((state) => {
-      if (state === "offline") resolve(`the connection to the runtime at ${url} was lost`);
-    });
-  });
-  return {
-    mode: "attached",
-    url,
-    call: (method, params) =>
-      (connected.call as (m: MethodName, p: unknown) => Promise<never>)(method, params),
-    onEvent: (listener) => connected.onEvent(listener),
-    lost,
-    close: () => connected.close(),
-  };
+  return await connectToRuntime(url, token, serveOptions.home);
 }
 
 /** The holder's published address, else where `serve` would listen with these options. */
