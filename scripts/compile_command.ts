@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { LAZY_MODULES } from "../packages/runtime/cli/_load.ts";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { RUNTIME_FLAGS } from "./runtime_flags.ts";
@@ -27,6 +28,8 @@ export const EMBEDDED_PATHS: readonly string[] = Object.freeze([
   "app/dist",
   "packages/runtime/tools/sandbox_worker.ts",
   "packages/tools/files/line_search_worker.ts",
+  // The command modules main.ts loads on use (deno compile cannot see them ahead of time).
+  ...LAZY_MODULES,
 ]);
 
 /** Where the executables go by default, relative to the repository root. */

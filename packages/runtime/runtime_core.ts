@@ -120,6 +120,12 @@ export interface RuntimeCoreOptions {
    * decides, read before each extraction (default on).
    */
   memoryRefinement?: boolean;
+  /**
+   * Whether the channels (Telegram) poll and deliver (default on). A one-shot `daedalus
+   * run` turns them off: it would take the bot's updates away from the runtime that owns
+   * them, then exit before answering.
+   */
+  channels?: boolean;
   /** Secrets protected from the start besides the config's (the access token). */
   protectedSecrets?: readonly string[];
   /**
@@ -450,11 +456,12 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     recordProcess(store, record);
   }
   // Stdio servers a crashed runtime left running go first (a few `ps` calls at most);
-  // then, in the background, no server however slow or broken holds up the start.
+  // then, in the background, no server however slow or broken holds up the start (only
+  // the SDK's modules are loaded first, and only when config.yaml names a server).
   await sweepOrphanServers(join(paths.logs, "mcp"));
-  mcpServers.start(config.mcp);
+  await mcpServers.start(config.mcp);
   const dispatcher = createDispatcher(handlers, { protectedValues, holds });
-  channels.start(channelCall(dispatcher, "telegram"));
+  if (options.channels !== false) channels.start(channelCall(dispatcher, "telegram"));
   let closed: Promise<void> | undefined;
   return {
     store,

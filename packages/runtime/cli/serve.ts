@@ -9,6 +9,7 @@ import { startRuntime } from "../runtime.ts";
 import { installLogRedaction } from "../security/log_redaction.ts";
 import { ProtectedValues } from "../security/protected_values.ts";
 import { readServeOptions } from "./serve_options.ts";
+import { removeRuntimeAddress, writeRuntimeAddress } from "./runtime_address.ts";
 import { LOGIN_CODE_TTL_MS } from "../server/limits.ts";
 import { findBuiltApp } from "../server/_static_files.ts";
 import { createCircuitBreakers, type ToolDefinition } from "@daedalus/tools";
@@ -78,6 +79,13 @@ export async function serve(
   const stop = () => void runtime.shutdown();
   Deno.addSignalListener("SIGINT", stop);
   if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
+  // `daedalus run` attaches to this runtime through it (written before
+  // the ready line, so whoever reads that line finds it).
+  await writeRuntimeAddress(options.home, { url: runtime.url, pid: Deno.pid }).catch((error) =>
+    console.error(
+      `runtime.json cannot be written (${error.message}); \`daedalus run\` cannot attach`,
+    )
+  );
   console.log(JSON.stringify({
     ready: true,
     url: runtime.url,
@@ -92,6 +100,7 @@ export async function serve(
       "`daedalus login` (deno task login) prints a fresh one.",
   );
   await runtime.shutdownRequested;
+  await removeRuntimeAddress(options.home, Deno.pid);
   await runtime.shutdown();
   Deno.removeSignalListener("SIGINT", stop);
   if (Deno.build.os !== "windows") Deno.removeSignalListener("SIGTERM", stop);

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import type { McpConfig, McpServerConfig } from "@daedalus/storage";
 import type { ToolDefinition } from "@daedalus/tools";
 import type { Tool } from "./_sdk.ts";
-import { type McpConnectionStatus, ServerConnection } from "./server_connection.ts";
-import { type McpToolDefinition, mcpToolDefinition } from "./mcp_tool.ts";
+import type { McpConnectionStatus, ServerConnection } from "./server_connection.ts";
+import type { McpToolDefinition } from "./mcp_tool.ts";
 import { assignToolNames, type McpToolRef, refKey } from "./tool_names.ts";
 
 /** What the servers need from the runtime. */
@@ -67,6 +67,29 @@ export interface McpServerView {
   readonly logTail: readonly string[];
 }
 
+/** The modules that need the MCP SDK (and ajv): loaded once a server is configured. */
+interface ConnectionModules {
+  readonly connection: typeof import("./server_connection.ts");
+  readonly tool: typeof import("./mcp_tool.ts");
+}
+
+let connectionModules: Promise<ConnectionModules> | undefined;
+let loadedModules: ConnectionModules | undefined;
+
+/**
+ * Loads the SDK's side only when a server is configured: a runtime (or a one-shot
+ * `daedalus run`) without MCP servers never pays for the SDK's module graph (~0.3–0.4 s of
+ * start-up). The specifiers are not literals on purpose: Deno builds the graph of every
+ * literal `import("…")` at start-up, which would load the SDK anyway.
+ */
+function loadConnectionModules(): Promise<ConnectionModules> {
+  const url = (path: string) => new URL(path, import.meta.url).href;
+  return connectionModules ??= Promise.all([
+    import(url("./server_connection.ts")) as Promise<ConnectionModules["connection"]>,
+    import(url("./mcp_tool.ts")) as Promise<ConnectionModules["tool"]>,
+  ]).then(([connection, tool]) => loadedModules = { connection, tool });
+}
+
 /** The runtime's MCP servers. */
 export class McpServers {
   readonly #options: McpServersOptions;
@@ -87,12 +110,17 @@ export class McpServers {
   }
 
   /**
-   * Starts every configured server (in the background: nothing waits for them).
+   * Starts every configured server (in the background: nothing waits for them). With
+   * servers configured it first loads the SDK's modules (once per process).
    *
    * @param config config.yaml's `mcp` section
+   * @returns once the servers are starting (each is visible, `connecting`)
    */
-  start(config: McpConfig | undefined): void {
-    for (const [name, entry] of Object.entries(config?.servers ?? {})) this.#add(name, entry);
+  async start(config: McpConfig | undefined): Promise<void> {
+    const entries = Object.entries(config?.servers ?? {});
+    if (entries.length > 0) await loadConnectionModules();
+    if (this.#closed) return;
+    for (const [name, entry] of entries) this.#add(name, entry);
     this.#sync();
   }
 
@@ -114,6 +142,7 @@ export class McpServers {
     this.#servers.delete(name);
     this.#sync();
     await old?.stop();
+    if (entry !== null) await loadConnectionModules();
     if (entry !== null && !this.#closed) this.#add(name, entry);
     this.#sync();
     this.#options.onChange?.(name);
@@ -204,7 +233,7 @@ export class McpServers {
 
   #add(name: string, entry: McpServerConfig): void {
     const { connectTimeoutMs, restartBackoffMinMs } = this.#options;
-    const server = new ServerConnection(name, entry, {
+    const server = new loadedModules!.connection.ServerConnection(name, entry, {
       logFolder: join(this.#options.logsRoot, "mcp"),
       redact: this.#options.redact,
       ...(connectTimeoutMs ? { connectTimeoutMs } : {}),
@@ -243,7 +272,8 @@ export class McpServers {
       if (entry === undefined || entry.listed !== tool) {
         entry = {
           listed: tool,
-          definition: mcpToolDefinition(
+          // A ready server's tools: its connection loaded the modules before it was added.
+          definition: loadedModules!.tool.mcpToolDefinition(
             { server: ref.server, name, tool, ...permissionOf(server.config) },
             (toolName, args, signal, onProgress, workspaceRoot) =>
               server.callTool(toolName, args, signal, onProgress, workspaceRoot),

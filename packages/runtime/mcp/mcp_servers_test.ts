@@ -32,7 +32,7 @@ async function withServers(
     ...(restartBackoffMinMs ? { restartBackoffMinMs } : {}),
   });
   try {
-    mcp.start({ servers });
+    await mcp.start({ servers });
     await fn(mcp, tools, home);
   } finally {
     await mcp.close();
