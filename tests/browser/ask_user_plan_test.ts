@@ -51,6 +51,11 @@ Deno.test({
         undefined,
         wait,
       );
+      assert.equal(
+        await page.textContent('.tool-row[data-tool="ask_user"] .tool-state'),
+        "waiting for your answer",
+        "the call's row says what it waits for",
+      );
       const card = await page.textContent(PENDING) ?? "";
       assert.match(card, /The agent asks/);
       assert.match(card, /Which port should the server use\?/, "the card shows the question");

@@ -18,6 +18,7 @@ export const questionsEn = {
   "question.declinedMessage": "Declined: “{message}”",
   "question.cancelled": "Cancelled: the run ended before an answer",
   "progress.waitingQuestion": "Waiting for your answer",
+  "question.waiting": "waiting for your answer",
   "plan.label": "Plan",
   "plan.progress": "{done} of {total} done",
   "plan.status.pending": "to do",

@@ -19,6 +19,7 @@ export const questionsZhCN: Record<keyof typeof questionsEn, string> = {
   "question.declinedMessage": "已拒绝：“{message}”",
   "question.cancelled": "已取消：运行在回答前结束",
   "progress.waitingQuestion": "正在等待你的回答",
+  "question.waiting": "等待你的回答",
   "plan.label": "计划",
   "plan.progress": "已完成 {done} / {total}",
   "plan.status.pending": "待办",
