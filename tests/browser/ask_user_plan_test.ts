@@ -3,7 +3,7 @@
  * flags, the scripted model, headless Chromium). An `ask_user` call shows a question card
  * in the feed and the run's progress says it waits for an answer: a choice is a button that
  * answers, a question without choices has a text box where Enter sends; the model reads the
- * answer. A `plan` call pins the plan above the composer with its progress ("1 of 3 done"),
+ * answer (several choices are checkboxes and Send). A `plan` call pins the plan above the composer with its progress ("1 of 3 done"),
  * and it is there again after a reload. Screenshots (light and dark) are saved. Skipped
  * without Chromium.
  */
@@ -80,6 +80,20 @@ Deno.test({
       await page.fill(`${PENDING} textarea`, "Ada");
       await page.press(`${PENDING} textarea`, "Enter");
       await waitForAnswer(page, "Result: The user answered: Ada");
+
+      // Several choices: checkboxes, then Send; the answer lists them in the question's order.
+      const several = {
+        question: "Which platforms?",
+        choices: ["linux", "mac", "windows"],
+        multiple: true,
+      };
+      await startMessage(page, `call: ask_user ${JSON.stringify(several)}`);
+      await page.waitForSelector(`${PENDING} .question-check`, wait);
+      await page.check(`${PENDING} .question-check:has-text("windows") input`);
+      await page.check(`${PENDING} .question-check:has-text("linux") input`);
+      await screenshots(page, dir, PENDING, "question-several");
+      await page.click(`${PENDING} button.approval-allow`);
+      await waitForAnswer(page, "Result: The user picked: linux; windows");
 
       // The plan, pinned above the composer with its progress, also after a reload.
       const plan = {

@@ -13,6 +13,7 @@ export const questionsEn = {
   "question.pickSeveral": "Pick one or more, then send",
   "question.keysText": "Keys: Enter sends · Shift+Enter adds a line",
   "question.keysChoices": "Keys: Tab moves between the choices · Enter picks one",
+  "question.keysSeveral": "Keys: Tab moves between the choices · Space ticks one",
   "question.answered": "Answered: {answer}",
   "question.declined": "Declined to answer",
   "question.declinedMessage": "Declined: “{message}”",

@@ -14,6 +14,7 @@ export const questionsZhCN: Record<keyof typeof questionsEn, string> = {
   "question.pickSeveral": "选择一项或多项，然后发送",
   "question.keysText": "按键：Enter 发送 · Shift+Enter 换行",
   "question.keysChoices": "按键：Tab 在选项间移动 · Enter 选择",
+  "question.keysSeveral": "按键：Tab 在选项间移动 · 空格勾选",
   "question.answered": "已回答：{answer}",
   "question.declined": "已拒绝回答",
   "question.declinedMessage": "已拒绝：“{message}”",

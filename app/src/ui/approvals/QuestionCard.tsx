@@ -169,7 +169,13 @@ function PendingQuestion(props: {
         </button>
       </div>
       <p id={keysId} class="muted approval-keys">
-        {t(choices === null ? "question.keysText" : "question.keysChoices")}
+        {t(
+          choices === null
+            ? "question.keysText"
+            : question.multiple === true
+            ? "question.keysSeveral"
+            : "question.keysChoices",
+        )}
       </p>
       {sending && <p role="status" class="muted">{t("approval.sending")}</p>}
       {answer?.failure && <FailureLine failure={answer.failure} />}
