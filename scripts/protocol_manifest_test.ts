@@ -67,7 +67,7 @@ Deno.test("the manifest lists every method, event, tool and code", () => {
   ) {
     assert.ok(type in manifest.events, `the manifest lacks ${type}`);
   }
-  assert.equal(manifest.tools.length, 21);
+  assert.equal(manifest.tools.length, 23);
   assert.equal(manifest.errors.memoryOperationFailed, -32020);
 });
 

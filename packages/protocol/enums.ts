@@ -5,7 +5,10 @@
  * @module
  */
 
-/** The 21 built-in tool ids the model can call (seed 000 §6.9–§6.10). */
+/**
+ * The 23 built-in tool ids the model can call (seed 000 §6.9–§6.10, and issue 21's `ask_user`
+ * and `plan`).
+ */
 export const TOOL_IDS = [
   "read",
   "write",
@@ -28,6 +31,8 @@ export const TOOL_IDS = [
   "thread_list",
   "thread_read",
   "subagent",
+  "ask_user",
+  "plan",
 ] as const;
 
 /**
@@ -69,13 +74,14 @@ export const PERMISSION_TOOL_GROUPS = [
 
 /**
  * Why a Run waits for the user: a rule asks about a call, a high-risk command, a repeating
- * model, a budget reached.
+ * model, a budget reached, or the model asked the user a question (`ask_user`).
  */
 export const APPROVAL_REASON_CODES = [
   "permission_ask",
   "high_risk_command",
   "loop_detected",
   "budget_reached",
+  "user_question",
 ] as const;
 
 /** What a Run budget limits. */
@@ -97,4 +103,6 @@ export const APPROVAL_DECISIONS_BY_REASON: Readonly<
   loop_detected: ["allow_once", "deny"],
   // Continue with the extension, or stop the Run (`budget_exceeded`).
   budget_reached: ["allow_once", "deny"],
+  // Answer it (allow_once with the answer, which becomes the call's result), or decline.
+  user_question: ["allow_once", "deny"],
 };

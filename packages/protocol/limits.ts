@@ -71,6 +71,14 @@ export const APPROVAL_MESSAGE_MAX_CHARS = 4000;
 export const APPROVAL_SUMMARY_MAX_CHARS = 500;
 /** Most approvals one `approval.list` returns: pending ones are few; resolved ones are history. */
 export const APPROVAL_LIST_MAX_COUNT = 500;
+/** Longest `ask_user` question (chars): a question a person reads on a card, not a document. */
+export const QUESTION_TEXT_MAX_CHARS = 2000;
+/** Most choices an `ask_user` question offers: buttons on one card (issue 21: ≤ 10). */
+export const QUESTION_CHOICES_MAX_COUNT = 10;
+/** Longest choice of an `ask_user` question (chars): a button's label. */
+export const QUESTION_CHOICE_MAX_CHARS = 200;
+/** Longest answer to an `ask_user` question (chars): what the user types back, as for a message. */
+export const QUESTION_ANSWER_MAX_CHARS: number = APPROVAL_MESSAGE_MAX_CHARS;
 
 /** Largest token budget of a Run: beyond any model's reach in one Run, a typo guard. */
 export const BUDGET_TOKENS_MAX = 1_000_000_000_000;

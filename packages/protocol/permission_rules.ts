@@ -46,6 +46,8 @@ export const TOOL_PATTERN_KINDS: Readonly<Record<ToolId, PermissionPatternKind>>
   thread_list: "none",
   thread_read: "none",
   subagent: "none",
+  ask_user: "none",
+  plan: "none",
 };
 
 /**

@@ -150,6 +150,12 @@ export const REQUEST_REASON_CODES = [
   "approval_not_found",
   "approval_already_resolved",
   "approval_decision_invalid",
+  // approval.respond with an `answer`: no pending question by that id (an unknown id, or an
+  // approval that is not an `ask_user` question), one answered or cancelled before, or an
+  // answer the question does not accept (missing, not one of its choices, several for one).
+  "question_not_found",
+  "question_already_answered",
+  "question_answer_invalid",
   // gateway.key.* names a key the runtime does not have.
   "gateway_key_not_found",
   // gateway.key.create when GATEWAY_KEYS_MAX_COUNT keys exist.

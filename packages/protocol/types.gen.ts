@@ -32,6 +32,8 @@ export type Approval = {
   message: ApprovalMessage | null;
   createdAt: Timestamp;
   resolvedAt: Timestamp | null;
+  question?: UserQuestion;
+  answer?: QuestionAnswer;
   [key: string]: unknown;
 };
 /**
@@ -69,7 +71,8 @@ export type ApprovalReasonCode =
   | "permission_ask"
   | "high_risk_command"
   | "loop_detected"
-  | "budget_reached";
+  | "budget_reached"
+  | "user_question";
 /**
  * Why a call needs the user: a permission rule asks, the command is high-risk, or the model repeats
  * itself.
@@ -603,6 +606,9 @@ export type ErrorReasonCode =
   | "approval_not_found"
   | "approval_already_resolved"
   | "approval_decision_invalid"
+  | "question_not_found"
+  | "question_already_answered"
+  | "question_answer_invalid"
   | "gateway_key_not_found"
   | "gateway_keys_full"
   | "tool_not_found"
@@ -1753,6 +1759,17 @@ export type ProviderId = string;
 /** A provider id: lowercase letters, digits, `-` and `_`, starting with a letter or digit. */
 export const ProviderId: Schema<ProviderId> = schemas.ProviderId;
 
+/**
+ * The user's answer to an `ask_user` question: the text typed or the choice picked, or the choices
+ * picked when the question allows several.
+ */
+export type QuestionAnswer = string | string[];
+/**
+ * The user's answer to an `ask_user` question: the text typed or the choice picked, or the choices
+ * picked when the question allows several.
+ */
+export const QuestionAnswer: Schema<QuestionAnswer> = schemas.QuestionAnswer;
+
 /** Reasoning effort levels a model may accept, sent as `reasoning_effort`. */
 export type ReasoningEffort =
   | "none"
@@ -2266,7 +2283,9 @@ export type ToolId =
   | "thread_send"
   | "thread_list"
   | "thread_read"
-  | "subagent";
+  | "subagent"
+  | "ask_user"
+  | "plan";
 /** A built-in tool id, one of `TOOL_IDS`. */
 export const ToolId: Schema<ToolId> = schemas.ToolId;
 
@@ -2373,6 +2392,21 @@ export type UsageSummary = {
 };
 /** Lifetime usage figures (`usage.read`). */
 export const UsageSummary: Schema<UsageSummary> = schemas.UsageSummary;
+
+/**
+ * A question the model asks the user (`ask_user`): its text, and the choices offered when it has
+ * some (several may be picked when `multiple`).
+ */
+export type UserQuestion = {
+  text: string;
+  choices?: string[];
+  multiple?: boolean;
+};
+/**
+ * A question the model asks the user (`ask_user`): its text, and the choices offered when it has
+ * some (several may be picked when `multiple`).
+ */
+export const UserQuestion: Schema<UserQuestion> = schemas.UserQuestion;
 
 /** Where a thread's files live: a managed folder the runtime made, or a project folder. */
 export type Workspace = {
@@ -2616,6 +2650,8 @@ export type EventPayloadMap = {
     message: ApprovalMessage | null;
     createdAt: Timestamp;
     resolvedAt: Timestamp | null;
+    question?: UserQuestion;
+    answer?: QuestionAnswer;
     turnId?: TurnId;
     runId?: RunId;
     itemId?: ItemId;
@@ -2638,6 +2674,8 @@ export type EventPayloadMap = {
     message: ApprovalMessage | null;
     createdAt: Timestamp;
     resolvedAt: Timestamp | null;
+    question?: UserQuestion;
+    answer?: QuestionAnswer;
     clientRequestId?: Identifier;
     turnId?: TurnId;
     runId?: RunId;
@@ -2904,6 +2942,7 @@ export type MethodParamsMap = {
     approvalId: ApprovalId;
     decision: ApprovalDecision;
     message?: ApprovalMessage;
+    answer?: QuestionAnswer;
     clientRequestId?: Identifier;
   };
   "approval.list": {

@@ -25,6 +25,8 @@ import { threadArchiveTool } from "./sessions/thread_archive.ts";
 import { threadSendTool } from "./sessions/thread_send.ts";
 import { subagentTool } from "./sessions/subagent.ts";
 import { memoryTool } from "./memory/memory.ts";
+import { askUserTool } from "./conversation/ask_user.ts";
+import { planTool } from "./conversation/plan.ts";
 
 /** The six file tools: read, write, edit, list, glob, grep. */
 export const FILE_TOOLS: readonly ToolDefinition<unknown>[] = [
@@ -58,10 +60,14 @@ export const SESSION_TOOLS: readonly ToolDefinition<unknown>[] = [
   subagentTool,
 ];
 
-/** All 21 built-in tools: files, processes, memory, sessions. */
+/** The two conversation tools: a question for the user, and the plan the user sees. */
+export const CONVERSATION_TOOLS: readonly ToolDefinition<unknown>[] = [askUserTool, planTool];
+
+/** All 23 built-in tools: files, processes, memory, sessions, conversation. */
 export const BUILTIN_TOOLS: readonly ToolDefinition<unknown>[] = [
   ...FILE_TOOLS,
   ...PROCESS_TOOLS,
   memoryTool,
   ...SESSION_TOOLS,
+  ...CONVERSATION_TOOLS,
 ];

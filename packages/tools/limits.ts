@@ -225,3 +225,11 @@ export const HIGH_RISK_MAX_NESTING_DEPTH = 8;
  * crafted 32 KiB line from overflowing the stack (the line is then `unparseable_command`).
  */
 export const SHELL_PARSE_MAX_NESTING = 64;
+
+// --- The plan tool -------------------------------------------------------------------------
+
+/** Most items of a `plan`: a plan a person follows at a glance above the composer, not a backlog. */
+export const PLAN_ITEMS_MAX_COUNT = 50;
+
+/** Longest text of one `plan` item (chars): one step, one line on the pinned plan. */
+export const PLAN_ITEM_TEXT_MAX_CHARS = 300;

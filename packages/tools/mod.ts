@@ -1,6 +1,7 @@
 /**
- * @daedalus/tools — the tool contract and all 21 built-in tools: files and search,
- * processes, long-term memory, and sessions (history, threads, sub-agents). Tools get a
+ * @daedalus/tools — the tool contract and all 23 built-in tools: files and search,
+ * processes, long-term memory, sessions (history, threads, sub-agents), and the
+ * conversation tools (a question for the user, a visible plan). Tools get a
  * ToolContext from the runtime — ids, workspace, the frozen execution policy, and narrow
  * capabilities (`sessions`, `processes`, `memory`) the runtime implements — and never
  * touch storage.
@@ -55,7 +56,21 @@ export {
   type RunGate,
   type RunGateOptions,
 } from "./gate.ts";
-export { BUILTIN_TOOLS, FILE_TOOLS, PROCESS_TOOLS, SESSION_TOOLS } from "./builtin.ts";
+export {
+  BUILTIN_TOOLS,
+  CONVERSATION_TOOLS,
+  FILE_TOOLS,
+  PROCESS_TOOLS,
+  SESSION_TOOLS,
+} from "./builtin.ts";
+export { AskUserParams, askUserTool, userQuestion } from "./conversation/ask_user.ts";
+export {
+  type PlanItem,
+  type PlanItemStatus,
+  PlanParams,
+  planProgress,
+  planTool,
+} from "./conversation/plan.ts";
 export type {
   DelegatedOutcome,
   DelegatedRun,

@@ -16,6 +16,7 @@ import type {
   PermissionRule,
   ProcessRecord,
   ToolId,
+  UserQuestion,
 } from "@daedalus/protocol";
 import type { SessionOperations } from "./sessions/session_operations.ts";
 import type { ProcessOperations } from "./processes/process_operations.ts";
@@ -201,8 +202,9 @@ export interface ToolResult {
   details?: Record<string, unknown>;
   /**
    * Set when the call did not run because the gate asks the user (only with a Run gate
-   * built with `askUser`): the runtime turns it into an approval and the Run waits. The
-   * rest of the result is the refusal a caller that cannot ask would give the model.
+   * built with `askUser`), or when the call is a question for the user (`ask_user`): the
+   * runtime turns it into an approval and the Run waits. The rest of the result is what a
+   * caller that cannot ask would give the model.
    */
   awaitsApproval?: ApprovalAsk;
 }
@@ -217,6 +219,8 @@ export interface ApprovalAsk {
   readonly target: string | null;
   /** The rule an allow_thread / allow_always answer adds, or null (only allow once, deny). */
   readonly rule: PermissionRule | null;
+  /** The question asked (`user_question` only: the `ask_user` tool). */
+  readonly question?: UserQuestion;
 }
 
 /** A tool. */

@@ -27,6 +27,7 @@ export const approvalsEn = {
     "The run used up a budget you set (tokens, cost, model calls or running time); continuing adds as much again.",
   "approval.reason.loop_detected":
     "The model keeps making the same call with the same result; it may be stuck in a loop.",
+  "approval.reason.user_question": "The agent asked you a question and waits for your answer.",
   "approval.command": "Command",
   "approval.cwd": "In folder",
   "approval.background": "Runs in the background",

@@ -27,6 +27,7 @@ export const approvalsZhCN: Record<keyof typeof approvalsEn, string> = {
   "approval.reason.budget_reached":
     "运行已用完你设定的预算（令牌、费用、模型调用或运行时间）；继续将再增加同样的额度。",
   "approval.reason.loop_detected": "模型反复进行相同的调用并得到相同的结果，可能陷入了循环。",
+  "approval.reason.user_question": "代理向你提出了一个问题，正在等待你的回答。",
   "approval.command": "命令",
   "approval.cwd": "所在目录",
   "approval.background": "在后台运行",

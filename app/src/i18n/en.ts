@@ -2,6 +2,7 @@ import { markdownEn } from "./markdown_en.ts";
 import { toolsEn } from "./tools_en.ts";
 import { healthEn } from "./health_en.ts";
 import { approvalsEn } from "./approvals_en.ts";
+import { questionsEn } from "./questions_en.ts";
 import { attachmentsEn } from "./attachments_en.ts";
 import { feedEn } from "./feed_en.ts";
 import { reasonsEn } from "./reasons_en.ts";
@@ -189,6 +190,7 @@ export const en = {
   ...profileEn,
   ...feedEn,
   ...approvalsEn,
+  ...questionsEn,
   ...healthEn,
   ...toolsEn,
   ...gatewayEn,

@@ -88,6 +88,10 @@ export const reasonsEn = {
   "reason.error.approval_not_found": "This approval request no longer exists.",
   "reason.error.approval_already_resolved": "This request was already answered or cancelled.",
   "reason.error.approval_decision_invalid": "This request does not accept that answer.",
+  "reason.error.question_not_found": "This question no longer exists.",
+  "reason.error.question_already_answered": "This question was already answered or cancelled.",
+  "reason.error.question_answer_invalid":
+    "This question does not accept that answer. Pick one of its choices, or type an answer.",
   "reason.error.permission_rule_changed":
     "The rules changed since this list was shown; nothing was removed. The list now shows what is stored.",
   "reason.error.run_mismatch": "The run does not belong to this thread.",

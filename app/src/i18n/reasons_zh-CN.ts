@@ -67,6 +67,9 @@ export const reasonsZhCN: Record<keyof typeof reasonsEn, string> = {
   "reason.error.approval_not_found": "此审批请求已不存在。",
   "reason.error.approval_already_resolved": "此请求已被回答或取消。",
   "reason.error.approval_decision_invalid": "此请求不接受该回答。",
+  "reason.error.question_not_found": "此问题已不存在。",
+  "reason.error.question_already_answered": "此问题已被回答或取消。",
+  "reason.error.question_answer_invalid": "此问题不接受该回答。请选择其中一个选项，或输入回答。",
   "reason.error.permission_rule_changed":
     "显示此列表后规则已更改，未删除任何规则。列表现已显示已存储的规则。",
   "reason.error.run_mismatch": "该运行不属于此会话。",

@@ -3,6 +3,7 @@ import { toolsZhCN } from "./tools_zh-CN.ts";
 import { gatewayZhCN } from "./gateway_zh-CN.ts";
 import { healthZhCN } from "./health_zh-CN.ts";
 import { approvalsZhCN } from "./approvals_zh-CN.ts";
+import { questionsZhCN } from "./questions_zh-CN.ts";
 import { feedZhCN } from "./feed_zh-CN.ts";
 import type { MessageKey } from "./en.ts";
 import { attachmentsZhCN } from "./attachments_zh-CN.ts";
@@ -188,6 +189,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...profileZhCN,
   ...feedZhCN,
   ...approvalsZhCN,
+  ...questionsZhCN,
   ...healthZhCN,
   ...toolsZhCN,
   ...gatewayZhCN,

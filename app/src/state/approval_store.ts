@@ -113,6 +113,7 @@ const requestIds = new Map<string, string>();
  * @param decision one of the approval's `decisions`
  * @param message what the model is told (a denial's reason); blank sends none
  * @param call the RPC call, the app's connection by default
+ * @param answer the answer to an `ask_user` question (with allow_once)
  * @returns whether the runtime accepted it
  */
 export async function respondToApproval(
@@ -120,13 +121,14 @@ export async function respondToApproval(
   decision: ApprovalDecision,
   message?: string,
   call: RpcCall = liveCall,
+  answer?: string | string[],
 ): Promise<boolean> {
   if (answers.value[approvalId]?.sending) return false;
   setAnswer(approvalId, { sending: decision, failure: null });
   const text = message?.trim();
   // One id per answer: the same answer repeated after a lost reply is idempotent, while
   // another answer is a request of its own.
-  const answerKey = JSON.stringify([approvalId, decision, text ?? ""]);
+  const answerKey = JSON.stringify([approvalId, decision, text ?? "", answer ?? null]);
   const clientRequestId = requestIds.get(answerKey) ?? crypto.randomUUID();
   requestIds.set(answerKey, clientRequestId);
   try {
@@ -135,6 +137,7 @@ export async function respondToApproval(
       decision,
       clientRequestId,
       ...(text ? { message: text } : {}),
+      ...(answer !== undefined ? { answer } : {}),
     });
     landApprovals([approval]);
     setAnswer(approvalId, { sending: null, failure: null });

@@ -127,3 +127,18 @@ export function threadsAwaitingApproval(state: ApprovalsState): ReadonlySet<stri
   }
   return ids;
 }
+
+/**
+ * Whether a Run waits for the user's answer to a question (`ask_user`) rather than for an
+ * approval: its pending approval asks one.
+ *
+ * @param state the known approvals
+ * @param runId the run
+ * @returns true when the Run's pending approval is a question
+ */
+export function runAwaitsAnswer(state: ApprovalsState, runId: string): boolean {
+  return Object.values(state.byId).some((approval) =>
+    approval.runId === runId && approval.status === "pending" &&
+    approval.reasonCode === "user_question"
+  );
+}

@@ -27,6 +27,7 @@ import { AttachmentChips } from "./attachments/AttachmentChips.tsx";
 import { EffortMenu } from "./attachments/EffortMenu.tsx";
 import { openSettings } from "../state/settings_nav.ts";
 import { ContextMeter } from "./ContextMeter.tsx";
+import { PlanPin } from "./plan/PlanPin.tsx";
 import { t } from "../i18n/i18n.ts";
 
 /**
@@ -138,6 +139,7 @@ export function Composer() {
         attachFiles(threadId, [...(event.dataTransfer?.files ?? [])]);
       }}
     >
+      <PlanPin />
       {dropping.value && <p class="drop-hint" aria-live="polite">{t("attachments.drop")}</p>}
       <ProjectCard threadId={openThreadId} />
       {/* One box like a chat app's: attachments, the text and its controls together. */}

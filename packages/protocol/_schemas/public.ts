@@ -157,7 +157,7 @@ export {
   ThreadSettings,
 } from "./domain/compaction.ts";
 export { ProcessOutputPage, ProcessRecord } from "./domain/process.ts";
-export { Approval, ApprovalMessage } from "./domain/approval.ts";
+export { Approval, ApprovalMessage, QuestionAnswer, UserQuestion } from "./domain/approval.ts";
 export { BudgetKind, BudgetReached, ModelPrice, RunBudget } from "./domain/budget.ts";
 export { BreakerSnapshot } from "./methods/breaker.ts";
 export { ToolSummary } from "./methods/tool.ts";

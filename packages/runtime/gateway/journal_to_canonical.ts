@@ -128,6 +128,8 @@ export function canonicalStep(state: CanonicalFoldState, event: JournalEvent): C
             risk: p.risk,
             reasonCode: p.reasonCode,
             decisions: p.decisions,
+            // An `ask_user` question (reasonCode user_question): its text and choices.
+            ...(p.question !== undefined ? { question: p.question } : {}),
           },
         }],
       };

@@ -399,6 +399,41 @@ const CASES: { name: string; journal: () => JournalEvent[]; expected: CanonicalE
     ],
   },
   {
+    name: "an ask_user question is an interrupt carrying the question",
+    journal: () => [
+      journal("approval.requested", {
+        ...approvalFields,
+        tool: "ask_user",
+        summary: "Which port?",
+        target: null,
+        risk: "read",
+        reasonCode: "user_question",
+        decisions: ["allow_once", "deny"],
+        question: { text: "Which port?", choices: ["8080", "9090"] },
+        status: "pending",
+        decision: null,
+        message: null,
+        resolvedAt: null,
+      }),
+    ],
+    expected: [
+      {
+        type: "interrupt",
+        interruptId: approvalFields.approvalId,
+        nodeName: CALL,
+        message: "Which port?",
+        data: {
+          tool: "ask_user",
+          target: null,
+          risk: "read",
+          reasonCode: "user_question",
+          decisions: ["allow_once", "deny"],
+          question: { text: "Which port?", choices: ["8080", "9090"] },
+        },
+      },
+    ],
+  },
+  {
     name: "a wait for an approval is not a client wait, even with client-side calls open",
     journal: () => [
       itemEvent("item.started", clientCall),

@@ -239,6 +239,7 @@ export async function runToolCalls(
         risk: first.tool.risk,
         reasonCode: first.ask.reasonCode,
         rule: first.ask.rule,
+        ...(first.ask.question !== undefined ? { question: first.ask.question } : {}),
       }));
       return { runFailure, waiting: true };
     }

@@ -3,7 +3,9 @@
  * An answer resolves the approval in the store (the Run turns running again, a denial
  * gives the model the user's words as the call's error) and then queues the Run to go on
  * from the journal. `allow_always` first appends the approval's rule to config.yaml, so a
- * config that cannot be written leaves the approval pending and nothing changed.
+ * config that cannot be written leaves the approval pending and nothing changed. An
+ * `ask_user` question is answered the same way, with `answer` (the store records it as
+ * the call's result).
  *
  * @module
  */
@@ -61,6 +63,7 @@ export function createApprovalHandlers(deps: ApprovalHandlerDeps): ApprovalHandl
         approvalId: params.approvalId,
         decision: params.decision,
         ...(params.message !== undefined ? { message: params.message } : {}),
+        ...(params.answer !== undefined ? { answer: params.answer } : {}),
         ...(params.clientRequestId !== undefined
           ? { clientRequestId: params.clientRequestId }
           : {}),

@@ -2,8 +2,12 @@ import assert from "node:assert/strict";
 import { measureFirstRequest } from "./prompt_size.ts";
 import { builtinToolManifest } from "./manifest.ts";
 
-/** Issue 13's budget for the system prompt plus the tool schemas of all 21 tools ("10 KB"). */
-const PROMPT_MAX_BYTES = 10_000;
+/**
+ * Issue 13's budget for the system prompt plus the tool schemas of its 21 tools ("10 KB"),
+ * plus 700 B for issue 21's two conversation tools (`ask_user`, `plan`: ~1.1 KB together,
+ * the rest paid for by the shortest descriptions they can have).
+ */
+const PROMPT_MAX_BYTES = 10_700;
 
 Deno.test("a fresh thread's first request carries at most 10 KB of system prompt and tool schemas", () => {
   const size = measureFirstRequest();
@@ -19,7 +23,7 @@ Deno.test("a fresh thread's first request carries at most 10 KB of system prompt
       `total           ${size.totalBytes} B`,
     ].join("\n"),
   );
-  assert.equal(size.tools.length, 21, "every built-in tool is offered");
+  assert.equal(size.tools.length, 23, "every built-in tool is offered");
   assert.ok(
     size.totalBytes <= PROMPT_MAX_BYTES,
     `system prompt + tool schemas are ${size.totalBytes} B, over ${PROMPT_MAX_BYTES} B`,

@@ -14,7 +14,9 @@ import {
   type BudgetReached,
   newId,
   type PermissionRule,
+  type QuestionAnswer,
   type ToolRisk,
+  type UserQuestion,
 } from "@daedalus/protocol";
 import type { Committed, StateStore, WriteContext } from "./store.ts";
 import type { StateDatabase } from "./database.ts";
@@ -45,6 +47,8 @@ export interface ApprovalRequest {
    * cannot be named by a rule, and only allow_once and deny are offered.
    */
   rule?: PermissionRule | null;
+  /** The question the call asks (`user_question` only: an `ask_user` call). */
+  question?: UserQuestion;
 }
 
 /** The user's answer. */
@@ -55,12 +59,17 @@ export interface ApprovalAnswer {
   decision: ApprovalDecision;
   /** What the user tells the model (a denial's reason). */
   message?: string;
+  /** The answer to a question (`user_question`, with allow_once): the call's result. */
+  answer?: QuestionAnswer;
   /** Makes a retried answer return the first one instead of `approval_already_resolved`. */
   clientRequestId?: string;
 }
 
 /** The `errorCode` of the tool result a denial gives the model. */
 export const APPROVAL_DENIED_ERROR_CODE = "approval_denied";
+
+/** The `errorCode` of the tool result an `ask_user` question the user declined gives the model. */
+export const QUESTION_DECLINED_ERROR_CODE = "question_declined";
 
 /**
  * Records an approval for a running tool call and turns its Run `waiting`, in one
@@ -80,6 +89,13 @@ export function requestApproval(store: StateStore, request: ApprovalRequest): Co
       throw new StoreError(
         "run_not_active",
         `Run ${request.runId} is ${scope.status}; only a running Run can wait for approval`,
+      );
+    }
+    if ((request.reasonCode === "user_question") !== (request.question !== undefined)) {
+      // A producer's bug, never user input: the tool always sends both or neither.
+      throw new StoreError(
+        "invalid_event",
+        "A question is asked exactly by a user_question approval",
       );
     }
     const call = readItem(context.db, request.toolCallItemId);
@@ -110,6 +126,7 @@ export function requestApproval(store: StateStore, request: ApprovalRequest): Co
       message: null,
       createdAt: context.now,
       resolvedAt: null,
+      ...(request.question !== undefined ? { question: request.question } : {}),
     };
     appendApproval(context, scope, "approval.requested", approval);
     changeState(context, scope, "running", "waiting", {});
@@ -191,15 +208,20 @@ export function requestBudgetApproval(
  */
 export function resolveApproval(store: StateStore, answer: ApprovalAnswer): Committed<Approval> {
   return store.write((context) => {
-    const stored = readStoredApproval(context.db, answer.approvalId);
+    const stored = readAnsweredApproval(context.db, answer);
+    const question = stored.approval.question;
     if (stored.approval.status !== "pending") {
       const retry = answer.clientRequestId !== undefined &&
         stored.clientRequestId === answer.clientRequestId &&
         stored.approval.decision === answer.decision;
       if (retry) return stored.approval;
       throw new StoreError(
-        "approval_already_resolved",
-        `Approval ${answer.approvalId} is already ${stored.approval.status}`,
+        question === undefined ? "approval_already_resolved" : "question_already_answered",
+        question === undefined
+          ? `Approval ${answer.approvalId} is already ${stored.approval.status}`
+          : `Question ${answer.approvalId} was already ${
+            stored.approval.status === "cancelled" ? "cancelled" : "answered"
+          }`,
       );
     }
     if (!stored.approval.decisions.includes(answer.decision)) {
@@ -209,6 +231,7 @@ export function resolveApproval(store: StateStore, answer: ApprovalAnswer): Comm
           `${stored.approval.decisions.join(", ")}, not ${answer.decision}`,
       );
     }
+    const answered = question === undefined ? undefined : checkedAnswer(question, answer);
     const scope = readRunScope(context.db, stored.approval.runId);
     const message = answer.message ?? null;
     const approval: Approval = {
@@ -217,8 +240,16 @@ export function resolveApproval(store: StateStore, answer: ApprovalAnswer): Comm
       decision: answer.decision,
       message,
       resolvedAt: context.now,
+      ...(answered !== undefined ? { answer: answered } : {}),
     };
     appendApproval(context, scope, "approval.resolved", approval, answer.clientRequestId);
+    if (question !== undefined) {
+      // The answer (or the refusal to give one) is the call's result: the call settles here
+      // and the Run goes on with the model's next step, as after a denial.
+      recordAnswer(context, scope, approval, approval.toolCallItemId!);
+      changeState(context, scope, scope.status, "running", {});
+      return approval;
+    }
     if (answer.decision === "deny" && approval.toolCallItemId === null) {
       // A budget the user will not raise ends the Run.
       settleWithin(context, approval.runId, { status: "failed", reasonCode: "budget_exceeded" });
@@ -254,6 +285,94 @@ export function cancelPendingApprovals(context: WriteContext, scope: RunScope): 
       resolvedAt: context.now,
     });
   }
+}
+
+/**
+ * The stored approval an answer names. An answer carrying `answer` is meant for a question:
+ * an unknown id, or an approval that asks no question, is `question_not_found`.
+ */
+function readAnsweredApproval(db: StateDatabase, answer: ApprovalAnswer): StoredApproval {
+  if (answer.answer === undefined) return readStoredApproval(db, answer.approvalId);
+  let stored: StoredApproval;
+  try {
+    stored = readStoredApproval(db, answer.approvalId);
+  } catch (error) {
+    if (!(error instanceof StoreError) || error.code !== "approval_not_found") throw error;
+    throw new StoreError("question_not_found", `Question ${answer.approvalId} does not exist`);
+  }
+  if (stored.approval.question === undefined) {
+    throw new StoreError(
+      "question_not_found",
+      `Approval ${answer.approvalId} (${stored.approval.reasonCode}) asks no question to answer`,
+    );
+  }
+  return stored;
+}
+
+/**
+ * The answer a question accepts: allow_once needs one (typed text for a question without
+ * choices, one of the choices, or several of them when it allows that); deny takes none.
+ */
+function checkedAnswer(question: UserQuestion, answer: ApprovalAnswer): QuestionAnswer | undefined {
+  const invalid = (why: string) =>
+    new StoreError("question_answer_invalid", `Question ${answer.approvalId}: ${why}`);
+  if (answer.decision === "deny") {
+    if (answer.answer !== undefined) throw invalid("a declined question takes no answer");
+    return undefined;
+  }
+  const given = answer.answer;
+  if (given === undefined) throw invalid("allow_once needs the answer");
+  const picked = typeof given === "string" ? [given] : given;
+  if (typeof given !== "string" && question.multiple !== true) {
+    throw invalid("this question takes one answer, not a list");
+  }
+  if (question.choices !== undefined) {
+    const offered = new Set(question.choices);
+    const other = picked.find((choice) => !offered.has(choice));
+    if (other !== undefined) {
+      throw invalid(`"${other}" is not one of its choices (${question.choices.join(", ")})`);
+    }
+    if (new Set(picked).size !== picked.length) throw invalid("a choice is picked twice");
+  } else if (typeof given !== "string") {
+    throw invalid("a question without choices takes a text answer");
+  }
+  return given;
+}
+
+/**
+ * The answered (or declined) question's call settles: completed with the answer as its
+ * result, or failed with `question_declined` and the user's message.
+ */
+function recordAnswer(
+  context: WriteContext,
+  scope: RunScope,
+  approval: Approval,
+  toolCallItemId: string,
+): void {
+  const answer = approval.answer;
+  const status = answer === undefined ? "failed" : "completed";
+  const call = finishItem(context, toolCallItemId, { status });
+  const content = answer !== undefined
+    ? typeof answer === "string"
+      ? `The user answered: ${answer}`
+      : `The user picked: ${answer.join("; ")}`
+    : approval.message === null
+    ? "The user declined to answer the question."
+    : `The user declined to answer the question: ${approval.message}`;
+  addItem(context, scope, {
+    kind: "tool_result",
+    role: "tool",
+    status,
+    content,
+    data: {
+      toolCallItemId: call.id,
+      toolId: approval.tool,
+      callId: call.data.callId ?? null,
+      isError: answer === undefined,
+      ...(answer === undefined ? { errorCode: QUESTION_DECLINED_ERROR_CODE } : { answer }),
+      approvalId: approval.approvalId,
+    },
+  });
 }
 
 /** The denied call fails and the model gets the user's words as the tool's error. */

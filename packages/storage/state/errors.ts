@@ -172,6 +172,9 @@ export type StoreErrorCode =
   | "approval_not_found"
   | "approval_already_resolved"
   | "approval_decision_invalid"
+  | "question_not_found"
+  | "question_already_answered"
+  | "question_answer_invalid"
   | "tool_call_not_pending";
 
 /** The journal refused an event (a bug in its producer, never user input). */

@@ -39,7 +39,7 @@ Deno.test("callTarget: process_start touches its command, every other tool nothi
   const others = TOOL_IDS.filter((id) =>
     !["read", "write", "edit", "list", "glob", "grep", "process_start"].includes(id)
   );
-  assert.equal(others.length, 14, "the 14 tools without a target");
+  assert.equal(others.length, 16, "the 16 tools without a target");
   for (const toolId of [...others, "mcp_tool_of_a_server"]) {
     assert.deepEqual(
       callTarget(toolId, { path: "/etc", command: "rm" }, roots),

@@ -71,6 +71,9 @@ export const NON_FAILURE_CODES: ReadonlySet<string> = new Set([
   // runtime cannot ask for yet; config.yaml's permissions cannot be used: every call refused.
   "approval_required",
   "high_risk_command",
+  // An `ask_user` question waits for the user's answer, or nobody can answer it here.
+  "question_pending",
+  "question_unavailable",
   "invalid_permission_rule",
   "permission_config_invalid",
   // The target does not exist or is not what the call assumed.

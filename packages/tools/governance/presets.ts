@@ -50,6 +50,15 @@ const FOLLOW_STARTED_PROCESSES: readonly PermissionRule[] = [
 const MEMORY: PermissionRule = { tool: "group:memory", decision: "allow" };
 
 /**
+ * Talking with the user touches nothing: a question (answered by the user, who is asked
+ * anyway) and the plan the user sees run in every mode.
+ */
+const CONVERSATION: readonly PermissionRule[] = [
+  { tool: "ask_user", decision: "allow" },
+  { tool: "plan", decision: "allow" },
+];
+
+/**
  * Every preset's rules. `read_only`: reads inside the workspace (and memory), nothing else.
  * `workspace_write`: reads and writes inside, no commands or session changes, nothing
  * outside. `ask`: reads and writes inside and memory run; starting commands, writing to
@@ -57,13 +66,14 @@ const MEMORY: PermissionRule = { tool: "group:memory", decision: "allow" };
  * process does not). `full_access`: everything runs.
  */
 export const PERMISSION_PRESET_RULES: Readonly<Record<PermissionPreset, PermissionPresetRules>> = {
-  read_only: { fallback: "deny", rules: [...READS_INSIDE_ONLY, MEMORY] },
+  read_only: { fallback: "deny", rules: [...READS_INSIDE_ONLY, MEMORY, ...CONVERSATION] },
   workspace_write: {
     fallback: "deny",
     rules: [
       ...READS_INSIDE_ONLY,
       { tool: "group:write", pattern: "**", decision: "allow" },
       MEMORY,
+      ...CONVERSATION,
     ],
   },
   ask: {
@@ -73,6 +83,7 @@ export const PERMISSION_PRESET_RULES: Readonly<Record<PermissionPreset, Permissi
       { tool: "group:write", pattern: "**", decision: "allow" },
       ...FOLLOW_STARTED_PROCESSES,
       MEMORY,
+      ...CONVERSATION,
     ],
   },
   full_access: { fallback: "allow", rules: [{ tool: "*", decision: "allow" }] },

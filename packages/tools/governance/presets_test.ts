@@ -52,7 +52,7 @@ async function todaysDecision(
   }
 }
 
-Deno.test("the 21 built-in tools are the protocol's, each with the pattern kind of its risk", () => {
+Deno.test("the 23 built-in tools are the protocol's, each with the pattern kind of its risk", () => {
   assert.deepEqual(BUILTIN_TOOLS.map((tool) => tool.id).sort(), [...TOOL_IDS].sort());
   for (const tool of BUILTIN_TOOLS) {
     const kind = TOOL_PATTERN_KINDS[tool.id as typeof TOOL_IDS[number]];
@@ -78,7 +78,7 @@ Deno.test("read_only, workspace_write and full_access reproduce today's decision
       }
     }
   }
-  assert.equal(checked, 3 * 21 * 2);
+  assert.equal(checked, 3 * 23 * 2);
 });
 
 Deno.test("ask: reads and writes inside, memory and watching processes run; the rest asks", () => {
@@ -116,6 +116,8 @@ Deno.test("ask: reads and writes inside, memory and watching processes run; the 
     ["thread_create", "session", "inside", "ask"],
     ["thread_read", "read", "inside", "allow"],
     ["memory", "memory", "inside", "allow"],
+    ["ask_user", "read", "outside", "allow"],
+    ["plan", "read", "outside", "allow"],
   ];
   for (const [toolId, risk, place, decision] of spot) {
     const target = callTarget(toolId, { path: place === "inside" ? "a" : "/a", command: "ls" }, {

@@ -11,6 +11,7 @@ import {
 import { type ApprovalPreview, approvalPreview } from "../../state/approval_preview.ts";
 import { NumberedLines } from "../files/NumberedLines.tsx";
 import { FailureLine } from "../settings/FailureLine.tsx";
+import { QuestionCard } from "./QuestionCard.tsx";
 
 /** The protocol's `APPROVAL_MESSAGE_MAX_CHARS`: a longer message would be refused. */
 const MESSAGE_MAX_CHARS = 4000;
@@ -31,6 +32,10 @@ const DECISION_ORDER: readonly ApprovalDecision[] = [
 export function ApprovalSlot(props: { item: Item }) {
   const approval = approvalOfItem(approvals.value, props.item.id);
   if (!approval) return null;
+  // A question the agent asks (`ask_user`) is answered, not allowed: a card of its own.
+  if (approval.question) {
+    return <QuestionCard approval={approval} answer={answers.value[approval.approvalId]} />;
+  }
   return (
     <ApprovalCard
       approval={approval}

@@ -20,6 +20,7 @@ const REASONS: Record<ApprovalReasonCode, true> = {
   high_risk_command: true,
   loop_detected: true,
   budget_reached: true,
+  user_question: true,
 };
 const RISKS: Record<ToolRisk, true> = {
   read: true,

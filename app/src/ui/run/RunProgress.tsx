@@ -3,6 +3,8 @@ import type { RunBudget } from "@daedalus/client";
 import type { RunView } from "../../state/projection.ts";
 import { formatElapsed, runProgress } from "../../state/run_progress.ts";
 import { t } from "../../i18n/i18n.ts";
+import { runAwaitsAnswer } from "../../state/approvals.ts";
+import { approvals } from "../../state/approval_store.ts";
 
 /**
  * The progress line of the active Run: "Waiting for your approval" while it waits, model
@@ -19,7 +21,13 @@ export function RunProgress(props: { run: RunView }) {
           <>
             {props.run.status === "waiting" && (
               <span class="progress-waiting">
-                {t(waitsForClient(props.run) ? "progress.waitingClient" : "progress.waiting")}
+                {t(
+                  waitsForClient(props.run)
+                    ? "progress.waitingClient"
+                    : runAwaitsAnswer(approvals.value, props.run.id)
+                    ? "progress.waitingQuestion"
+                    : "progress.waiting",
+                )}
               </span>
             )}
             <span>{t("progress.modelCalls", { count: p.modelCalls })}</span>

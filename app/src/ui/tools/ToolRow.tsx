@@ -84,7 +84,10 @@ export function ToolRow(props: ToolRowProps) {
   const duration = shownDuration(callDurationMs(view));
   const error = view.result ? toolErrorOf(view.result) : null;
   const bodyId = `${key}:details`;
-  const stateText = t(`tool.state.${state}`);
+  // A question waits for the user's answer, not an approval.
+  const stateText = state === "waiting-approval" && toolIdOf(view) === "ask_user"
+    ? t("question.waiting")
+    : t(`tool.state.${state}`);
   return (
     <div class={`tool-row status-${state}${open ? " open" : ""}`} data-tool={toolIdOf(view)}>
       <button

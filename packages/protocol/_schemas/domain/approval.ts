@@ -9,10 +9,47 @@ import { PermissionRule } from "./permission_rule.ts";
 import { BudgetReached } from "./budget.ts";
 import { ApprovalId, Identifier, ItemId, RunId, ThreadId, Timestamp } from "../ids.ts";
 import { ApprovalDecision, ApprovalReasonCode, ApprovalStatus, ToolRisk } from "../enums.ts";
-import { APPROVAL_MESSAGE_MAX_CHARS, APPROVAL_SUMMARY_MAX_CHARS } from "../../limits.ts";
+import {
+  APPROVAL_MESSAGE_MAX_CHARS,
+  APPROVAL_SUMMARY_MAX_CHARS,
+  QUESTION_ANSWER_MAX_CHARS,
+  QUESTION_CHOICE_MAX_CHARS,
+  QUESTION_CHOICES_MAX_COUNT,
+  QUESTION_TEXT_MAX_CHARS,
+} from "../../limits.ts";
 
 export const ApprovalMessage = z.string().min(1).max(APPROVAL_MESSAGE_MAX_CHARS).register(docs, {
   description: "What the user tells the model with a decision (a denial's reason).",
+});
+
+export const QuestionChoice = z.string().trim().min(1).max(QUESTION_CHOICE_MAX_CHARS);
+
+export const UserQuestion = z.strictObject({
+  /** What the model asks. */
+  text: z.string().trim().min(1).max(QUESTION_TEXT_MAX_CHARS),
+  /** The answers offered (distinct); absent: the user types one. */
+  choices: z.array(QuestionChoice).min(1).max(QUESTION_CHOICES_MAX_COUNT).refine(
+    (choices) => new Set(choices).size === choices.length,
+    "choices must be distinct",
+  ).optional(),
+  /** Whether several choices may be picked (only with choices). */
+  multiple: z.boolean().optional(),
+}).refine((question) => question.multiple !== true || question.choices !== undefined, {
+  message: "multiple needs choices",
+  path: ["multiple"],
+}).register(docs, {
+  description: "A question the model asks the user (`ask_user`): its text, and the choices " +
+    "offered when it has some (several may be picked when `multiple`).",
+});
+
+export const QuestionAnswerText = z.string().trim().min(1).max(QUESTION_ANSWER_MAX_CHARS);
+
+export const QuestionAnswer = z.union([
+  QuestionAnswerText,
+  z.array(QuestionChoice).min(1).max(QUESTION_CHOICES_MAX_COUNT),
+]).register(docs, {
+  description: "The user's answer to an `ask_user` question: the text typed or the choice " +
+    "picked, or the choices picked when the question allows several.",
 });
 
 /** An approval's fields (the events carry them flat, with their scope ids). */
@@ -52,6 +89,10 @@ export const APPROVAL_FIELDS = {
   createdAt: Timestamp,
   /** Null while pending. */
   resolvedAt: Timestamp.nullable(),
+  /** The question, for `user_question` only (absent on every other approval). */
+  question: UserQuestion.optional(),
+  /** The user's answer to the question, once answered (absent otherwise). */
+  answer: QuestionAnswer.optional(),
 };
 
 type ApprovalShape = Pick<
@@ -66,6 +107,8 @@ type ApprovalShape = Pick<
   | "toolCallItemId"
   | "tool"
   | "risk"
+  | "question"
+  | "answer"
 >;
 
 /**
@@ -117,6 +160,20 @@ export function checkApproval(approval: ApprovalShape, ctx: z.RefinementCtx): vo
       code: "custom",
       path: ["toolCallItemId"],
       message: "toolCallItemId, tool and risk are null exactly for a budget approval",
+    });
+  }
+  if ((approval.reasonCode === "user_question") !== (approval.question !== undefined)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["question"],
+      message: "question is set exactly when reasonCode is user_question",
+    });
+  }
+  if (approval.answer !== undefined && approval.status !== "allowed") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["answer"],
+      message: "answer is set only on an answered (allowed) question",
     });
   }
   const makesRule = approval.decisions.some((d) => d === "allow_thread" || d === "allow_always");
