@@ -189,15 +189,21 @@ export class AgUiEncoder {
           const decisions = Array.isArray(event.data.decisions)
             ? event.data.decisions.map(String)
             : [];
+          const question = event.data.question as
+            | { text: string; choices?: string[]; multiple?: boolean }
+            | undefined;
           this.#finish(emit, {
             type: "interrupt",
             interrupts: [{
               id: event.interruptId,
-              reason: "approval",
-              message: event.message,
+              // An `ask_user` question waits for an answer, anything else for a decision.
+              reason: question ? "question" : "approval",
+              message: question?.text ?? event.message,
               ...(event.nodeName !== null ? { toolCallId: event.nodeName } : {}),
               // What a `resume` entry's payload may say (no payload: allow once).
-              ...(decisions.length > 0
+              ...(question
+                ? { responseSchema: questionResponseSchema(question) }
+                : decisions.length > 0
                 ? { responseSchema: approvalResponseSchema(decisions) }
                 : {}),
             }],
@@ -281,5 +287,27 @@ export function approvalResponseSchema(decisions: readonly string[]): Record<str
       message: { type: "string" },
     },
     required: ["decision"],
+  };
+}
+
+/**
+ * The JSON Schema of a question interrupt's answer: `{answer}`, text, one of the choices,
+ * or several of them when the question allows it (`{decision: "deny"}` declines).
+ *
+ * @param question the question
+ * @returns the schema
+ */
+export function questionResponseSchema(
+  question: { choices?: readonly string[]; multiple?: boolean },
+): Record<string, unknown> {
+  const choice = question.choices
+    ? { type: "string", enum: [...question.choices] }
+    : { type: "string" };
+  return {
+    type: "object",
+    properties: {
+      answer: question.multiple ? { type: "array", items: choice, minItems: 1 } : choice,
+      decision: { type: "string", enum: ["allow_once", "deny"] },
+    },
   };
 }

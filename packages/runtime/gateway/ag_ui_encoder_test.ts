@@ -174,6 +174,41 @@ const CASES: { name: string; events: CanonicalEvent[]; expected: Record<string, 
     ],
   },
   {
+    name:
+      "an ask_user question ends the AG-UI run as a question interrupt with its answer's schema",
+    events: [
+      {
+        type: "interrupt",
+        interruptId: "ap2",
+        nodeName: "c9",
+        message: "Ask: port?",
+        data: {
+          decisions: ["allow_once", "deny"],
+          question: { text: "Which port?", choices: ["80", "8080"] },
+        },
+      },
+    ],
+    expected: [
+      STARTED,
+      finished({
+        type: "interrupt",
+        interrupts: [{
+          id: "ap2",
+          reason: "question",
+          message: "Which port?",
+          toolCallId: "c9",
+          responseSchema: {
+            type: "object",
+            properties: {
+              answer: { type: "string", enum: ["80", "8080"] },
+              decision: { type: "string", enum: ["allow_once", "deny"] },
+            },
+          },
+        }],
+      }),
+    ],
+  },
+  {
     name: "a client-side wait ends the AG-UI run successfully with its calls pending",
     events: [
       { type: "tool_call_start", toolCallId: "c1", name: "get_weather", argsDelta: "{}" },

@@ -71,12 +71,15 @@ export interface ApprovalAnswer {
   decision: ApprovalDecision;
   /** The person's words, if any. */
   message?: string;
+  /** The answer to an `ask_user` question (text, or the picked choices). */
+  answer?: string | string[];
 }
 
 /**
  * What a `resume` entry answers an approval with: `cancelled` denies; `resolved` takes
  * the payload's `decision` when the approval offers it, else allows once; a payload's
- * `message` goes with it.
+ * `message` goes with it, and its `answer` (an `ask_user` question's: text or the picked
+ * choices) too.
  *
  * @param entry the resume entry
  * @param offered the decisions the approval offers
@@ -87,11 +90,19 @@ export function approvalAnswer(
   offered: readonly ApprovalDecision[],
 ): ApprovalAnswer | null {
   const payload = typeof entry.payload === "object" && entry.payload !== null
-    ? entry.payload as { decision?: unknown; message?: unknown }
+    ? entry.payload as { decision?: unknown; message?: unknown; answer?: unknown }
     : {};
-  const message = typeof payload.message === "string" && payload.message !== ""
-    ? { message: payload.message }
+  const said = payload.answer;
+  const answer = typeof said === "string" ||
+      (Array.isArray(said) && said.every((choice) => typeof choice === "string"))
+    ? { answer: said as string | string[] }
     : {};
+  const message = {
+    ...(typeof payload.message === "string" && payload.message !== ""
+      ? { message: payload.message }
+      : {}),
+    ...answer,
+  };
   if (entry.status === "cancelled") return { decision: "deny", ...message };
   if (payload.decision === undefined) {
     return offered.includes("allow_once") ? { decision: "allow_once", ...message } : null;

@@ -58,6 +58,17 @@ Deno.test("a resume entry answers an approval with a decision it offers", () => 
     ["a decision not offered", { status: "resolved", payload: { decision: "allow_always" } }, null],
     ["a made-up decision", { status: "resolved", payload: { decision: "sure" } }, null],
     ["a non-object payload", { status: "resolved", payload: "yes" }, { decision: "allow_once" }],
+    ["a question's text answer", { status: "resolved", payload: { answer: "9090" } }, {
+      decision: "allow_once",
+      answer: "9090",
+    }],
+    ["a question's picked choices", {
+      status: "resolved",
+      payload: { decision: "allow_once", answer: ["a", "b"] },
+    }, { decision: "allow_once", answer: ["a", "b"] }],
+    ["an answer that is no text", { status: "resolved", payload: { answer: 3 } }, {
+      decision: "allow_once",
+    }],
   ];
   for (const [name, entry, expected] of cases) {
     assert.deepEqual(approvalAnswer(entry, offered), expected, name);
