@@ -22,6 +22,7 @@ import {
 import { CONFIG_DISPLAY_NAME_MAX_CHARS, CONFIG_MODEL_ID_MAX_CHARS } from "./limits.ts";
 import { fallbackIssues, type ModelFallbackConfig } from "./config_fallbacks.ts";
 import { type McpConfig, type McpConfigInput, McpConfigSchema } from "./config_mcp_schema.ts";
+import { type AgentsConfig, AgentsConfigSchema } from "./config_agents_schema.ts";
 
 /** The config.yaml format version this build reads and writes. */
 export const CONFIG_VERSION = 1;
@@ -224,6 +225,7 @@ export const DaedalusConfigSchema = z.strictObject({
   budgets: BudgetsConfigSchema.optional(),
   compaction: CompactionConfigSchema.optional(),
   mcp: McpConfigSchema.optional(),
+  agents: AgentsConfigSchema.optional(),
 }).superRefine((config, ctx) => {
   for (const issue of fallbackIssues(config)) {
     ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
@@ -355,6 +357,8 @@ export interface DaedalusConfig {
   compaction?: CompactionConfig;
   /** The MCP servers (absent: none). */
   mcp?: McpConfig;
+  /** The agent profiles (absent: only the built-ins, `build` the default). */
+  agents?: AgentsConfig;
 }
 
 /** A config as accepted for writing: defaults may be omitted. */
@@ -375,6 +379,8 @@ export interface DaedalusConfigInput {
   compaction?: CompactionConfig;
   /** The MCP servers. */
   mcp?: McpConfigInput;
+  /** The agent profiles. */
+  agents?: AgentsConfig;
 }
 
 // Compile-time guards: each written-out type equals the schema's own.

@@ -19,6 +19,7 @@ import { branchMethods } from "./methods/branch.ts";
 import { searchMethods } from "./methods/search.ts";
 import { mcpMethods } from "./methods/mcp.ts";
 import { gatewayMethods } from "./methods/gateway.ts";
+import { agentMethods } from "./methods/agent.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
@@ -37,6 +38,7 @@ export const METHODS = {
   ...revertMethods,
   ...mcpMethods,
   ...gatewayMethods,
+  ...agentMethods,
   ...runtimeMethods,
 } as const;
 

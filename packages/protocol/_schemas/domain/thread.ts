@@ -39,6 +39,11 @@ export const Thread = z.looseObject({
    * events written before branches could fork still parse (there it is the default branch).
    */
   activeBranchId: BranchId.optional(),
+  /**
+   * The agent profile the thread is bound to (its settings' `agentId`); null: none bound
+   * (threads made before profiles), so its Runs use the default profile.
+   */
+  agentId: z.string().nullable().optional(),
 }).register(docs, { description: "A thread summary (seed 000 §6.16 ThreadSummary)." });
 
 export const Branch = z.looseObject({

@@ -9,6 +9,7 @@ import { BranchId, Cursor, Identifier, ThreadId, Timestamp } from "../ids.ts";
 import { PAGE_MAX_LIMIT, PATH_MAX_CHARS } from "../../limits.ts";
 import { Branch, Thread, ThreadTitle } from "../domain/thread.ts";
 import { EventEnvelope } from "../events.ts";
+import { AgentId } from "../domain/agent.ts";
 import {
   CompactionOverride,
   ContextUse,
@@ -36,8 +37,17 @@ export const threadMethods = {
         rootUri: z.string().min(1).max(PATH_MAX_CHARS),
         name: z.string().min(1).max(200).optional(),
       }).optional(),
+      /** The agent profile to bind (default: config.yaml's default profile, else `build`). */
+      agentId: AgentId.optional(),
     }),
     result: z.looseObject({ thread: Thread, event: EventEnvelope }),
+  }),
+  "thread.set_agent": method({
+    description: "Binds a thread to another agent profile; its next Run uses it (a Run " +
+      "already submitted keeps the profile it was frozen with). An unknown profile is " +
+      "refused (`agent_not_found`)",
+    params: z.strictObject({ threadId: ThreadId, agentId: AgentId }),
+    result: z.looseObject({ thread: Thread, changed: z.boolean() }),
   }),
   "thread.rename": method({
     description: "Renames a thread; a user-given title is never replaced by an automatic one",
