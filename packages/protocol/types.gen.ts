@@ -3215,6 +3215,7 @@ export type MethodResultMap = {
   "agent.list": {
     agents: AgentInfo[];
     defaultAgentId: AgentId;
+    tools: string[];
     [key: string]: unknown;
   };
   "agent.get": {

@@ -19,6 +19,7 @@ import { memoryEn } from "./memory_en.ts";
 import { profileEn } from "./profile_en.ts";
 import { mcpEn } from "./mcp_en.ts";
 import { skillsEn } from "./skills_en.ts";
+import { agentsEn } from "./agents_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
 export const en = {
@@ -181,6 +182,7 @@ export const en = {
   ...appearanceEn,
   ...onboardingEn,
   ...skillsEn,
+  ...agentsEn,
   ...mcpEn,
   ...memoryEn,
   ...profileEn,

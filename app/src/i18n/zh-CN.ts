@@ -20,6 +20,7 @@ import { memoryZhCN } from "./memory_zh-CN.ts";
 import { profileZhCN } from "./profile_zh-CN.ts";
 import { mcpZhCN } from "./mcp_zh-CN.ts";
 import { skillsZhCN } from "./skills_zh-CN.ts";
+import { agentsZhCN } from "./agents_zh-CN.ts";
 
 /** Simplified Chinese strings, with the same keys as `en`. */
 export const zhCN: Record<MessageKey, string> = {
@@ -180,6 +181,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...appearanceZhCN,
   ...onboardingZhCN,
   ...skillsZhCN,
+  ...agentsZhCN,
   ...mcpZhCN,
   ...memoryZhCN,
   ...profileZhCN,

@@ -99,7 +99,13 @@ export function createAgentHandlers(options: AgentHandlerOptions): AgentHandlers
   return {
     "agent.list": async () => {
       const agents = await catalog();
-      return { result: { agents: [...agents.agents], defaultAgentId: agents.defaultAgentId } };
+      return {
+        result: {
+          agents: [...agents.agents],
+          defaultAgentId: agents.defaultAgentId,
+          tools: [...options.tools.keys()],
+        },
+      };
     },
     "agent.get": async (params) => ({
       result: { agent: found(await catalog(), params.agentId, "agentId") },

@@ -12,6 +12,7 @@ import { GeneralSection } from "./GeneralSection.tsx";
 import { AppearanceSection } from "./AppearanceSection.tsx";
 import { SkillsSection } from "./SkillsSection.tsx";
 import { McpSection } from "./McpSection.tsx";
+import { AgentsSection } from "./AgentsSection.tsx";
 import { MemorySection } from "./MemorySection.tsx";
 import { UsageSection } from "./UsageSection.tsx";
 import { PermissionsSection } from "./PermissionsSection.tsx";
@@ -28,6 +29,7 @@ export interface SectionEntry {
 export const SECTIONS: readonly SectionEntry[] = [
   { id: "providers", labelKey: "settings.section.providers", component: ProvidersSection },
   { id: "skills", labelKey: "settings.section.skills", component: SkillsSection },
+  { id: "agents", labelKey: "settings.section.agents", component: AgentsSection },
   { id: "tools", labelKey: "settings.section.tools", component: McpSection },
   { id: "memory", labelKey: "settings.section.memory", component: MemorySection },
   { id: "usage", labelKey: "settings.section.usage", component: UsageSection },

@@ -13,9 +13,15 @@ import { AgentId, AgentInfo, AgentProfile } from "../domain/agent.ts";
 export const agentMethods = {
   "agent.list": method({
     description: "Lists the agent profiles: the built-ins (or their saved copies) first, " +
-      "then the saved ones by id, with the default profile's id",
+      "then the saved ones in config.yaml's order, with the default profile's id and the " +
+      "runtime's tool ids (what a profile's `tools` may name)",
     params: z.strictObject({}),
-    result: z.looseObject({ agents: z.array(AgentInfo), defaultAgentId: AgentId }),
+    result: z.looseObject({
+      agents: z.array(AgentInfo),
+      defaultAgentId: AgentId,
+      /** Every tool id of the runtime (MCP tools included), in the order they are offered. */
+      tools: z.array(z.string()),
+    }),
   }),
   "agent.get": method({
     description: "One agent profile; an unknown id is refused (`agent_not_found`)",
