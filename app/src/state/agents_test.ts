@@ -61,7 +61,9 @@ Deno.test("loadAgents, saveAgent, removeAgent: the list, a refusal kept, a remov
     "skill.list": () => ({ skills: [{ name: "b" }, { name: "a" }], diagnostics: [] }),
     "agent.save": (params) => {
       const profile = params.profile as AgentProfile;
-      if (profile.tools?.includes("nope")) throw rpcFailure("tool_not_found", "There is no tool \"nope\"");
+      if (profile.tools?.includes("nope")) {
+        throw rpcFailure("tool_not_found", 'There is no tool "nope"');
+      }
       agents = [...agents, info(profile)];
       return { agent: info(profile) };
     },
