@@ -283,3 +283,54 @@ Deno.test("agent.save refuses naming the field; agent.remove moves bound threads
     assert.equal(set.changed, true);
   });
 });
+
+Deno.test("a sub-agent runs its own profile (explore by default), never wider than its caller", async () => {
+  // The caller delegates once; the child (its prompt says Explore or Plan) answers.
+  const script = (request: { messages: { role: string; content?: unknown }[] }) => {
+    const system = String(request.messages.find((m) => m.role === "system")?.content ?? "");
+    const last = request.messages.at(-1);
+    if (/Explore agent|Plan mode/.test(system)) return { text: ["child answer"] };
+    if (last?.role !== "user") return { text: ["parent done"] };
+    const agent = /use plan/.test(String(last.content)) ? { agent: "plan" } : {};
+    return { toolCalls: [{ name: "subagent", arguments: { task: "look around", ...agent } }] };
+  };
+  await withRuntime({ script }, async ({ call, run, core, provider }) => {
+    const { thread } = await call("thread.create", { title: "parent" });
+    const parentRun = await run({ threadId: thread.id, executionPolicy: "full_access" });
+    const runs = core.store.read((db) =>
+      db.connection.prepare("SELECT id FROM runs WHERE id != ? ORDER BY rowid").all(parentRun)
+    ) as { id: string }[];
+    assert.equal(runs.length, 1, "one sub-agent Run");
+    const child = core.store.read((db) => readRunConfig(db, runs[0].id));
+    assert.equal(child.agent?.profile.id, "explore", "the sub-agent is not Explore");
+    assert.equal(child.executionPolicy, "read_only");
+    assert.equal(child.parentRunId, parentRun);
+    assert.equal(child.subagentDepth, 1);
+    const childRequest = provider.requests.find((r) =>
+      /Explore agent/.test(String(r.messages.find((m) => m.role === "system")?.content))
+    )!;
+    const offered = childRequest.tools.map((tool) => tool.name);
+    assert.ok(offered.includes("read"), `offered ${offered}`);
+    assert.ok(!offered.includes("write") && !offered.includes("subagent"), `offered ${offered}`);
+
+    // A caller limited to explore cannot delegate to plan: the tool call is refused.
+    await call("agent.save", {
+      profile: {
+        id: "lead",
+        name: "Lead",
+        permission: "full_access",
+        subagents: ["explore"],
+        memory,
+      },
+    });
+    await call("thread.set_agent", { threadId: thread.id, agentId: "lead" });
+    const limited = await run({
+      threadId: thread.id,
+      content: "use plan",
+      executionPolicy: "full_access",
+    });
+    const result = core.store.read((db) => readRunItems(db, limited))
+      .find((item) => item.kind === "tool_result");
+    assert.match(result?.content ?? "", /subagent_agent_not_allowed/);
+  });
+});

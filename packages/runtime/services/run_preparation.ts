@@ -75,8 +75,8 @@ export interface RunRequest {
  * @param deps the store, config, registry, tools and freezer
  * @param request the thread and the allowed overrides
  * @returns the frozen config
- * @throws {RpcError} `agent_not_found` when the thread's profile is gone and so is the
- *   default's (cannot happen with the built-ins), `model_selection_required` when neither
+ * @throws {RpcError} `agent_not_found` when `agentId` names no profile (a thread bound to
+ *   one that is gone runs the default), `model_selection_required` when neither
  *   the request nor the profile names a model, the registry's model errors
  */
 export async function prepareRun(
@@ -85,6 +85,14 @@ export async function prepareRun(
 ): Promise<RunConfig> {
   const config = await readConfig(deps.configPath).catch(() => null);
   const catalog = agentCatalog(config?.agents ?? {});
+  if (request.agentId !== undefined && catalog.find(request.agentId) === undefined) {
+    throw new RpcError(
+      RPC_ERROR_CODES.invalidParams,
+      "agent_not_found",
+      `There is no agent profile "${request.agentId}"`,
+      { field: "agentId" },
+    );
+  }
   const agentId = request.agentId ?? boundAgentId(deps.store, request.threadId, catalog);
   const info = catalog.find(agentId) ?? catalog.find(catalog.defaultAgentId)!;
   const profile = structuredClone(info.profile);
@@ -191,4 +199,36 @@ function configBudget(config: DaedalusConfig | null): RunBudget | undefined {
       ? { wallTimeSeconds: budgets.wall_time_seconds }
       : {}),
   };
+}
+
+/**
+ * A sub-agent's Run (seed 003: sub-agents run with their own profile on the parent's
+ * workspace): prepared from its profile, with the parent's model unless the profile
+ * names one, and the parent's mode, tools and budget as the ceiling — a sub-agent never
+ * gets more than the Run that delegated to it.
+ *
+ * @param deps as {@linkcode prepareRun}
+ * @param request the child thread, its profile and the parent's frozen config
+ * @returns the child's config (lineage fields are the caller's to add)
+ * @throws {RpcError} as {@linkcode prepareRun}
+ */
+export async function prepareSubagentRun(
+  deps: RunPreparationDeps,
+  request: { threadId: string; agentId: string; parent: Readonly<RunConfig> },
+): Promise<RunConfig> {
+  const { parent } = request;
+  const config = await readConfig(deps.configPath).catch(() => null);
+  const ownModel = agentCatalog(config?.agents ?? {}).find(request.agentId)?.profile.model;
+  return await prepareRun(deps, {
+    threadId: request.threadId,
+    agentId: request.agentId,
+    ...(ownModel ? {} : {
+      providerId: parent.providerId,
+      modelId: parent.modelId,
+      reasoningEffort: parent.reasoningEffort,
+    }),
+    executionPolicy: parent.executionPolicy,
+    budget: parent.budget ?? {},
+    ...(parent.allowedTools ? { tools: parent.allowedTools } : {}),
+  });
 }
