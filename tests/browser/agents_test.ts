@@ -31,6 +31,7 @@ Deno.test({
       await page.waitForSelector(`${SECTION} form.agent-editor`, wait);
       assert.equal(await page.inputValue(`${SECTION} input[name=id]`), "build-copy");
       await page.fill(`${SECTION} input[name=name]`, "Careful build");
+      await page.selectOption(`${SECTION} select[name=model]`, "scripted/scripted-model");
       await page.uncheck(`${SECTION} input[name=tools-all]`);
       for (const tool of ["write", "edit", "process_start"]) {
         await page.uncheck(`${SECTION} input[name=tools][value=${tool}]`);
@@ -54,6 +55,7 @@ Deno.test({
         assert.ok(!tools.includes(tool), `${tool} was not taken out`);
       }
       assert.equal(agent.profile.permission, "full_access", "the copy keeps Build's preset");
+      assert.deepEqual(agent.profile.model, { providerId: "scripted", modelId: "scripted-model" });
       if (shots) await page.screenshot({ path: `${shots}/agents-saved-light.png` });
       await page.keyboard.press("Escape");
       await page.waitForSelector("dialog.settings[open]", { state: "detached", ...wait });

@@ -30,6 +30,8 @@ export const agentsEn = {
   "agents.field.idHint": "Lowercase letters, digits, '-' and '_'; it cannot change later.",
   "agents.field.name": "Name",
   "agents.field.description": "Description",
+  "agents.field.model": "Model (used when a turn names none, e.g. from the gateway)",
+  "agents.field.modelNone": "None: the model the turn picks",
   "agents.field.permission": "Permission (the widest a run of this agent gets)",
   "agents.field.tools": "Tools",
   "agents.field.skills": "Skills",

@@ -32,6 +32,8 @@ export const agentsZhCN: Record<keyof typeof agentsEn, string> = {
   "agents.field.idHint": "小写字母、数字、“-”和“_”；之后不能更改。",
   "agents.field.name": "名称",
   "agents.field.description": "描述",
+  "agents.field.model": "模型（回合未指定模型时使用，例如来自网关）",
+  "agents.field.modelNone": "无：使用回合选择的模型",
   "agents.field.permission": "权限（此代理的运行最多获得的权限）",
   "agents.field.tools": "工具",
   "agents.field.skills": "技能",

@@ -11,6 +11,7 @@ import {
 import { t } from "../../i18n/i18n.ts";
 import type { MessageKey } from "../../i18n/en.ts";
 import { FailureLine } from "./FailureLine.tsx";
+import { models } from "../../state/store.ts";
 import "./data_sections.css";
 import "./agents.css";
 
@@ -230,6 +231,39 @@ function AgentEditor(
           maxLength={1000}
           onInput={(event) => set({ description: event.currentTarget.value })}
         />
+      </label>
+      <label>
+        {t("agents.field.model")}
+        <select
+          name="model"
+          value={profile.model ? `${profile.model.providerId}/${profile.model.modelId}` : ""}
+          onChange={(event) => {
+            const picked = models.value.find((model) =>
+              `${model.providerId}/${model.id}` === event.currentTarget.value
+            );
+            const next = { ...profile };
+            if (picked) next.model = { providerId: picked.providerId, modelId: picked.id };
+            else delete next.model;
+            onChange(next);
+          }}
+        >
+          <option value="">{t("agents.field.modelNone")}</option>
+          {profile.model && !models.value.some((model) =>
+            model.providerId === profile.model?.providerId && model.id === profile.model.modelId
+          ) && (
+            <option value={`${profile.model.providerId}/${profile.model.modelId}`}>
+              {`${profile.model.providerId}/${profile.model.modelId}`}
+            </option>
+          )}
+          {models.value.map((model) => (
+            <option
+              key={`${model.providerId}/${model.id}`}
+              value={`${model.providerId}/${model.id}`}
+            >
+              {model.displayName}
+            </option>
+          ))}
+        </select>
       </label>
       <label>
         {t("agents.field.permission")}
