@@ -114,3 +114,13 @@ export const GATEWAY_KEY_MODELS_MAX_COUNT = 20;
 export const GATEWAY_KEY_ORIGINS_MAX_COUNT = 20;
 /** Most gateway app keys (revoked ones included): one per app, kept small enough to scan. */
 export const GATEWAY_KEYS_MAX_COUNT = 500;
+/** Characters of an agent profile's name (one line in a list and a thread header). */
+export const AGENT_NAME_MAX_CHARS = 100;
+/** Characters of an agent profile's description (a sentence or two in Settings). */
+export const AGENT_DESCRIPTION_MAX_CHARS = 1_000;
+/** Characters of an agent profile's instructions (appended to the system prompt). */
+export const AGENT_INSTRUCTIONS_MAX_CHARS = 32_768;
+/** Entries of each of a profile's lists (tools, skills, MCP servers, sub-agents). */
+export const AGENT_SELECTION_MAX_COUNT = 500;
+/** Saved agent profiles in config.yaml (a list the Settings page shows whole). */
+export const AGENT_PROFILES_MAX_COUNT = 100;

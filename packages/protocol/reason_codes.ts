@@ -176,6 +176,12 @@ export const REQUEST_REASON_CODES = [
   "telegram_unauthorized",
   // The Bot API could not be reached (network, timeout, 5xx).
   "telegram_unreachable",
+  // agent.*, thread.create/set_agent name a profile that does not exist.
+  "agent_not_found",
+  // agent.remove of a built-in profile that has no saved copy.
+  "agent_builtin",
+  // agent.save with a permission preset above config.yaml's `permissions.preset`.
+  "agent_permission_too_wide",
 ] as const;
 
 /** Every reason code a JSON-RPC error's `data.reasonCode` may carry. */

@@ -10,6 +10,64 @@
 import type { Schema } from "./schema.ts";
 import * as schemas from "./_schemas/public.ts";
 
+/** An agent profile's id: `^[a-z0-9][a-z0-9_-]{0,63}$`. */
+export type AgentId = string;
+/** An agent profile's id: `^[a-z0-9][a-z0-9_-]{0,63}$`. */
+export const AgentId: Schema<AgentId> = schemas.AgentId;
+
+/** An agent profile as `agent.list` shows it. */
+export type AgentInfo = {
+  profile: AgentProfile;
+  builtIn: boolean;
+  saved: boolean;
+  isDefault: boolean;
+  [key: string]: unknown;
+};
+/** An agent profile as `agent.list` shows it. */
+export const AgentInfo: Schema<AgentInfo> = schemas.AgentInfo;
+
+/** Which memory an agent profile's Runs use. */
+export type AgentMemory = {
+  recall: boolean;
+  memoryFile: boolean;
+};
+/** Which memory an agent profile's Runs use. */
+export const AgentMemory: Schema<AgentMemory> = schemas.AgentMemory;
+
+/** The model an agent profile's Runs use by default. */
+export type AgentModel = {
+  providerId: ProviderId;
+  modelId: string;
+  reasoningEffort?: ReasoningEffort;
+};
+/** The model an agent profile's Runs use by default. */
+export const AgentModel: Schema<AgentModel> = schemas.AgentModel;
+
+/**
+ * An agent profile (seed 003): model, permission preset, instructions and the tools, skills, MCP
+ * servers and sub-agents its Runs may use (absent = all the user may use, `[]` = none, a list =
+ * those; sub-agents: absent or `[]` = all).
+ */
+export type AgentProfile = {
+  id: AgentId;
+  name: string;
+  description?: string;
+  model?: AgentModel;
+  permission: PermissionPreset;
+  tools?: Identifier[];
+  skills?: SkillName[];
+  mcpServers?: McpServerName[];
+  subagents?: AgentId[];
+  instructions?: string;
+  memory: AgentMemory;
+};
+/**
+ * An agent profile (seed 003): model, permission preset, instructions and the tools, skills, MCP
+ * servers and sub-agents its Runs may use (absent = all the user may use, `[]` = none, a list =
+ * those; sub-agents: absent or `[]` = all).
+ */
+export const AgentProfile: Schema<AgentProfile> = schemas.AgentProfile;
+
 /**
  * One tool call waiting for (or answered by) the user: what it would do, why it asks, and the
  * answer.
@@ -619,6 +677,9 @@ export type ErrorReasonCode =
   | "channels_config_invalid"
   | "telegram_unauthorized"
   | "telegram_unreachable"
+  | "agent_not_found"
+  | "agent_builtin"
+  | "agent_permission_too_wide"
   | "memory_not_found"
   | "memory_revision_conflict"
   | "memory_forgotten"
@@ -1101,6 +1162,14 @@ export type FileUnavailableReason =
   | "capture_too_large";
 /** Why a file preview or change is unavailable, one of `FILE_UNAVAILABLE_REASONS`. */
 export const FileUnavailableReason: Schema<FileUnavailableReason> = schemas.FileUnavailableReason;
+
+/** The agent profile a Run was frozen with: a later edit never changes it. */
+export type FrozenAgent = {
+  source: "builtin" | "config";
+  profile: AgentProfile;
+};
+/** The agent profile a Run was frozen with: a later edit never changes it. */
+export const FrozenAgent: Schema<FrozenAgent> = schemas.FrozenAgent;
 
 /** The compaction setting a Run was frozen with. */
 export type FrozenCompaction = {
@@ -1883,6 +1952,7 @@ export type RunConfig = {
   allowedTools?: string[];
   clientTools?: ClientTool[];
   compaction?: FrozenCompaction;
+  agent?: FrozenAgent;
   parts: RunConfigPartRefs;
   tools: RunToolSchema[];
   identity: RunIdentity;
@@ -1950,6 +2020,7 @@ export type RunConfigRecord = {
   allowedTools?: string[];
   clientTools?: ClientTool[];
   compaction?: FrozenCompaction;
+  agent?: FrozenAgent;
   parts: RunConfigPartRefs;
 };
 /**
@@ -2197,6 +2268,7 @@ export type Thread = {
   archivedAt: Timestamp | null;
   activeBranchId?: BranchId;
   source?: ThreadSource | null;
+  agentId?: string | null;
   [key: string]: unknown;
 };
 /** A thread summary (seed 000 §6.16 ThreadSummary). */
@@ -2223,6 +2295,7 @@ export const ThreadId: Schema<ThreadId> = schemas.ThreadId;
 /** A thread's own settings (absent ones follow config.yaml). */
 export type ThreadSettings = {
   compaction: CompactionOverride | null;
+  agentId?: string;
   [key: string]: unknown;
 };
 /** A thread's own settings (absent ones follow config.yaml). */
@@ -2724,6 +2797,11 @@ export type MethodParamsMap = {
       name?: string;
     };
     source?: ThreadSource;
+    agentId?: AgentId;
+  };
+  "thread.set_agent": {
+    threadId: ThreadId;
+    agentId: AgentId;
   };
   "thread.rename": {
     threadId: ThreadId;
@@ -2763,8 +2841,8 @@ export type MethodParamsMap = {
     threadId: ThreadId;
     branchId?: BranchId;
     content: string;
-    providerId: Identifier;
-    modelId: Identifier;
+    providerId?: Identifier;
+    modelId?: Identifier;
     clientRequestId?: Identifier;
     attachments?: AttachmentInputs;
     reasoningEffort?: ReasoningEffort | null;
@@ -3033,6 +3111,17 @@ export type MethodParamsMap = {
   "channel.reset_binding": {
     channel: ChannelKind;
   };
+  "agent.list": Record<string, never>;
+  "agent.get": {
+    agentId: AgentId;
+  };
+  "agent.save": {
+    profile: AgentProfile;
+    makeDefault?: boolean;
+  };
+  "agent.remove": {
+    agentId: AgentId;
+  };
   "runtime.shutdown": Record<string, never>;
 };
 
@@ -3051,6 +3140,11 @@ export type MethodResultMap = {
   "thread.create": {
     thread: Thread;
     event: EventEnvelope;
+    [key: string]: unknown;
+  };
+  "thread.set_agent": {
+    thread: Thread;
+    changed: boolean;
     [key: string]: unknown;
   };
   "thread.rename": {
@@ -3357,6 +3451,26 @@ export type MethodResultMap = {
   "channel.reset_binding": {
     reset: boolean;
     channel: ChannelStatus;
+    [key: string]: unknown;
+  };
+  "agent.list": {
+    agents: AgentInfo[];
+    defaultAgentId: AgentId;
+    tools: string[];
+    [key: string]: unknown;
+  };
+  "agent.get": {
+    agent: AgentInfo;
+    [key: string]: unknown;
+  };
+  "agent.save": {
+    agent: AgentInfo;
+    [key: string]: unknown;
+  };
+  "agent.remove": {
+    agentId: AgentId;
+    movedTo: AgentId;
+    movedThreads: number;
     [key: string]: unknown;
   };
   "runtime.shutdown": {

@@ -35,6 +35,8 @@ import { ThreadTitler } from "./loop/thread_titles.ts";
 import { AuxiliaryQueue } from "./providers/auxiliary_queue.ts";
 import { readAuxiliarySettings } from "./services/settings_handlers.ts";
 import type { Provider } from "./providers/provider.ts";
+import { prepareSubagentRun } from "./services/run_preparation.ts";
+import { RunConfigFreezer } from "./services/run_config_freezer.ts";
 import { ProviderRegistry } from "./providers/registry.ts";
 import { guardProvider } from "./providers/provider_breakers.ts";
 import { AuxiliaryGate } from "./providers/auxiliary_gate.ts";
@@ -356,6 +358,16 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   eventHub.subscribe((event) => {
     if (event.type === "run.settled" && event.runId !== null) loopDetectors.delete(event.runId);
   });
+  // Sub-agents' Runs are prepared like a user's (services/run_preparation.ts); the
+  // scheduler's tool contexts need it before the handlers exist.
+  const subagentPreparation = {
+    store,
+    configPath: paths.config,
+    registry,
+    tools,
+    freezer: new RunConfigFreezer(paths.skills, paths.config),
+    contextWindow: options.contextWindow,
+  };
   const scheduler = new Scheduler({
     store,
     workers: options.workers ?? AGENT_WORKERS_DEFAULT,
@@ -396,6 +408,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
                   memory: memoryStore,
                   workspacesRoot: options.workspacesRoot,
                   subagentMaxDepth: options.subagentMaxDepth ?? SUBAGENT_MAX_DEPTH_DEFAULT,
+                  prepareSubagent: (request) => prepareSubagentRun(subagentPreparation, request),
                   breakers: toolBreakers,
                   loopDetector: loopDetectorOf,
                 },

@@ -26,6 +26,7 @@ import {
 } from "./limits.ts";
 import { fallbackIssues, type ModelFallbackConfig } from "./config_fallbacks.ts";
 import { type McpConfig, type McpConfigInput, McpConfigSchema } from "./config_mcp_schema.ts";
+import { type AgentsConfig, AgentsConfigSchema } from "./config_agents_schema.ts";
 
 /** The config.yaml format version this build reads and writes. */
 export const CONFIG_VERSION = 1;
@@ -266,6 +267,7 @@ export const DaedalusConfigSchema = z.strictObject({
   compaction: CompactionConfigSchema.optional(),
   mcp: McpConfigSchema.optional(),
   gateway: GatewayConfigSchema.optional(),
+  agents: AgentsConfigSchema.optional(),
 }).superRefine((config, ctx) => {
   for (const issue of fallbackIssues(config)) {
     ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
@@ -399,6 +401,8 @@ export interface DaedalusConfig {
   mcp?: McpConfig;
   /** The gateway section (absent: the Dify API at `/dify/v1`). */
   gateway?: GatewayConfig;
+  /** The agent profiles (absent: only the built-ins, `build` the default). */
+  agents?: AgentsConfig;
 }
 
 /** A config as accepted for writing: defaults may be omitted. */
@@ -421,6 +425,8 @@ export interface DaedalusConfigInput {
   mcp?: McpConfigInput;
   /** The gateway section. */
   gateway?: GatewayConfig;
+  /** The agent profiles. */
+  agents?: AgentsConfig;
 }
 
 /** The `gateway` section (absent keys: the defaults). */

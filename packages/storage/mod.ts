@@ -24,6 +24,7 @@ export * from "./config_file.ts";
 export * from "./config_permissions.ts";
 export * from "./config_compaction.ts";
 export * from "./config_mcp.ts";
+export * from "./config_agents.ts";
 export * from "./config_fallbacks.ts";
 // Explicit exports win over `export *`: the config schemas typed as `Schema<…>`, not zod's.
 export { DaedalusConfigSchema, ModelConfigSchema, ProviderConfigSchema } from "./config_public.ts";

@@ -22,6 +22,7 @@ import { mcpEn } from "./mcp_en.ts";
 import { channelsEn } from "./channels_en.ts";
 import { skillsEn } from "./skills_en.ts";
 import { gatewayEn } from "./gateway_en.ts";
+import { agentsEn } from "./agents_en.ts";
 
 /** English strings: the reference table; every other locale has exactly these keys. */
 export const en = {
@@ -184,6 +185,7 @@ export const en = {
   ...appearanceEn,
   ...onboardingEn,
   ...skillsEn,
+  ...agentsEn,
   ...mcpEn,
   ...channelsEn,
   ...memoryEn,

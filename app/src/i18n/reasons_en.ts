@@ -119,6 +119,11 @@ export const reasonsEn = {
   "reason.error.telegram_unreachable":
     "Telegram could not be reached; check the network or the proxy.",
   "reason.error.tool_not_found": "This tool does not exist in the runtime.",
+  "reason.error.agent_not_found": "This agent profile does not exist.",
+  "reason.error.agent_builtin":
+    "A built-in agent profile cannot be removed; save a copy to change it.",
+  "reason.error.agent_permission_too_wide":
+    "This permission is wider than your settings allow for agent profiles.",
   "reason.error.client_tool_conflict":
     "A client tool has the name of one of the runtime's tools (or the same name twice).",
   "reason.error.tool_call_not_pending": "That tool call is not waiting for a result.",

@@ -23,6 +23,7 @@ import { profileZhCN } from "./profile_zh-CN.ts";
 import { mcpZhCN } from "./mcp_zh-CN.ts";
 import { channelsZhCN } from "./channels_zh-CN.ts";
 import { skillsZhCN } from "./skills_zh-CN.ts";
+import { agentsZhCN } from "./agents_zh-CN.ts";
 
 /** Simplified Chinese strings, with the same keys as `en`. */
 export const zhCN: Record<MessageKey, string> = {
@@ -183,6 +184,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...appearanceZhCN,
   ...onboardingZhCN,
   ...skillsZhCN,
+  ...agentsZhCN,
   ...mcpZhCN,
   ...channelsZhCN,
   ...memoryZhCN,

@@ -11,6 +11,7 @@ import { signal } from "@preact/signals";
 export type SettingsSection =
   | "providers"
   | "skills"
+  | "agents"
   | "tools"
   | "channels"
   | "memory"

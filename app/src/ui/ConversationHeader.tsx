@@ -6,6 +6,7 @@ import { moveFocusInMenu } from "./list_keys.ts";
 import { downloadThreadExport } from "../state/thread_export.ts";
 import type { ThreadExportFormat } from "../state/export_name.ts";
 import { deleteTarget } from "../state/thread_delete.ts";
+import { AgentSwitch } from "./AgentSwitch.tsx";
 
 /** Titles longer than this are refused by `thread.rename` (THREAD_TITLE_MAX_CHARS). */
 const TITLE_MAX_CHARS = 200;
@@ -66,6 +67,7 @@ export function ConversationHeader() {
         />
       )}
       <SourceBadge thread={thread} />
+      <AgentSwitch threadId={state.threadId} />
       {model && <span class="model-label" title={t("header.model")}>{model}</span>}
       <div class="menu-anchor">
         <button

@@ -21,6 +21,7 @@ import { mcpMethods } from "./methods/mcp.ts";
 import { gatewayMethods } from "./methods/gateway.ts";
 import { toolMethods } from "./methods/tool.ts";
 import { channelMethods } from "./methods/channel.ts";
+import { agentMethods } from "./methods/agent.ts";
 
 /** Every method a client may call after `initialize`, by name. */
 export const METHODS = {
@@ -41,6 +42,7 @@ export const METHODS = {
   ...gatewayMethods,
   ...toolMethods,
   ...channelMethods,
+  ...agentMethods,
   ...runtimeMethods,
 } as const;
 

@@ -84,6 +84,14 @@ export {
 } from "./domain/provider.ts";
 export { Skill, SkillDiagnostic, SkillName } from "./domain/skill.ts";
 export {
+  AgentId,
+  AgentInfo,
+  AgentMemory,
+  AgentModel,
+  AgentProfile,
+  FrozenAgent,
+} from "./domain/agent.ts";
+export {
   McpPermission,
   McpServer,
   McpServerName,

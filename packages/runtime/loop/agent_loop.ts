@@ -143,7 +143,10 @@ export async function runAgentLoop(
       systemText: system.text,
       identityHash: config.identity.hash,
       audit: system.audit,
-      recalled: recallFor(deps, scope.threadId, runId),
+      // A profile may switch recall off (Explore does: a sub-agent needs the task, not memory).
+      recalled: config.agent?.profile.memory.recall === false
+        ? []
+        : recallFor(deps, scope.threadId, runId),
       tools,
       ...(config.compaction ? { compaction: config.compaction } : {}),
     }, provider.provider);
@@ -345,10 +348,14 @@ async function systemPrompt(
     ? await loadInstructionFiles({ home: deps.home, workspace, signal })
     : { text: "", sources: [] };
   const { identity, skills } = config;
+  // The agent profile's own instructions, frozen with the Run (issue 21).
+  const agentText = config.agent?.profile.instructions
+    ? `# Agent: ${config.agent.profile.name}\n\n${config.agent.profile.instructions}`
+    : "";
   return {
-    text: [identity.text, instructions.text, skillCatalogPrompt(skills)].filter(Boolean).join(
-      "\n\n",
-    ),
+    text: [identity.text, agentText, instructions.text, skillCatalogPrompt(skills)].filter(
+      Boolean,
+    ).join("\n\n"),
     audit: {
       instructionFiles: instructions.sources,
       skills: skills.map((skill) => skill.name),

@@ -144,7 +144,7 @@ Deno.test("with compaction off for the thread, a Run that no longer fits fails a
         threadId: thread.id,
         compaction: { enabled: false },
       });
-      assert.deepEqual(updated.settings, { compaction: { enabled: false } });
+      assert.deepEqual(updated.settings, { agentId: "build", compaction: { enabled: false } });
       assert.equal(updated.event?.type, "thread.settings_changed");
       const settled = await turn(thread.id, "go");
       assert.deepEqual(
@@ -173,7 +173,7 @@ Deno.test("with compaction off for the thread, a Run that no longer fits fails a
         threadId: thread.id,
         compaction: null,
       });
-      assert.deepEqual(cleared.settings, { compaction: null });
+      assert.deepEqual(cleared.settings, { agentId: "build", compaction: null });
       const again = await call("thread.update_settings", { threadId: thread.id, compaction: null });
       assert.equal(again.changed, false, "an unchanged setting writes nothing");
       assert.equal(again.event, null);

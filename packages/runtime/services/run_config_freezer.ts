@@ -49,6 +49,10 @@ export interface FreezeInput {
   allowedTools?: readonly string[];
   /** Tools the caller runs itself (checked: no name of the runtime's); absent: none. */
   clientTools?: RunConfig["clientTools"];
+  /** The agent profile's skills (seed 003: absent = every enabled skill, `[]` = none). */
+  skills?: readonly string[];
+  /** The agent profile the Run is prepared from (frozen with it). */
+  agent?: RunConfig["agent"];
 }
 
 /** Freezes RunConfigs, keeping the parts and their hashes between turns. */
@@ -87,7 +91,7 @@ export class RunConfigFreezer {
       ? this.#toolSchemas(tools)
       : subsetSchemas(tools, input.allowedTools);
     const identity = this.#identity ??= frozenIdentity();
-    const skills = await this.#enabledSkills();
+    const skills = selectedSkills(await this.#enabledSkills(), input.skills);
     return {
       providerId: input.providerId,
       modelId: input.modelId,
@@ -99,6 +103,7 @@ export class RunConfigFreezer {
       ...(input.compaction ? { compaction: input.compaction } : {}),
       ...(input.allowedTools ? { allowedTools: [...input.allowedTools] } : {}),
       ...(input.clientTools?.length ? { clientTools: input.clientTools } : {}),
+      ...(input.agent ? { agent: input.agent } : {}),
       reasoningEffort: input.reasoningEffort === undefined
         ? input.model.reasoningEffort
         : input.reasoningEffort,
@@ -153,6 +158,19 @@ function subsetSchemas(
   return hashed(Object.freeze(
     [...tools].filter(([name]) => names.has(name)).map(([, tool]) => frozenSchema(tool)),
   ));
+}
+
+/**
+ * The enabled skills a profile selects (absent: all, kept with their cached hash; a list:
+ * those of them, hashed again).
+ */
+function selectedSkills(
+  enabled: HashedPart<readonly RunSkill[]>,
+  selection: readonly string[] | undefined,
+): HashedPart<readonly RunSkill[]> {
+  if (selection === undefined) return enabled;
+  const names = new Set(selection);
+  return hashed(Object.freeze(enabled.content.filter((skill) => names.has(skill.name))));
 }
 
 /** One tool as the model is offered it. */

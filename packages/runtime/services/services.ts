@@ -7,19 +7,13 @@
  *
  * @module
  */
-import type {
-  ExecutionPolicy,
-  JournalEvent,
-  ResultOf,
-  RunBudget,
-  ValidParamsOf,
-} from "@daedalus/protocol";
+import type { JournalEvent, ResultOf, ValidParamsOf } from "@daedalus/protocol";
 import {
   createThread,
+  getThread,
   getThreadWithBranch,
   listThreads,
   listTurns,
-  readConfig,
   readEventsForThread,
   readItemSource,
   readRunConfig,
@@ -28,6 +22,7 @@ import {
   renameThread,
   replayEvents,
   resumeRun,
+  setThreadAgent,
   setThreadArchived,
   startTurn,
   type StateStore,
@@ -42,11 +37,7 @@ import type { ProtectedValues } from "../security/protected_values.ts";
 import type { ProviderHandlers } from "./provider_handlers.ts";
 import { createFileHandlers, type FileHandlers } from "./file_handlers.ts";
 import { createRevertHandlers } from "./revert_handlers.ts";
-import {
-  type CompactionHandlers,
-  createCompactionHandlers,
-  frozenCompaction,
-} from "./compaction_handlers.ts";
+import { type CompactionHandlers, createCompactionHandlers } from "./compaction_handlers.ts";
 import { type BranchHandlers, createBranchHandlers } from "./branch_handlers.ts";
 import { createDeleteHandlers, type DeleteHandlers } from "./delete_handlers.ts";
 import type { ThreadFileDirs } from "../threads/deleted_files.ts";
@@ -67,9 +58,11 @@ import {
   type MemoryHandlers,
   type MemoryHandlerStore,
 } from "./memory_handlers.ts";
-import { DEFAULT_PERMISSION_PRESET, type ProcessManager } from "@daedalus/tools";
+import type { ProcessManager } from "@daedalus/tools";
 import type { ToolDefinition } from "@daedalus/tools";
 import { RunConfigFreezer } from "./run_config_freezer.ts";
+import { prepareRun } from "./run_preparation.ts";
+import { agentForNewThread, type AgentHandlers, createAgentHandlers } from "./agent_handlers.ts";
 import { type BreakerHandlers, createBreakerHandlers } from "./breaker_handlers.ts";
 import { createMcpHandlers, type McpHandlers } from "./mcp_handlers.ts";
 import { createGatewayKeyHandlers, type GatewayKeyHandlers } from "../gateway/key_handlers.ts";
@@ -150,7 +143,8 @@ export type Handlers =
   & CompactionHandlers
   & BranchHandlers
   & DeleteHandlers
-  & SearchHandlers;
+  & SearchHandlers
+  & AgentHandlers;
 
 type HandledMethods = Pick<
   Record<import("@daedalus/protocol").MethodName, unknown>,
@@ -180,6 +174,14 @@ export function createHandlers(deps: ServiceDeps): Handlers {
   const { store } = deps;
   // Keeps the tool schemas, identity and skills with their hashes between turns.
   const freezer = new RunConfigFreezer(deps.skillsRoot, deps.configPath);
+  const preparation = {
+    store,
+    configPath: deps.configPath,
+    registry: deps.registry,
+    tools: deps.tools,
+    freezer,
+    contextWindow: deps.contextWindow,
+  };
   const answered = <R>(result: R): Handled<R> => ({ result });
   const threadChange = (
     committed: { result: { thread: unknown; changed: boolean }; events: JournalEvent[] },
@@ -192,6 +194,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     "thread.create": async (params, session?: RpcSession) => {
       deps.protectedValues.assertSafe(params, "params");
       assertSourceAllowed(params.source, session);
+      const agentId = await agentForNewThread(deps.configPath, params.agentId);
       const committed = await createThread(store, {
         title: params.title ?? null,
         clientRequestId: params.clientRequestId,
@@ -199,8 +202,12 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         workspacesRoot: deps.workspacesRoot,
         source: params.source ?? null,
       });
-      const event = committed.events[0] ?? originalCreatedEvent(store, committed.result.thread.id);
-      return answered({ thread: committed.result.thread, event });
+      const threadId = committed.result.thread.id;
+      const event = committed.events[0] ?? originalCreatedEvent(store, threadId);
+      // Bound at creation (an idempotent repeat keeps the first binding).
+      if (committed.events.length > 0) setThreadAgent(store, threadId, agentId);
+      const thread = store.read((db) => getThread(db, threadId)).thread;
+      return answered({ thread, event });
     },
     "thread.rename": (params) => {
       deps.protectedValues.assertSafe(params.title, "title");
@@ -228,22 +235,6 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       }
       // Every field, not only the text: a clientRequestId is stored too.
       deps.protectedValues.assertSafe(params, "");
-      const selection = deps.registry.resolveModel(params.providerId, params.modelId);
-      const effort = params.reasoningEffort;
-      const allowed = selection.model.reasoningEfforts;
-      if (effort && allowed.length > 0 && !allowed.includes(effort)) {
-        throw new RpcError(
-          RPC_ERROR_CODES.invalidParams,
-          "invalid_params",
-          `Reasoning effort ${effort} is not one of ${allowed.join(", ")} for this model`,
-          { field: "reasoningEffort" },
-        );
-      }
-      // The Run's mode and budget: the request's, else config.yaml's (read only when needed).
-      const defaults = params.executionPolicy === undefined || params.budget === undefined
-        ? await turnDefaults(deps.configPath)
-        : null;
-      const executionPolicy = params.executionPolicy ?? defaults!.preset;
       assertClientTools(params.clientTools ?? [], deps.tools);
       const unknownTool = params.tools?.find((name) => !deps.tools.has(name));
       if (unknownTool !== undefined) {
@@ -254,27 +245,28 @@ export function createHandlers(deps: ServiceDeps): Handlers {
           { field: "tools" },
         );
       }
-      // Frozen: a later config change cannot alter a Run that was already submitted.
-      const runConfig = await freezer.freeze({
-        providerId: params.providerId,
-        modelId: params.modelId,
-        model: selection.model,
-        contextWindow: deps.contextWindow?.(params.providerId, params.modelId),
-        executionPolicy,
-        reasoningEffort: params.reasoningEffort,
-        budget: params.budget ?? defaults?.budget,
-        compaction: await frozenCompaction(store, deps.configPath, params.threadId),
-        ...(params.tools ? { allowedTools: params.tools } : {}),
+      // Frozen: a later config or profile change cannot alter a Run already submitted.
+      const runConfig = await prepareRun(preparation, {
+        threadId: params.threadId,
+        ...(params.providerId !== undefined ? { providerId: params.providerId } : {}),
+        ...(params.modelId !== undefined ? { modelId: params.modelId } : {}),
+        ...(params.reasoningEffort !== undefined
+          ? { reasoningEffort: params.reasoningEffort }
+          : {}),
+        ...(params.executionPolicy ? { executionPolicy: params.executionPolicy } : {}),
+        ...(params.budget ? { budget: params.budget } : {}),
+        ...(params.tools ? { tools: params.tools } : {}),
         ...(params.clientTools?.length ? { clientTools: params.clientTools } : {}),
-      }, deps.tools);
+      });
+      const executionPolicy = runConfig.executionPolicy;
       const attachments = await inspectAttachments(params.attachments ?? []);
       const committed = startTurn(store, {
         attachments,
         threadId: params.threadId,
         branchId: params.branchId,
         content: params.content,
-        providerId: params.providerId,
-        modelId: params.modelId,
+        providerId: runConfig.providerId,
+        modelId: runConfig.modelId,
         clientRequestId: params.clientRequestId,
         executionPolicy,
         runConfig,
@@ -307,27 +299,20 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       }
       deps.protectedValues.assertSafe(params, "");
       const earlier = store.read((db) => readRunConfig(db, params.runId));
-      // The same model and mode, the rest frozen again from the configuration as it is now.
-      const selection = deps.registry.resolveModel(earlier.providerId, earlier.modelId);
-      const runConfig = await freezer.freeze({
+      // The same model, mode and limits; the rest prepared again from the thread's binding
+      // and the configuration as they are now (seed 003: resume rebuilds from stored facts).
+      const runConfig = await prepareRun(preparation, {
+        threadId: store.read((db) => readRunScope(db, params.runId)).threadId,
         providerId: earlier.providerId,
         modelId: earlier.modelId,
-        model: selection.model,
-        contextWindow: deps.contextWindow?.(earlier.providerId, earlier.modelId),
-        executionPolicy: earlier.executionPolicy,
         reasoningEffort: earlier.reasoningEffort,
-        ...(earlier.budget ? { budget: earlier.budget } : {}),
+        executionPolicy: earlier.executionPolicy,
+        // No budget in the earlier Run: none now either (not config.yaml's since).
+        budget: earlier.budget ?? {},
         // A resumed Run may do no more than the one it continues (tools gone since: left out).
-        ...(earlier.allowedTools
-          ? { allowedTools: earlier.allowedTools.filter((name) => deps.tools.has(name)) }
-          : {}),
+        ...(earlier.allowedTools ? { tools: earlier.allowedTools } : {}),
         ...(earlier.clientTools ? { clientTools: earlier.clientTools } : {}),
-        compaction: await frozenCompaction(
-          store,
-          deps.configPath,
-          store.read((db) => readRunScope(db, params.runId)).threadId,
-        ),
-      }, deps.tools);
+      });
       const committed = resumeRun(store, {
         fromRunId: params.runId,
         runConfig,
@@ -410,6 +395,14 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       threadFiles: deps.threadFiles,
     }),
     ...createSearchHandlers(store),
+    ...createAgentHandlers({
+      store,
+      configPath: deps.configPath,
+      skillsRoot: deps.skillsRoot,
+      tools: deps.tools,
+      registry: deps.registry,
+      protectedValues: deps.protectedValues,
+    }),
     ...createRevertHandlers({
       store,
       protectedValues: deps.protectedValues,
@@ -468,42 +461,6 @@ function originalCreatedEvent(store: StateStore, threadId: string) {
     "internal_error",
     "Original thread.created event is missing",
   );
-}
-
-/** What a turn that names no mode or budget gets from config.yaml. */
-interface TurnDefaults {
-  /** `permissions.preset`, else `ask`. */
-  preset: ExecutionPolicy;
-  /** `budgets` as a Run's budget; absent: none. */
-  budget?: RunBudget;
-}
-
-/**
- * config.yaml's defaults for a turn, from one read of the file (through the config cache).
- * A config.yaml that cannot be read gives `ask` and no budget: never wider than the default,
- * and the providers of a broken file would not load either.
- */
-async function turnDefaults(configPath: string): Promise<TurnDefaults> {
-  let config;
-  try {
-    config = await readConfig(configPath);
-  } catch {
-    return { preset: DEFAULT_PERMISSION_PRESET };
-  }
-  const preset = config.permissions?.preset ?? DEFAULT_PERMISSION_PRESET;
-  const budgets = config.budgets;
-  if (budgets === undefined) return { preset };
-  return {
-    preset,
-    budget: {
-      ...(budgets.tokens !== undefined ? { tokens: budgets.tokens } : {}),
-      ...(budgets.cost_usd !== undefined ? { costUsd: budgets.cost_usd } : {}),
-      ...(budgets.model_calls !== undefined ? { modelCalls: budgets.model_calls } : {}),
-      ...(budgets.wall_time_seconds !== undefined
-        ? { wallTimeSeconds: budgets.wall_time_seconds }
-        : {}),
-    },
-  };
 }
 
 /**

@@ -82,7 +82,10 @@ const delegating: Script = (request) => {
     return { toolCalls: [{ name: "subagent", arguments: { task: "child: deeper" } }] };
   }
   if (user.startsWith("nest")) {
-    return { toolCalls: [{ name: "subagent", arguments: { task: "child: nest again" } }] };
+    // A Build child: it has the subagent tool (Explore, the default, does not).
+    return {
+      toolCalls: [{ name: "subagent", arguments: { task: "child: nest again", agent: "build" } }],
+    };
   }
   return { text: ["one two three"] };
 };

@@ -29,7 +29,7 @@ import {
 } from "@daedalus/tools";
 import type { Scheduler } from "../scheduler/scheduler.ts";
 import { workspaceMemoryKey } from "../memory/workspace_key.ts";
-import { createSessionOperations } from "./capabilities/sessions.ts";
+import { createSessionOperations, type SessionDeps } from "./capabilities/sessions.ts";
 import { createProcessOperations } from "./capabilities/processes.ts";
 import { createMemoryOperations } from "./capabilities/memory.ts";
 
@@ -53,6 +53,8 @@ export interface RunToolContextDeps {
   workspacesRoot: string;
   /** Deepest sub-agent nesting. */
   subagentMaxDepth: number;
+  /** Prepares a sub-agent's Run from its profile (absent: the caller's config). */
+  prepareSubagent?: SessionDeps["prepareSubagent"];
   /** The runtime's tool breakers, keyed by tool id (shared by every Run). */
   breakers?: CircuitBreakers;
   /**

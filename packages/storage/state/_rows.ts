@@ -40,7 +40,7 @@ export type ReplayedEvent = ResultOf<"event.replay">["events"][number];
 /** Columns {@linkcode threadFromRow} reads, for `SELECT ${THREAD_COLUMNS} FROM threads`. */
 export const THREAD_COLUMNS =
   "id, title, default_branch_id, active_branch_id, workspace_json, created_at, updated_at, " +
-  "archived_at, source_json";
+  "archived_at, source_json, settings_json";
 
 /** Columns {@linkcode turnFromRow} reads. */
 export const TURN_COLUMNS = "id, thread_id, branch_id, ordinal, status, created_at, updated_at";
@@ -76,7 +76,16 @@ export function threadFromRow(row: Row): Thread {
     activeBranchId: nullableTextColumn(row, "active_branch_id") ??
       textColumn(row, "default_branch_id"),
     source: sourceFromJson(nullableTextColumn(row, "source_json")),
+    // Only a bound thread names its agent profile (an unbound one runs the default's).
+    ...boundAgent(nullableTextColumn(row, "settings_json")),
   }));
+}
+
+/** `{agentId}` when the thread's settings bind it to an agent profile, else nothing. */
+function boundAgent(settingsJson: string | null): { agentId?: string } {
+  if (settingsJson === null) return {};
+  const agentId = (JSON.parse(settingsJson) as { agentId?: unknown }).agentId;
+  return typeof agentId === "string" ? { agentId } : {};
 }
 
 /** Maps a `turns` row (see {@linkcode TURN_COLUMNS}) and its runs to a Turn. */

@@ -71,3 +71,63 @@ function ownFields(override: CompactionOverride | null): CompactionOverride | nu
   if (override.enabled !== undefined) fields.enabled = override.enabled;
   return Object.keys(fields).length === 0 ? null : fields;
 }
+
+/**
+ * Binds a thread to an agent profile (its settings' `agentId`). The same binding writes
+ * nothing. Whether the profile exists is the caller's check (profiles live in config.yaml).
+ *
+ * @param store the state store
+ * @param threadId the thread
+ * @param agentId the profile's id
+ * @returns the settings and whether they changed
+ * @throws {StoreError} `thread_not_found`
+ */
+export function setThreadAgent(
+  store: StateStore,
+  threadId: string,
+  agentId: string,
+): Committed<ThreadSettingsChange> {
+  return store.write(({ db, append }) => {
+    const current = readThreadSettings(db, threadId);
+    if (current.agentId === agentId) return { settings: current, changed: false };
+    const next: ThreadSettings = { ...current, agentId };
+    append({ type: "thread.settings_changed", threadId, payload: { settings: next } });
+    return { settings: next, changed: true };
+  });
+}
+
+/**
+ * Moves every thread bound to a profile that is gone (`isGone`) to `toId`, one
+ * `thread.settings_changed` event each.
+ *
+ * @param store the state store
+ * @param isGone whether a thread's bound profile no longer exists
+ * @param toId the profile they are bound to now
+ * @returns how many threads were moved
+ */
+export function rebindThreadAgents(
+  store: StateStore,
+  isGone: (agentId: string) => boolean,
+  toId: string,
+): Committed<number> {
+  return store.write(({ db, append }) => {
+    const rows = statement(
+      db.connection,
+      "SELECT id, settings_json FROM threads WHERE settings_json IS NOT NULL",
+    ).all();
+    let moved = 0;
+    for (const row of rows) {
+      const settings = JSON.parse(String(row.settings_json)) as Partial<ThreadSettings>;
+      if (settings.agentId === undefined || !isGone(settings.agentId)) continue;
+      const next: ThreadSettings = { ...settings, compaction: settings.compaction ?? null };
+      next.agentId = toId;
+      append({
+        type: "thread.settings_changed",
+        threadId: String(row.id),
+        payload: { settings: next },
+      });
+      moved++;
+    }
+    return moved;
+  });
+}

@@ -49,6 +49,11 @@ export interface DelegationRequest {
   itemData: Record<string, unknown>;
   /** Run config entries over the caller's frozen config (the delegation's lineage). */
   runConfig: Pick<RunConfig, "subagentDepth" | "parentRunId">;
+  /**
+   * A sub-agent's profile (`subagent` only): its Run is prepared from that profile, never
+   * wider than the caller's (absent: the caller's frozen config, as a cross-thread message).
+   */
+  agentId?: string;
 }
 
 /** How a delegated Run ended. */
@@ -131,12 +136,15 @@ export interface SessionOperations {
    */
   setThreadArchived(threadId: string, archived: boolean): { changed: boolean };
   /**
-   * Starts a turn in another thread with the caller's frozen config (not yet scheduled).
+   * Starts a turn in another thread (not yet scheduled): with the caller's frozen config,
+   * or for a sub-agent with an `agentId`, prepared from that profile.
    *
-   * @param request thread, message, idempotency key, provenance, config entries
+   * @param request thread, message, idempotency key, provenance, config entries, profile
    * @returns the run
+   * @throws a coded error `subagent_agent_not_allowed` when the caller's profile does not
+   *   allow that sub-agent profile, or it does not exist
    */
-  startRun(request: DelegationRequest): DelegatedRun;
+  startRun(request: DelegationRequest): Promise<DelegatedRun>;
   /**
    * Runs a started Run inline on the caller's worker and waits for it.
    *

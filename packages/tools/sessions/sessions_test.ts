@@ -86,7 +86,7 @@ function memorySessions(items: Map<string, Item[]>) {
     setThreadArchived: () => ({ changed: true }),
     startRun: (request) => {
       calls.push(`startRun ${request.clientRequestId}`);
-      return { threadId: request.threadId, turnId: "turn_2", runId: "run_2" };
+      return Promise.resolve({ threadId: request.threadId, turnId: "turn_2", runId: "run_2" });
     },
     waitForRun: (_run, signal) =>
       new Promise((resolve, reject) => {

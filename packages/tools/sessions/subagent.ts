@@ -23,6 +23,8 @@ export interface SubagentParams {
   title?: string;
   /** Wait for the answer (default true). */
   wait?: boolean;
+  /** The agent profile it runs (default `explore`: read-only). */
+  agent?: string;
 }
 
 /** The schema of {@linkcode SubagentParams}. */
@@ -30,6 +32,7 @@ export const SubagentParams: ToolParams<SubagentParams> = z.strictObject({
   task: z.string().min(1).max(100_000),
   title: z.string().min(1).max(200).optional(),
   wait: z.boolean().optional(),
+  agent: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/).optional(),
 });
 
 /** Delegates a task to a sub-agent. */
@@ -60,8 +63,9 @@ export const subagentTool: ToolDefinition<SubagentParams> = defineTool({
       clientRequestId: `subagent:${context.itemId}`,
       sharedWorkspace: true,
     });
-    const run = sessions.startRun({
+    const run = await sessions.startRun({
       threadId: child.id,
+      agentId: params.agent ?? "explore",
       content: params.task,
       clientRequestId: `subagent:${context.itemId}`,
       itemData: {

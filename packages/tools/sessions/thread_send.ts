@@ -56,7 +56,7 @@ export const threadSendTool: ToolDefinition<ThreadSendParams> = defineTool({
         `A cross-thread chain may not exceed ${THREAD_SEND_MAX_HOPS} hops`,
       );
     }
-    const run = sessions.startRun({
+    const run = await sessions.startRun({
       threadId: thread.id,
       content: `[Cross-session message from thread ${context.threadId}]\n${params.content}`,
       clientRequestId: `thread_send:${context.itemId}`,

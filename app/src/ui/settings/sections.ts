@@ -13,6 +13,7 @@ import { AppearanceSection } from "./AppearanceSection.tsx";
 import { SkillsSection } from "./SkillsSection.tsx";
 import { McpSection } from "./McpSection.tsx";
 import { ChannelsSection } from "./ChannelsSection.tsx";
+import { AgentsSection } from "./AgentsSection.tsx";
 import { MemorySection } from "./MemorySection.tsx";
 import { UsageSection } from "./UsageSection.tsx";
 import { PermissionsSection } from "./PermissionsSection.tsx";
@@ -30,6 +31,7 @@ export interface SectionEntry {
 export const SECTIONS: readonly SectionEntry[] = [
   { id: "providers", labelKey: "settings.section.providers", component: ProvidersSection },
   { id: "skills", labelKey: "settings.section.skills", component: SkillsSection },
+  { id: "agents", labelKey: "settings.section.agents", component: AgentsSection },
   { id: "tools", labelKey: "settings.section.tools", component: McpSection },
   { id: "channels", labelKey: "settings.section.channels", component: ChannelsSection },
   { id: "memory", labelKey: "settings.section.memory", component: MemorySection },

@@ -39,6 +39,8 @@ export const CompactionOverride = z.strictObject({
 export const ThreadSettings = z.looseObject({
   /** The thread's own compaction settings over config.yaml's; null: config.yaml's. */
   compaction: CompactionOverride.nullable(),
+  /** The agent profile the thread is bound to (`thread.set_agent`); absent: the default one. */
+  agentId: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/).optional(),
 }).register(docs, { description: "A thread's own settings (absent ones follow config.yaml)." });
 
 export const FrozenCompaction = z.strictObject({

@@ -18,6 +18,7 @@ import { ExecutionPolicy, ReasoningEffort } from "../enums.ts";
 import { ProviderId } from "./provider.ts";
 import { SkillName } from "./skill.ts";
 import { FrozenCompaction } from "./compaction.ts";
+import { FrozenAgent } from "./agent.ts";
 import {
   CLIENT_TOOL_DESCRIPTION_MAX_CHARS,
   CLIENT_TOOL_PARAMETERS_MAX_CHARS,
@@ -114,6 +115,8 @@ const recordShape = {
   clientTools: z.array(ClientTool).max(CLIENT_TOOLS_MAX_COUNT).optional(),
   /** When the Run compacts its context (absent on Runs frozen before it existed: 0.9, on). */
   compaction: FrozenCompaction.optional(),
+  /** The agent profile the Run was prepared from (absent on Runs frozen before profiles). */
+  agent: FrozenAgent.optional(),
   parts: RunConfigPartRefs,
 };
 

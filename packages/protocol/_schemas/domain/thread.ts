@@ -45,6 +45,11 @@ export const Thread = z.looseObject({
    * owner's own threads. Optional so events written before sources existed still parse.
    */
   source: ThreadSource.nullable().optional(),
+  /**
+   * The agent profile the thread is bound to (its settings' `agentId`); null: none bound
+   * (threads made before profiles), so its Runs use the default profile.
+   */
+  agentId: z.string().nullable().optional(),
 }).register(docs, { description: "A thread summary (seed 000 §6.16 ThreadSummary)." });
 
 export const Branch = z.looseObject({

@@ -10,6 +10,7 @@ import { PAGE_MAX_LIMIT, PATH_MAX_CHARS } from "../../limits.ts";
 import { Branch, Thread, ThreadTitle } from "../domain/thread.ts";
 import { ThreadSource } from "../domain/thread_source.ts";
 import { EventEnvelope } from "../events.ts";
+import { AgentId } from "../domain/agent.ts";
 import {
   CompactionOverride,
   ContextUse,
@@ -42,8 +43,17 @@ export const threadMethods = {
        * client it is refused with `thread_source_reserved`.
        */
       source: ThreadSource.optional(),
+      /** The agent profile to bind (default: config.yaml's default profile, else `build`). */
+      agentId: AgentId.optional(),
     }),
     result: z.looseObject({ thread: Thread, event: EventEnvelope }),
+  }),
+  "thread.set_agent": method({
+    description: "Binds a thread to another agent profile; its next Run uses it (a Run " +
+      "already submitted keeps the profile it was frozen with). An unknown profile is " +
+      "refused (`agent_not_found`)",
+    params: z.strictObject({ threadId: ThreadId, agentId: AgentId }),
+    result: z.looseObject({ thread: Thread, changed: z.boolean() }),
   }),
   "thread.rename": method({
     description: "Renames a thread; a user-given title is never replaced by an automatic one",

@@ -30,11 +30,14 @@ export const turnMethods = {
       threadId: ThreadId,
       branchId: BranchId.optional(),
       content: MessageContent,
-      providerId: Identifier,
-      modelId: Identifier,
+      /** The model (with modelId); absent: the thread's agent profile's. */
+      providerId: Identifier.optional(),
+      /** The model (with providerId); absent: the thread's agent profile's. */
+      modelId: Identifier.optional(),
       clientRequestId: Identifier.optional(),
       attachments: AttachmentInputs.optional(),
       reasoningEffort: ReasoningEffort.nullable().optional(),
+      /** The preset asked for: lowered to the agent profile's, never raised. */
       executionPolicy: ExecutionPolicy.optional(),
       /** This Run's limits, replacing config.yaml's `budgets` (each omitted one: none). */
       budget: RunBudget.optional(),

@@ -19,7 +19,7 @@ import {
   startTurn,
   type StateStore,
 } from "@daedalus/storage";
-import type { SessionOperations } from "@daedalus/tools";
+import { type SessionOperations, ToolError } from "@daedalus/tools";
 import type { Scheduler } from "../../scheduler/scheduler.ts";
 import { coded } from "./_coded.ts";
 
@@ -33,6 +33,21 @@ export interface SessionDeps {
   workspacesRoot: string;
   /** Deepest sub-agent nesting (`DAEDALUS_SUBAGENT_MAX_DEPTH`). */
   subagentMaxDepth: number;
+  /**
+   * Prepares a sub-agent's Run from its profile (services/run_preparation.ts); absent: a
+   * sub-agent runs with the caller's frozen config.
+   */
+  prepareSubagent?: (request: SubagentPreparation) => Promise<RunConfig>;
+}
+
+/** What a sub-agent's Run is prepared from. */
+export interface SubagentPreparation {
+  /** The child thread. */
+  threadId: string;
+  /** The profile it runs. */
+  agentId: string;
+  /** The caller's frozen config: the child never gets more than it. */
+  parent: Readonly<RunConfig>;
 }
 
 /** The calling Run's facts, read once when it starts. */
@@ -92,16 +107,19 @@ export function createSessionOperations(
       const changed = setThreadArchived(store, threadId, archived);
       return { changed: changed.result.changed };
     }),
-    startRun: coded((request) => {
+    startRun: coded(async (request) => {
       // A delegated Run has no caller to run client-side tools: it gets none of them.
       const { clientTools: _clientTools, ...config } = run.config;
+      const prepared = request.agentId !== undefined && deps.prepareSubagent
+        ? await prepareChild(deps.prepareSubagent, run.config, request.threadId, request.agentId)
+        : config;
       const started = startTurn(store, {
         threadId: request.threadId,
         content: request.content,
-        providerId: run.config.providerId,
-        modelId: run.config.modelId,
+        providerId: prepared.providerId,
+        modelId: prepared.modelId,
         clientRequestId: request.clientRequestId,
-        runConfig: { ...config, ...request.runConfig },
+        runConfig: { ...prepared, ...request.runConfig },
         itemData: request.itemData,
       });
       const { threadId, turnId, runId } = started.result;
@@ -133,4 +151,32 @@ export function createSessionOperations(
       return queued.size;
     },
   };
+}
+
+/**
+ * A sub-agent's config: its profile must be one the caller's profile allows (its
+ * `subagents`; absent or `[]`: any), and it is prepared from that profile with the
+ * caller's model, mode and tools as the ceiling.
+ */
+async function prepareChild(
+  prepare: (request: SubagentPreparation) => Promise<RunConfig>,
+  parent: Readonly<RunConfig>,
+  threadId: string,
+  agentId: string,
+): Promise<RunConfig> {
+  const allowed = parent.agent?.profile.subagents;
+  if (allowed?.length && !allowed.includes(agentId)) {
+    throw new ToolError(
+      "subagent_agent_not_allowed",
+      `subagent_agent_not_allowed: this agent may delegate only to ${
+        allowed.join(", ")
+      }, not to ${agentId}`,
+    );
+  }
+  const { clientTools: _clientTools, ...prepared } = await prepare({
+    threadId,
+    agentId,
+    parent,
+  });
+  return prepared;
 }
