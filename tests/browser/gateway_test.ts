@@ -8,7 +8,7 @@
  * Chromium.
  */
 import assert from "node:assert/strict";
-import { createHttpClient } from "@daedalus/client";
+import { createHttpClient, TOOL_IDS } from "@daedalus/client";
 import type { Page } from "playwright-core";
 import { hasChromium, logIn, PAGE_WAIT_MS, waitForText, withBrowser } from "./_browser.ts";
 
@@ -108,7 +108,7 @@ Deno.test({
       }
       assert.equal(
         await page.locator(`${SECTION} .gateway-tool-grid input[type=checkbox]`).count(),
-        21,
+        TOOL_IDS.length,
         "the built-in tools are not all offered",
       );
       await page.locator(`${SECTION} .gateway-tools`).scrollIntoViewIfNeeded();
