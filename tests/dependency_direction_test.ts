@@ -8,6 +8,16 @@ import assert from "node:assert/strict";
 
 const root = new URL("../", import.meta.url);
 
+/**
+ * Files allowed one more package than their own may import, and why. `daedalus run`
+ * attached to a running runtime is that runtime's client: it speaks the protocol through
+ * @daedalus/client (which imports only protocol, so there is no cycle) rather than a
+ * second, hand-written WebSocket client.
+ */
+const EXCEPTIONS: Record<string, string[]> = {
+  "packages/runtime/cli/attached_session.ts": ["client"],
+};
+
 const ALLOWED: Record<string, string[]> = {
   protocol: [],
   storage: ["protocol"],
@@ -39,7 +49,11 @@ Deno.test("each package imports only the packages it may, through their mod.ts",
         const specifier = match[1] ?? match[2] ?? "";
         const relative = file.pathname.slice(root.pathname.length);
         const scoped = /^@daedalus\/([a-z]+)/.exec(specifier);
-        if (scoped && scoped[1] !== name && !allowed.includes(scoped[1] ?? "")) {
+        const also = EXCEPTIONS[relative] ?? [];
+        if (
+          scoped && scoped[1] !== name && !allowed.includes(scoped[1] ?? "") &&
+          !also.includes(scoped[1] ?? "")
+        ) {
           problems.push(`${relative} imports ${specifier}`);
         }
         if (specifier.startsWith(".")) {
@@ -61,7 +75,9 @@ Deno.test("every package has name, version, license, exports, a documented mod.t
     assert.equal(config.name, `@daedalus/${name}`);
     assert.match(config.version, /^\d+\.\d+\.\d+$/);
     assert.equal(config.license, "MIT");
-    assert.equal(config.exports, "./mod.ts");
+    // One entry, or several with "." the package's mod.ts (runtime's light create-server).
+    const main = typeof config.exports === "string" ? config.exports : config.exports?.["."];
+    assert.equal(main, "./mod.ts", `${name}'s main export`);
     assert.match(await Deno.readTextFile(new URL("mod.ts", dir)), /@module/, `${name}/mod.ts`);
     assert.match(await Deno.readTextFile(new URL("README.md", dir)), /Must not import/, name);
   }

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { hasChromium, logIn, PAGE_WAIT_MS, withBrowser } from "./_browser.ts";
-import { startFakeTelegram } from "../fixtures/fake_telegram.ts";
+import { startFakeTelegram } from "../../packages/runtime/channels/telegram/_test_fake_bot_api.ts";
 
 const wait = { timeout: PAGE_WAIT_MS };
 const TOKEN = "888002:AAF_browser-channel-token-0000000";

@@ -12,7 +12,10 @@ import assert from "node:assert/strict";
 import { readPermissions, writeChannelsConfig, writePermissions } from "@daedalus/storage";
 import { makeTempHome, startFixture, type TempHome } from "./_harness.ts";
 import { openClient } from "./_clients.ts";
-import { type FakeTelegram, startFakeTelegram } from "../fixtures/fake_telegram.ts";
+import {
+  type FakeTelegram,
+  startFakeTelegram,
+} from "../../packages/runtime/channels/telegram/_test_fake_bot_api.ts";
 
 const TOKEN = "777001:AAF_channel-e2e-secret-token-000000";
 const OWNER = 5001;

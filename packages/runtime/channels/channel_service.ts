@@ -135,7 +135,9 @@ export class ChannelService {
     const telegram = this.#config.telegram;
     if (this.#call === null || this.#closed) return;
     if (telegram === undefined || !telegram.enabled) {
-      stopped.then(() => this.#announce());
+      // A channel that was not running and is not now changed nothing: a start with none
+      // configured journals nothing (a restart must leave the journal as it was).
+      stopped.then(() => previous ? this.#announce() : this.#remember());
       return;
     }
     const call = this.#call;
@@ -298,15 +300,31 @@ export class ChannelService {
     } as ChannelStatus;
   }
 
-  #announce(): void {
+  /** Takes the current status as already known, without journaling it. */
+  #remember(): void {
     if (this.#closed) return;
+    this.#lastAnnounced = JSON.stringify(this.#announcement());
+  }
+
+  /** What `channel.status_changed` says of the channel now. */
+  #announcement(): {
+    channel: ChannelStatus["channel"];
+    state: ChannelStatus["state"];
+    reasonCode: ChannelStatus["reasonCode"];
+    ownerUserId: string | null;
+  } {
     const status = this.#status();
-    const channel = {
+    return {
       channel: status.channel,
       state: status.state,
       reasonCode: status.reasonCode,
       ownerUserId: status.owner?.userId ?? null,
     };
+  }
+
+  #announce(): void {
+    if (this.#closed) return;
+    const channel = this.#announcement();
     const key = JSON.stringify(channel);
     if (key === this.#lastAnnounced) return;
     this.#lastAnnounced = key;

@@ -22,7 +22,6 @@ import {
   renameThread,
   replayEvents,
   resumeRun,
-  setThreadAgent,
   setThreadArchived,
   startTurn,
   type StateStore,
@@ -201,11 +200,10 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         workspace: params.workspace,
         workspacesRoot: deps.workspacesRoot,
         source: params.source ?? null,
+        agentId,
       });
       const threadId = committed.result.thread.id;
       const event = committed.events[0] ?? originalCreatedEvent(store, threadId);
-      // Bound at creation (an idempotent repeat keeps the first binding).
-      if (committed.events.length > 0) setThreadAgent(store, threadId, agentId);
       const thread = store.read((db) => getThread(db, threadId)).thread;
       return answered({ thread, event });
     },

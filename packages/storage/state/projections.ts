@@ -45,8 +45,8 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
       const thread = event.payload.thread;
       run(
         `INSERT INTO threads (id, title, title_source, default_branch_id, created_at, updated_at,
-           archived_at, client_request_id, workspace_json, source_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           archived_at, client_request_id, workspace_json, source_json, settings_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         thread.id,
         thread.title,
         text(payload.titleSource) ?? (thread.title === null ? null : "provisional"),
@@ -57,6 +57,8 @@ export function applyEvent(connection: DatabaseSync, event: JournalEvent): void 
         event.payload.clientRequestId,
         thread.workspace === null ? null : JSON.stringify(thread.workspace),
         thread.source ? JSON.stringify(thread.source) : null,
+        // Bound at creation: the thread's settings start with its agent profile.
+        typeof thread.agentId === "string" ? JSON.stringify({ agentId: thread.agentId }) : null,
       );
       const branch = event.payload.branch;
       run(

@@ -24,6 +24,8 @@ export interface CreateThreadInput {
   workspacesRoot: string;
   /** Who the thread is made for when not the owner (a gateway app key); null or absent: the owner. */
   source?: ThreadSource | null;
+  /** The agent profile it is bound to (in its settings, from `thread.created` on). */
+  agentId?: string;
 }
 
 /** The result of {@linkcode createThread}. */
@@ -96,6 +98,7 @@ function appendCreated(
       archivedAt: null,
       activeBranchId: defaultBranchId,
       source: input.source ?? null,
+      ...(input.agentId !== undefined ? { agentId: input.agentId } : {}),
     };
     append({
       type: "thread.created",

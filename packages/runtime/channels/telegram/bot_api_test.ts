@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startFakeTelegram } from "../../../../tests/fixtures/fake_telegram.ts";
+import { startFakeTelegram } from "./_test_fake_bot_api.ts";
 import { TelegramApiError, TelegramBotApi } from "./bot_api.ts";
 
 const TOKEN = "4242:AAF_bot-api-test-token-000000000";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ChannelStore } from "@daedalus/storage";
-import { startFakeTelegram } from "../../../../tests/fixtures/fake_telegram.ts";
+import { startFakeTelegram } from "./_test_fake_bot_api.ts";
 import { TelegramBotApi } from "./bot_api.ts";
 import { OutboxSender } from "./outbox_sender.ts";
 
