@@ -1209,6 +1209,7 @@ export type GatewayKeyProfile = {
   permission: ExecutionPolicy;
   workspace?: string;
   models?: ModelRef[];
+  agentId?: AgentId;
   tools?: Identifier[];
   allowedOrigins?: string[];
 };

@@ -248,3 +248,63 @@ Deno.test("spawned: forwardedProps.model picks a model the key allows; another i
     });
   assert.match(said, /422.*does not allow/, said);
 });
+
+Deno.test("spawned: /ag-ui/:agent binds the client's thread to that agent profile; a key's agentId binds its Dify threads", async () => {
+  await using home = await makeTempHome();
+  await using server = await startFixture(home);
+  await using recording = await openClient(server.url, await server.token());
+  const { client } = recording;
+  const { key } = await client.call("gateway.key.create", {
+    name: "planner",
+    profile: {
+      providerId: "scripted",
+      modelId: "scripted-model",
+      permission: "read_only",
+      agentId: "plan",
+    },
+  });
+  const agentAt = (path: string) =>
+    new HttpAgent({
+      url: new URL(path, server.url).href,
+      headers: { Authorization: `Bearer ${key}` },
+      threadId: "shared-id",
+    });
+  const explore = agentAt("ag-ui/explore");
+  explore.addMessage({ id: "u1", role: "user", content: "hello" });
+  await explore.runAgent({ runId: "run-1" });
+  const plain = agentAt("ag-ui");
+  plain.addMessage({ id: "u2", role: "user", content: "hello" });
+  await plain.runAgent({ runId: "run-2" });
+  const { threads } = await client.call("thread.list", {});
+  const agents = threads.map((t: { agentId?: string | null }) => t.agentId).sort();
+  assert.deepEqual(
+    agents,
+    ["explore", "plan"],
+    "the path's agent and the key's agent make two threads for one client thread id",
+  );
+
+  const unknown = await fetch(new URL("ag-ui/nobody", server.url), {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      threadId: "t",
+      runId: "r",
+      messages: [{ id: "u", role: "user", content: "hi" }],
+    }),
+  });
+  assert.equal(unknown.status, 400);
+  assert.equal((await unknown.json()).code, "agent_not_found");
+  await assert.rejects(
+    client.call("gateway.key.create", {
+      name: "nobody",
+      profile: {
+        providerId: "scripted",
+        modelId: "scripted-model",
+        permission: "read_only",
+        agentId: "nobody",
+      },
+    }),
+    /nobody/,
+    "a key naming an unknown agent is refused",
+  );
+});

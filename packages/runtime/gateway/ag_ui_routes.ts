@@ -68,13 +68,14 @@ export function agUiRefusal(c: Context, refusal: GatewayRefusal): Response {
  * The AG-UI route.
  *
  * @param deps dispatcher, store, live events, owners
- * @returns a Hono app serving `POST /` (mount it at `/ag-ui` behind the key middleware)
+ * @returns a Hono app serving `POST /` and `POST /:agent` (an agent profile id), to mount
+ * at `/ag-ui` behind the key middleware
  */
 export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
   const now = deps.now ?? Date.now;
   const call = gatewayCall(deps.dispatcher);
   const app = new Hono<GatewayEnv>();
-  app.post("/", async (c) => {
+  const handler = async (c: Context<GatewayEnv>, agent: string | undefined) => {
     const key = c.get("gatewayKey");
     const body = await c.req.json().catch(() => undefined);
     if (body === undefined) return c.json({ error: "The body is not JSON" }, 400);
@@ -83,7 +84,12 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
       return c.json({ error: "The body is not a RunAgentInput", issues: parsed.error.issues }, 422);
     }
     const input = parsed.data;
-    const owner = { keyId: key.keyId, user: `ag-ui:${input.threadId}` };
+    // `/ag-ui/:agent` threads are the agent's own: the same client thread id under another
+    // agent is another Daedalus thread.
+    const owner = {
+      keyId: key.keyId,
+      user: agent === undefined ? `ag-ui:${input.threadId}` : `ag-ui:${agent}:${input.threadId}`,
+    };
     const known = deps.owners.threadsOf(owner)[0];
     const results = trailingToolResults(input.messages);
     const wait = known === undefined
@@ -154,7 +160,7 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
         }
         let threadId = known;
         if (threadId === undefined) {
-          threadId = await createGatewayThread(call, key);
+          threadId = await createGatewayThread(call, key, agent ?? key.profile.agentId);
           await deps.owners.addThread(threadId, owner);
         }
         // A new message instead of the results or the answer: the waiting Run is given up.
@@ -223,6 +229,9 @@ export function agUiRoutes(deps: AgUiRouteDeps): Hono<GatewayEnv> {
     return new Response(stream, {
       headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" },
     });
-  });
+  };
+  app.post("/", (c) => handler(c, undefined));
+  // The agent profile the client names (CopilotKit and others put it in the path).
+  app.post("/:agent", (c) => handler(c, c.req.param("agent")));
   return app;
 }

@@ -53,13 +53,18 @@ export interface GatewayTurn {
  * @param key the accepted key
  * @returns the new thread's id
  */
-export async function createGatewayThread(call: GatewayCall, key: GatewayKey): Promise<string> {
+export async function createGatewayThread(
+  call: GatewayCall,
+  key: GatewayKey,
+  agentId: string | undefined = key.profile.agentId,
+): Promise<string> {
   const workspace = key.profile.workspace;
   const source = { kind: "gateway", keyId: key.keyId, keyName: key.name };
-  const created = await call(
-    "thread.create",
-    workspace ? { workspace: { rootUri: workspace }, source } : { source },
-  );
+  const created = await call("thread.create", {
+    source,
+    ...(workspace ? { workspace: { rootUri: workspace } } : {}),
+    ...(agentId !== undefined ? { agentId } : {}),
+  });
   return (created.thread as { id: string }).id;
 }
 

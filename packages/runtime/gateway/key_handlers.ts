@@ -36,6 +36,8 @@ export interface GatewayKeyHandlerOptions {
   resolveModel: (providerId: string, modelId: string) => unknown;
   /** The names of the tools runs may call. */
   toolNames: () => Iterable<string>;
+  /** Throws `agent_not_found` (RpcError) for an agent profile that does not exist. */
+  checkAgent?: (agentId: string) => Promise<unknown>;
   /** Throws `protected_value` when a value carries a configured credential. */
   assertSafe: (value: unknown, field: string) => void;
   /** Protects a value from now on (the new key, once its answer is sent). */
@@ -56,6 +58,7 @@ export function createGatewayKeyHandlers(options: GatewayKeyHandlerOptions): Gat
       for (const model of profile.models ?? []) {
         options.resolveModel(model.providerId, model.modelId);
       }
+      if (profile.agentId !== undefined) await options.checkAgent?.(profile.agentId);
       if (profile.workspace !== undefined) await checkWorkspace(profile.workspace);
       if (profile.tools !== undefined) {
         const known = new Set(options.toolNames());

@@ -363,6 +363,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
         limiter: deps.gateway.limiter,
         resolveModel: (providerId, modelId) => deps.registry.resolveModel(providerId, modelId),
         toolNames: () => deps.tools.keys(),
+        checkAgent: (agentId) => agentForNewThread(deps.configPath, agentId),
         assertSafe: (value, field) => deps.protectedValues.assertSafe(value, field),
         protect: (value) => deps.protectedValues.register(value),
       })

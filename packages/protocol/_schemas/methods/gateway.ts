@@ -11,6 +11,7 @@ import { method } from "./_define.ts";
 import { Identifier, Timestamp } from "../ids.ts";
 import { ExecutionPolicy } from "../enums.ts";
 import { ModelRef } from "../domain/provider.ts";
+import { AgentId } from "../domain/agent.ts";
 import { docs } from "../docs.ts";
 import {
   GATEWAY_KEY_MODELS_MAX_COUNT,
@@ -36,6 +37,11 @@ export const GatewayKeyProfile = z.strictObject({
    * `providerId`/`modelId` when absent.
    */
   models: z.array(ModelRef).max(GATEWAY_KEY_MODELS_MAX_COUNT).optional(),
+  /**
+   * The agent profile its threads are bound to (AG-UI's `/ag-ui/:agent` may name another);
+   * the default profile when absent. A profile only narrows what the key allows.
+   */
+  agentId: AgentId.optional(),
   /** The only tools its runs may call (tool ids); all of the runtime's when absent. */
   tools: z.array(Identifier).max(GATEWAY_KEY_TOOLS_MAX_COUNT).optional(),
   /** Browser origins allowed to call with the key (CORS); none when absent. */
