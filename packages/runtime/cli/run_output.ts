@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { addUsage as addCallUsage } from "../gateway/usage_sum.ts";
 import type { JournalEvent, TokenUsage } from "@daedalus/protocol";
 
 /** The last line of `--json`. */
@@ -135,25 +136,7 @@ export function createRunPrinter(json: boolean, streams: RunStreams): RunPrinter
  * @returns the new sum
  */
 export function addUsage(total: TokenUsage | null, usage: TokenUsage | null): TokenUsage | null {
-  if (usage === null) return total;
-  if (total === null) {
-    return {
-      inputTokens: usage.inputTokens,
-      cachedInputTokens: usage.cachedInputTokens,
-      outputTokens: usage.outputTokens,
-      reasoningOutputTokens: usage.reasoningOutputTokens,
-      totalTokens: usage.totalTokens,
-    };
-  }
-  const nullable = (a: number | null, b: number | null) =>
-    a === null && b === null ? null : (a ?? 0) + (b ?? 0);
-  return {
-    inputTokens: total.inputTokens + usage.inputTokens,
-    cachedInputTokens: nullable(total.cachedInputTokens, usage.cachedInputTokens),
-    outputTokens: total.outputTokens + usage.outputTokens,
-    reasoningOutputTokens: nullable(total.reasoningOutputTokens, usage.reasoningOutputTokens),
-    totalTokens: total.totalTokens + usage.totalTokens,
-  };
+  return usage === null ? total : addCallUsage(total, usage);
 }
 
 function preview(args: unknown): string {
