@@ -16,7 +16,6 @@
  * --include` (their npm dependencies, the MCP SDK's among them, come with them).
  */
 export const LAZY_MODULES: readonly string[] = Object.freeze([
-  "packages/runtime/cli/serve.ts",
   "packages/runtime/cli/login.ts",
   "packages/runtime/cli/maintenance.ts",
   "packages/runtime/cli/headless.ts",
