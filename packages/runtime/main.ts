@@ -16,10 +16,6 @@ import { commandHelp, overviewHelp } from "./cli/help.ts";
 import { isCommandName } from "./cli/commands.ts";
 import { RUNTIME_VERSION } from "./version.ts";
 import { load } from "./cli/_load.ts";
-// Static, not loaded on use: a module loaded through a non-literal import() is not
-// preloaded with the entry point, and loading the runtime that way took ~1.6 s instead of
-// ~0.3 s (serve's ready line came after ~2 s instead of ~0.5 s).
-import { serve } from "./cli/serve.ts";
 
 /**
  * Runs the command line.
@@ -52,6 +48,12 @@ async function dispatch(line: CommandLine): Promise<number> {
       console.log(`daedalus ${RUNTIME_VERSION}`);
       return 0;
     case "serve": {
+      // Loaded on use like every command: it alone needs the HTTP server, the gateway and
+      // the app. (Cheap only with `--node-modules-dir=manual`, see scripts/runtime_flags.ts.)
+      const { serve }: typeof import("./cli/serve.ts") = await load(
+        "./cli/serve.ts",
+        import.meta.url,
+      );
       return await startup(() => serve(flags));
     }
     case "login": {

@@ -17,7 +17,7 @@ import {
   MAIN_PATH,
   makeTempHome,
   REPO_ROOT,
-  RUNTIME_FLAGS,
+  RUNTIME_RUN_FLAGS,
   type TempHome,
 } from "../e2e/_harness.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fixtures/fake_openai.ts";
@@ -56,7 +56,7 @@ async function coldRun(
   const before = fake.requests.length;
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...RUNTIME_FLAGS, MAIN_PATH, "run", "read notes.txt", "--workspace", project],
+    args: ["run", ...RUNTIME_RUN_FLAGS, MAIN_PATH, "run", "read notes.txt", "--workspace", project],
     cwd: REPO_ROOT,
     env: home.env(),
     clearEnv: true,

@@ -10,7 +10,7 @@ import {
   MAIN_PATH,
   makeTempHome,
   REPO_ROOT,
-  RUNTIME_FLAGS,
+  RUNTIME_RUN_FLAGS,
   type TempHome,
   WAIT_MS,
 } from "./_harness.ts";
@@ -82,7 +82,7 @@ export class Daedalus implements AsyncDisposable {
    */
   constructor(args: string[], env: Record<string, string>, stdin: string | null = null) {
     this.process = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...RUNTIME_FLAGS, MAIN_PATH, ...args],
+      args: ["run", ...RUNTIME_RUN_FLAGS, MAIN_PATH, ...args],
       cwd: REPO_ROOT,
       env,
       clearEnv: true,

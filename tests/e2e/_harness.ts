@@ -12,9 +12,9 @@
  *
  * @module
  */
-import { RUNTIME_FLAGS } from "../../scripts/runtime_flags.ts";
+import { RUNTIME_FLAGS, RUNTIME_RUN_FLAGS } from "../../scripts/runtime_flags.ts";
 
-export { RUNTIME_FLAGS };
+export { RUNTIME_FLAGS, RUNTIME_RUN_FLAGS };
 
 /** The repository root. */
 export const REPO_ROOT: string = new URL("../../", import.meta.url).pathname;
@@ -101,7 +101,7 @@ export interface ReadyLine {
   pid: number;
 }
 
-/** A child `deno run <RUNTIME_FLAGS> <script> …` with its output collected. */
+/** A child `deno run <RUNTIME_RUN_FLAGS> <script> …` with its output collected. */
 export class ChildProcess implements AsyncDisposable {
   readonly process: Deno.ChildProcess;
   readonly #stdout: OutputBuffer;
@@ -118,7 +118,7 @@ export class ChildProcess implements AsyncDisposable {
    */
   constructor(script: string, args: string[], env: Record<string, string>) {
     this.process = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...RUNTIME_FLAGS, script, ...args],
+      args: ["run", ...RUNTIME_RUN_FLAGS, script, ...args],
       cwd: REPO_ROOT,
       env,
       clearEnv: true,
@@ -333,8 +333,8 @@ export async function runDaedalus(
 
 /**
  * Checks, from `/proc/<pid>/cmdline`, that a spawned runtime got exactly the shipped
- * permission flags: every argument between `run` and the script is one of
- * {@linkcode RUNTIME_FLAGS}, and all of them are there.
+ * flags: every argument between `run` and the script is one of
+ * {@linkcode RUNTIME_RUN_FLAGS}, and all of them are there.
  *
  * @param pid the child's process id
  * @throws {Error} naming the flags when they differ
@@ -345,11 +345,11 @@ export async function assertShippedFlags(pid: number): Promise<void> {
   const run = argv.indexOf("run");
   const script = argv.findIndex((arg, index) => index > run && !arg.startsWith("-"));
   const flags = argv.slice(run + 1, script);
-  const same = flags.length === RUNTIME_FLAGS.length &&
-    RUNTIME_FLAGS.every((flag) => flags.includes(flag));
+  const same = flags.length === RUNTIME_RUN_FLAGS.length &&
+    RUNTIME_RUN_FLAGS.every((flag) => flags.includes(flag));
   if (run < 0 || script < 0 || !same) {
     throw new Error(
-      `a spawned runtime must run with the shipped flags ${RUNTIME_FLAGS.join(" ")}; ` +
+      `a spawned runtime must run with the shipped flags ${RUNTIME_RUN_FLAGS.join(" ")}; ` +
         `it got: ${argv.join(" ")}`,
     );
   }

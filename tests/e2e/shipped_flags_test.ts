@@ -11,6 +11,7 @@ import {
   makeTempHome,
   REPO_ROOT,
   RUNTIME_FLAGS,
+  RUNTIME_RUN_FLAGS,
   startShippedRuntime,
 } from "./_harness.ts";
 import { openClient } from "./_clients.ts";
@@ -19,11 +20,11 @@ Deno.test("deno task start and dev splice in the one flag list, and it prints ex
   const config = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}deno.json`)) as {
     tasks: Record<string, string>;
   };
-  for (const task of ["start", "dev"]) {
+  for (const task of ["start", "dev", "run"]) {
     const serve = (config.tasks[task] ?? "").split("&&").at(-1)?.trim() ?? "";
     assert.match(
       serve,
-      /^deno run (--watch )?\$\(deno run scripts\/runtime_flags\.ts\) packages\/runtime\/main\.ts serve$/,
+      /^deno run (--watch )?\$\(deno run scripts\/runtime_flags\.ts\) packages\/runtime\/main\.ts (serve|run)$/,
       `${task} must run the runtime with the shipped flags only`,
     );
   }
@@ -32,7 +33,12 @@ Deno.test("deno task start and dev splice in the one flag list, and it prints ex
     cwd: REPO_ROOT,
     stdout: "piped",
   }).output();
-  assert.equal(new TextDecoder().decode(printed.stdout).trim(), RUNTIME_FLAGS.join(" "));
+  assert.equal(new TextDecoder().decode(printed.stdout).trim(), RUNTIME_RUN_FLAGS.join(" "));
+  assert.deepEqual(RUNTIME_RUN_FLAGS.slice(1), [...RUNTIME_FLAGS]);
+  // node_modules is installed before the runtime starts: it is run in manual mode.
+  for (const task of ["start", "dev", "run"]) {
+    assert.match(config.tasks[task] ?? "", /^deno install --frozen -q && /, task);
+  }
   for (const flag of RUNTIME_FLAGS) {
     assert.doesNotMatch(flag, /^-A$|--allow-all|--allow-ffi|--allow-sys|--allow-import/);
   }
