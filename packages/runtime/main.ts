@@ -71,6 +71,7 @@ async function dispatch(line: CommandLine): Promise<number> {
       return await startup(() => token(flags));
     }
     case "run": {
+      await load("./cli/jitless_schemas.ts", import.meta.url);
       const { runCommand }: typeof import("./cli/headless.ts") = await load(
         "./cli/headless.ts",
         import.meta.url,
@@ -79,6 +80,7 @@ async function dispatch(line: CommandLine): Promise<number> {
     }
     case "threads":
     case "show": {
+      await load("./cli/jitless_schemas.ts", import.meta.url);
       const { catalogCommand }: typeof import("./cli/headless.ts") = await load(
         "./cli/headless.ts",
         import.meta.url,

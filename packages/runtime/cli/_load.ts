@@ -24,6 +24,7 @@ export const LAZY_MODULES: readonly string[] = Object.freeze([
   "packages/runtime/cli/serve.ts",
   "packages/runtime/cli/login.ts",
   "packages/runtime/cli/maintenance.ts",
+  "packages/runtime/cli/jitless_schemas.ts",
   "packages/runtime/cli/headless.ts",
   "packages/runtime/cli/in_process_session.ts",
   "packages/runtime/cli/attached_session.ts",
