@@ -5,7 +5,8 @@
  */
 import type { FileChange, ResultOf, ValidParamsOf } from "@daedalus/protocol";
 import { getThread, readFileChange, type StateStore, threadChangedPath } from "@daedalus/storage";
-import { assertNotProtected, buildAccessRules, mayRead } from "@daedalus/tools";
+import { isAbsolute, resolve as resolvePath } from "node:path";
+import { assertNotProtected, buildAccessRules, isWithin, mayRead } from "@daedalus/tools";
 import { previewFile } from "../files/preview.ts";
 import type { Handled } from "./services.ts";
 
@@ -49,8 +50,8 @@ export function createFileHandlers(deps: FileHandlerDeps): FileHandlers {
       const root = thread.workspace?.rootUri ?? null;
       const absolutePath = resolve(root, params.path);
       const base = { threadId: params.threadId, path: params.path };
-      const inside = root !== null &&
-        (absolutePath === root || absolutePath.startsWith(root + "/"));
+      // isWithin: case-insensitive and per drive on Windows, like the file tools' checks.
+      const inside = root !== null && absolutePath !== "" && isWithin(root, absolutePath);
       const changedOutside = !inside && absolutePath !== "" &&
         deps.store.read((db) => threadChangedPath(db, params.threadId, absolutePath));
       if (!absolutePath || (!inside && !changedOutside)) {
@@ -140,13 +141,6 @@ async function isProtectedFile(path: string, protectedFiles: readonly string[]):
 
 /** An absolute, normalised path (`..` and `.` resolved), or "" when it cannot be. */
 function resolve(root: string | null, path: string): string {
-  const absolute = path.startsWith("/") ? path : root ? `${root}/${path}` : "";
-  if (!absolute) return "";
-  const parts: string[] = [];
-  for (const part of absolute.split("/")) {
-    if (!part || part === ".") continue;
-    if (part === "..") parts.pop();
-    else parts.push(part);
-  }
-  return "/" + parts.join("/");
+  if (isAbsolute(path)) return resolvePath(path);
+  return root ? resolvePath(root, path) : "";
 }
