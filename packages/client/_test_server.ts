@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  compactEvent,
   decodeInbound,
   failureResponse,
   isMethodName,
@@ -44,6 +45,8 @@ export interface FakeConnection {
   received: { method: string; params: unknown }[];
   /** Whether `initialize` succeeded on it. */
   initialized: boolean;
+  /** The `eventEncoding` its `initialize` asked for, as the runtime honours it. */
+  eventEncoding: "full" | "compact";
   /** Whether the socket has closed. */
   closed: boolean;
   /** Seqs that are journaled but not pushed live on this connection. */
@@ -225,7 +228,7 @@ export function startFakeRuntime(options: FakeRuntimeOptions = {}): FakeRuntime 
         "Session is already initialized",
       );
     }
-    const { protocolVersion } = parseParams("initialize", params);
+    const { protocolVersion, eventEncoding = "full" } = parseParams("initialize", params);
     if (protocolVersion !== PROTOCOL_VERSION) {
       throw new RpcError(
         RPC_ERROR_CODES.unsupportedProtocolVersion,
@@ -234,11 +237,13 @@ export function startFakeRuntime(options: FakeRuntimeOptions = {}): FakeRuntime 
       );
     }
     connection.initialized = true;
+    connection.eventEncoding = eventEncoding;
     changed();
     return {
       protocolVersion: PROTOCOL_VERSION,
       server: { name: "daedalus-runtime", version: "0.0.0-fake" },
       latestSeq: journal.length,
+      eventEncoding,
     };
   }
 
@@ -254,6 +259,7 @@ export function startFakeRuntime(options: FakeRuntimeOptions = {}): FakeRuntime 
       offered,
       received: [],
       initialized: false,
+      eventEncoding: "full",
       closed: false,
       withhold: new Set(),
       sendRaw: (text) => socket.send(text),
@@ -309,9 +315,14 @@ export function startFakeRuntime(options: FakeRuntimeOptions = {}): FakeRuntime 
   }
 
   function push(event: JournalEvent): void {
-    const text = JSON.stringify({ jsonrpc: "2.0", method: "event", params: event });
+    const text = {
+      full: JSON.stringify({ jsonrpc: "2.0", method: "event", params: event }),
+      compact: JSON.stringify({ jsonrpc: "2.0", method: "event", params: compactEvent(event) }),
+    };
     for (const connection of connections) {
-      if (connection.initialized && !connection.withhold.has(event.seq)) connection.sendRaw(text);
+      if (connection.initialized && !connection.withhold.has(event.seq)) {
+        connection.sendRaw(text[connection.eventEncoding]);
+      }
     }
   }
 

@@ -5,7 +5,9 @@
  * @module
  */
 import {
+  type EventEncoding,
   EventEnvelope,
+  inflateEvent,
   type JournalEvent,
   type MethodName,
   parseResult,
@@ -82,6 +84,8 @@ class WebSocketClient implements DaedalusClient {
   readonly #WebSocket: WebSocketConstructor;
   readonly #handshake: Handshake;
   readonly #clientInfo?: { name: string; version: string };
+  /** What `initialize` asks for; a runtime older than the option is asked again without it. */
+  #eventEncoding: EventEncoding;
   readonly #ladder: readonly number[];
   readonly #sequencer: EventSequencer;
   readonly #hub: EventHub<JournalEvent>;
@@ -106,6 +110,7 @@ class WebSocketClient implements DaedalusClient {
     this.#WebSocket = WebSocketClass;
     this.#handshake = planHandshake(options);
     this.#clientInfo = options.clientInfo;
+    this.#eventEncoding = options.eventEncoding ?? "compact";
     this.#ladder = options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS;
     this.#endless = endlessOptions(options.keepReconnecting);
     if (this.#endless) endlessDelays(this.#ladder, true, this.#endless); // validates now
@@ -272,11 +277,7 @@ class WebSocketClient implements DaedalusClient {
     signal.addEventListener("abort", closeOnAbort, { once: true });
     try {
       if (signal.aborted) throw closedError();
-      const raw = await session.request("initialize", {
-        protocolVersion: PROTOCOL_VERSION,
-        ...(this.#clientInfo ? { client: this.#clientInfo } : {}),
-      });
-      const server = parseResult("initialize", raw);
+      const server = parseResult("initialize", await this.#initialize(session));
       if (signal.aborted) throw closedError();
       this.#server = server;
       this.#session = session;
@@ -296,6 +297,24 @@ class WebSocketClient implements DaedalusClient {
     }
   }
 
+  async #initialize(session: RpcSession): Promise<unknown> {
+    const params = {
+      protocolVersion: PROTOCOL_VERSION,
+      ...(this.#clientInfo ? { client: this.#clientInfo } : {}),
+    };
+    if (this.#eventEncoding === "full") return await session.request("initialize", params);
+    try {
+      return await session.request("initialize", { ...params, eventEncoding: "compact" });
+    } catch (error) {
+      // A runtime from before the option refuses the unknown field; it sends full events.
+      const refused = error instanceof RpcError && error.data.reasonCode === "unknown_field" &&
+        error.data.field === "eventEncoding";
+      if (!refused) throw error;
+      this.#eventEncoding = "full";
+      return await session.request("initialize", params);
+    }
+  }
+
   #sessionClosed(session: RpcSession | null): void {
     if (this.#closed || session === null || session !== this.#session) return;
     this.#session = null;
@@ -308,7 +327,10 @@ class WebSocketClient implements DaedalusClient {
     const seq = readSeq(params);
     const lastSeq = this.#sequencer.lastSeq;
     if (seq !== null && lastSeq !== null && seq <= lastSeq) return;
-    const parsed = EventEnvelope.safeParse(params);
+    // Inflating a full event changes nothing, so an event that arrives before the answer
+    // to `initialize` is read the same either way.
+    const full = this.#eventEncoding === "compact" ? inflateEvent(params) : params;
+    const parsed = EventEnvelope.safeParse(full);
     if (parsed.success) this.#deliver(this.#sequencer.accept(parsed.data));
     else {
       const issue = parsed.error.issues[0];

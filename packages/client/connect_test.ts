@@ -3,7 +3,7 @@ import { RPC_ERROR_CODES, RpcError } from "@daedalus/protocol";
 import { connect, createClient } from "./connect.ts";
 import { ClientError } from "./errors.ts";
 import { KNOWN_THREAD_ID, startFakeRuntime, TEST_TOKEN } from "./_test_server.ts";
-import { within } from "./_test_helpers.ts";
+import { take, within } from "./_test_helpers.ts";
 
 function assertRpcError(code: number, reasonCode: string, field?: string) {
   return (error: unknown) => {
@@ -39,9 +39,74 @@ Deno.test("connect initializes first, naming the protocol version and the client
     const [connection] = server.connections;
     assert.deepEqual(connection.received[0], {
       method: "initialize",
-      params: { protocolVersion: 1, client: { name: "client-test", version: "1.2.3" } },
+      params: {
+        protocolVersion: 1,
+        client: { name: "client-test", version: "1.2.3" },
+        eventEncoding: "compact",
+      },
     });
     assert.equal(connection.received.length, 1, "nothing to replay, so nothing else was sent");
+  } finally {
+    await client.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("compact events arrive in full; eventEncoding full asks for full ones", async () => {
+  const server = startFakeRuntime();
+  const compact = await connect({ url: server.url, token: TEST_TOKEN });
+  const full = await connect({ url: server.url, token: TEST_TOKEN, eventEncoding: "full" });
+  try {
+    assert.equal(compact.server?.eventEncoding, "compact");
+    assert.equal(full.server?.eventEncoding, "full");
+    assert.deepEqual(server.connections[1]!.received[0]!.params, { protocolVersion: 1 });
+    const compactEvents = compact.events[Symbol.asyncIterator]();
+    const fullEvents = full.events[Symbol.asyncIterator]();
+    const published = server.publish(2);
+    assert.deepEqual(
+      await take(compactEvents, 2, "the compact client"),
+      published,
+      "the compact client delivers the full events",
+    );
+    assert.deepEqual(await take(fullEvents, 2, "the full client"), published);
+  } finally {
+    await compact.close();
+    await full.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("a runtime that does not know eventEncoding is initialized again without it", async () => {
+  const server = startFakeRuntime();
+  // As a runtime from before the option answers: the strict params refuse the field.
+  server.handlers.set("initialize", (params, connection) => {
+    if (typeof params === "object" && params !== null && "eventEncoding" in params) {
+      throw new RpcError(
+        RPC_ERROR_CODES.invalidParams,
+        "unknown_field",
+        'Unknown field "eventEncoding"',
+        {
+          field: "eventEncoding",
+        },
+      );
+    }
+    connection!.initialized = true;
+    return {
+      protocolVersion: 1,
+      server: { name: "daedalus-runtime", version: "0.0.0-old" },
+      latestSeq: server.journal.length,
+    };
+  });
+  const client = await connect({ url: server.url, token: TEST_TOKEN });
+  try {
+    assert.equal(client.state, "connected");
+    const methods = server.connections[0]!.received.map((message) => message.params);
+    assert.deepEqual(methods, [{ protocolVersion: 1, eventEncoding: "compact" }, {
+      protocolVersion: 1,
+    }]);
+    const events = client.events[Symbol.asyncIterator]();
+    const published = server.publish(1);
+    assert.deepEqual(await take(events, 1), published);
   } finally {
     await client.close();
     await server.shutdown();

@@ -4,7 +4,13 @@
  *
  * @module
  */
-import type { JournalEvent, MethodName, ResultOf, RpcError } from "@daedalus/protocol";
+import type {
+  EventEncoding,
+  JournalEvent,
+  MethodName,
+  ResultOf,
+  RpcError,
+} from "@daedalus/protocol";
 import type { ClientError } from "./errors.ts";
 import type { TokenTransport, WebSocketConstructor } from "./handshake.ts";
 import type { CallParams } from "./json_rpc.ts";
@@ -34,6 +40,12 @@ export interface ConnectOptions {
   WebSocket?: WebSocketConstructor;
   /** Sent as `client` in `initialize`. */
   clientInfo?: { name: string; version: string };
+  /**
+   * How the runtime should encode `event` notifications; default `compact` (about a fifth
+   * fewer bytes per tool turn). Events are delivered in full either way: the client
+   * inflates and validates them. A runtime that does not know the option gets `full`.
+   */
+  eventEncoding?: EventEncoding;
   /** Waits before each reconnect attempt; offline after the last. Default 50/100/200/400/800 ms. */
   reconnectDelaysMs?: readonly number[];
   /**

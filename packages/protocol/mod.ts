@@ -35,6 +35,7 @@ export * from "./enums.ts";
 export * from "./permission_rules.ts";
 export * from "./jsonrpc.ts";
 export * from "./events.ts";
+export * from "./event_encoding.ts";
 export * from "./canonical_events.ts";
 export * from "./methods.ts";
 export * from "./golden_trace.ts";

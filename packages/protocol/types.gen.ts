@@ -2789,6 +2789,7 @@ export type MethodParamsMap = {
       name: string;
       version: string;
     };
+    eventEncoding?: "full" | "compact";
   };
   "thread.create": {
     title?: ThreadTitle | null;
@@ -3136,6 +3137,7 @@ export type MethodResultMap = {
       [key: string]: unknown;
     };
     latestSeq: number;
+    eventEncoding?: "full" | "compact";
     [key: string]: unknown;
   };
   "thread.create": {

@@ -164,7 +164,7 @@ export function initializeResult(
   events: EventSource,
   serverVersion: string,
 ): ResultOf<"initialize"> {
-  const { protocolVersion } = parseParams("initialize", params);
+  const { protocolVersion, eventEncoding = "full" } = parseParams("initialize", params);
   if (protocolVersion !== PROTOCOL_VERSION) {
     throw new RpcError(
       RPC_ERROR_CODES.unsupportedProtocolVersion,
@@ -177,6 +177,7 @@ export function initializeResult(
     protocolVersion: PROTOCOL_VERSION,
     server: { name: SERVER_NAME, version: serverVersion },
     latestSeq: events.latestSeq(),
+    eventEncoding,
   };
 }
 

@@ -142,6 +142,7 @@ Deno.test("initialize over HTTP answers its result; another version is -32001", 
       protocolVersion: 1,
       server: { name: "daedalus-runtime", version: "0.0.0-test" },
       latestSeq: 4,
+      eventEncoding: "full",
     });
     const old = JSON.parse(
       (await post(JSON.stringify(call(2, "initialize", { protocolVersion: 2 }))))

@@ -15,6 +15,7 @@
  */
 import type { Handler } from "hono";
 import {
+  type EventEncoding,
   type JournalEvent,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -190,6 +191,7 @@ class RpcWebSocketConnection implements OpenConnection {
   readonly #outbound: OutboundQueue;
   #unsubscribe: (() => void) | null = null;
   #initialized = false;
+  #eventEncoding: EventEncoding = "full";
   #closed = false;
   #lastPushedSeq = 0;
   #inboundWaiting = 0;
@@ -325,6 +327,7 @@ class RpcWebSocketConnection implements OpenConnection {
     }
     const { events, serverVersion } = this.#options;
     const result = initializeResult(params, events, serverVersion);
+    this.#eventEncoding = result.eventEncoding ?? "full";
     // Events are held until the initialize response is queued: initialize is a command.
     this.#unsubscribe = events.subscribe((event) => this.#pushEvent(event));
     this.#initialized = true;
@@ -336,7 +339,7 @@ class RpcWebSocketConnection implements OpenConnection {
     this.#lastPushedSeq = event.seq;
     let encoded: EncodedEvent;
     try {
-      encoded = encodeEventNotification(event);
+      encoded = encodeEventNotification(event, this.#eventEncoding);
     } catch (error) {
       this.#options.report(error, `encoding event ${event.seq}`);
       this.close(WS_CLOSE_CODES.internalError, "event could not be encoded");

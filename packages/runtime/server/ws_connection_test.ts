@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { compactEvent, inflateEvent } from "@daedalus/protocol";
 import {
   assertTokenAbsent,
   RawWebSocket,
@@ -12,7 +13,7 @@ import { waitUntil } from "../_test_wait.ts";
 type Message = {
   id?: unknown;
   result?: Record<string, unknown>;
-  error?: { code: number; data: { reasonCode: string } };
+  error?: { code: number; data: { reasonCode: string; field?: string } };
   method?: string;
   params?: { seq: number };
 };
@@ -61,6 +62,7 @@ Deno.test("initialize comes first, once, with the supported version", async () =
         protocolVersion: 1,
         server: { name: "daedalus-runtime", version: "0.0.0-test" },
         latestSeq: 3,
+        eventEncoding: "full",
       });
       const again = await socket.request(5, "initialize", INITIALIZE) as Message;
       assert.equal(again.error?.code, -32002);
@@ -97,6 +99,48 @@ Deno.test("events are pushed only after initialize, in seq order, after the caus
       await fromHttp.body?.cancel();
       const other = await next(socket);
       assert.equal(other.params?.seq, 6, "events committed by other clients are pushed too");
+    } finally {
+      await socket.close();
+    }
+  });
+});
+
+Deno.test("a socket that asked for compact events gets them compact, another full", async () => {
+  await withServer(async (server) => {
+    const compact = await openBearer(server);
+    const full = await openBearer(server);
+    try {
+      const init = await compact.request(1, "initialize", {
+        ...INITIALIZE,
+        eventEncoding: "compact",
+      }) as Message;
+      assert.equal(init.result?.eventEncoding, "compact");
+      await full.request(1, "initialize", INITIALIZE);
+      const [event] = server.events.emit(1);
+      const [slim, whole] = [await next(compact), await next(full)];
+      assert.deepEqual(whole.params, event, "the full socket gets the event as committed");
+      assert.deepEqual(slim.params, compactEvent(event!));
+      assert.notDeepEqual(slim.params, whole.params, "the compact form differs");
+      assert.deepEqual(inflateEvent(slim.params), event);
+      const bad = await compact.request(2, "initialize", { ...INITIALIZE, eventEncoding: "gzip" });
+      assert.equal((bad as Message).error?.code, -32002, "already initialized");
+    } finally {
+      await compact.close();
+      await full.close();
+    }
+  });
+});
+
+Deno.test("an unknown eventEncoding is refused naming the field", async () => {
+  await withServer(async (server) => {
+    const socket = await openBearer(server);
+    try {
+      const bad = await socket.request(1, "initialize", {
+        ...INITIALIZE,
+        eventEncoding: "gzip",
+      }) as Message;
+      assert.equal(bad.error?.code, -32602);
+      assert.equal(bad.error?.data.field, "eventEncoding");
     } finally {
       await socket.close();
     }
