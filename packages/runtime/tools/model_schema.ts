@@ -3,7 +3,11 @@
  * Every request carries every tool's schema, so it holds only what the model acts on: no
  * `$schema` URL, no bounds of ±2⁵³−1 that zod adds to every integer, and no
  * `additionalProperties: false` (a model sends the properties it is shown; the zod schema
- * still refuses any other, with an error naming it).
+ * still refuses any other, with an error naming it), and no string `pattern`, `minLength`
+ * or `maxLength`: ids are copied from earlier results, not composed, and a bound of 100,000
+ * characters guides no model. The zod schema still enforces all of them, and its error
+ * names the field and the rule, so a call that breaks one is answered with what to fix.
+ * What a model does choose by — enums, numeric ranges, array sizes — stays.
  *
  * @module
  */
@@ -34,6 +38,11 @@ export function modelParameterSchema(params: ToolParams<unknown>): Record<string
       if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
       if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
       if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+      if (jsonSchema.type === "string") {
+        delete jsonSchema.pattern;
+        delete jsonSchema.minLength;
+        delete jsonSchema.maxLength;
+      }
     },
   });
   return schema;

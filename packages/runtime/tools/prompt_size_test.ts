@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { measureFirstRequest } from "./prompt_size.ts";
+import { BUILTIN_TOOLS } from "@daedalus/tools";
 import { builtinToolManifest } from "./manifest.ts";
 
 /**
- * Issue 13's budget for the system prompt plus the tool schemas of its 21 tools ("10 KB"),
- * plus 700 B for issue 21's two conversation tools (`ask_user`, `plan`: ~1.1 KB together,
- * the rest paid for by the shortest descriptions they can have).
+ * Issue 13's budget for the system prompt plus the tool schemas ("10 KB"), held with all
+ * 23 built-in tools (its 21 and issue 21's `ask_user` and `plan`).
  */
-const PROMPT_MAX_BYTES = 10_700;
+const PROMPT_MAX_BYTES = 10_000;
 
 Deno.test("a fresh thread's first request carries at most 10 KB of system prompt and tool schemas", () => {
   const size = measureFirstRequest();
@@ -38,5 +38,34 @@ Deno.test("every tool schema the model reads is plain: no $schema URL, no safe-i
       !text.includes(String(Number.MAX_SAFE_INTEGER)),
       `${tool.name} carries the safe-integer bound`,
     );
+    for (const rule of stringRules(tool.parameters)) {
+      assert.fail(`${tool.name} shows the model a string rule: ${rule}`);
+    }
   }
+});
+
+/** The `pattern`/`minLength`/`maxLength` of every string schema inside a JSON Schema. */
+function stringRules(schema: unknown, at = "parameters"): string[] {
+  if (typeof schema !== "object" || schema === null) return [];
+  const node = schema as Record<string, unknown>;
+  const found = node.type === "string"
+    ? ["pattern", "minLength", "maxLength"].filter((key) => key in node).map((key) =>
+      `${at}.${key}`
+    )
+    : [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "properties" && typeof value === "object" && value !== null) {
+      for (const [name, child] of Object.entries(value)) {
+        found.push(...stringRules(child, `${at}.${name}`));
+      }
+    } else if (typeof value === "object") found.push(...stringRules(value, `${at}.${key}`));
+  }
+  return found;
+}
+
+Deno.test("a rule left out of the model's schema is still enforced, naming the field", () => {
+  const thread = BUILTIN_TOOLS.find((tool) => tool.id === "thread_rename")!;
+  const parsed = thread.params.safeParse({ threadId: "thread_nope", title: "x" });
+  assert.ok(!parsed.success, "a malformed id is refused");
+  assert.deepEqual(parsed.error.issues[0]!.path, ["threadId"]);
 });
