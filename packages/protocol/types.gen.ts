@@ -499,6 +499,7 @@ export type ChannelStatus = {
   apiBaseUrl: string | null;
   defaultProviderId: ProviderId | null;
   defaultModelId: Identifier | null;
+  defaultAgentId: AgentId | null;
   pendingReplies: number;
   lastFailure: ChannelOutboxFailure | null;
   [key: string]: unknown;
@@ -3106,6 +3107,7 @@ export type MethodParamsMap = {
     apiBaseUrl?: string | null;
     defaultProviderId: ProviderId;
     defaultModelId: Identifier;
+    defaultAgentId?: AgentId | null;
   };
   "channel.test": {
     channel: ChannelKind;

@@ -35,7 +35,7 @@ import { ThreadTitler } from "./loop/thread_titles.ts";
 import { AuxiliaryQueue } from "./providers/auxiliary_queue.ts";
 import { readAuxiliarySettings } from "./services/settings_handlers.ts";
 import type { Provider } from "./providers/provider.ts";
-import { prepareSubagentRun } from "./services/run_preparation.ts";
+import { prepareDelegatedRun } from "./services/run_preparation.ts";
 import { RunConfigFreezer } from "./services/run_config_freezer.ts";
 import { ProviderRegistry } from "./providers/registry.ts";
 import { guardProvider } from "./providers/provider_breakers.ts";
@@ -358,9 +358,10 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   eventHub.subscribe((event) => {
     if (event.type === "run.settled" && event.runId !== null) loopDetectors.delete(event.runId);
   });
-  // Sub-agents' Runs are prepared like a user's (services/run_preparation.ts); the
+  // Delegated Runs (sub-agents, cross-thread messages) are prepared like a user's
+  // (services/run_preparation.ts); the
   // scheduler's tool contexts need it before the handlers exist.
-  const subagentPreparation = {
+  const delegatedPreparation = {
     store,
     configPath: paths.config,
     registry,
@@ -408,7 +409,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
                   memory: memoryStore,
                   workspacesRoot: options.workspacesRoot,
                   subagentMaxDepth: options.subagentMaxDepth ?? SUBAGENT_MAX_DEPTH_DEFAULT,
-                  prepareSubagent: (request) => prepareSubagentRun(subagentPreparation, request),
+                  prepareDelegated: (request) => prepareDelegatedRun(delegatedPreparation, request),
                   breakers: toolBreakers,
                   loopDetector: loopDetectorOf,
                 },

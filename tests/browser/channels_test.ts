@@ -1,10 +1,11 @@
 /**
  * Browser test of Settings › Channels against a real `daedalus serve` (the scripted fixture)
  * and a fake Telegram Bot API on 127.0.0.1: the owner pastes the token, points the channel
- * at the fake server, saves; the channel runs; a /start from Telegram shows the owner in
- * Settings; the token field is masked and never filled back. Screenshots light and dark.
+ * at the fake server, picks the Plan profile, saves; the channel runs; a /start from
+ * Telegram shows the owner in Settings and its thread is bound to Plan; the token field is masked and never filled back. Screenshots light and dark.
  */
 import assert from "node:assert/strict";
+import { createHttpClient } from "@daedalus/client";
 import { hasChromium, logIn, PAGE_WAIT_MS, withBrowser } from "./_browser.ts";
 import { startFakeTelegram } from "../../packages/runtime/channels/telegram/_test_fake_bot_api.ts";
 
@@ -34,6 +35,8 @@ Deno.test({
       await page.fill("#channel-token", TOKEN);
       await page.click(".channel-advanced summary");
       await page.fill("#channel-api", fake.url);
+      // The profile select lists agent.list's profiles; the channel's threads get plan.
+      await page.selectOption("#channel-agent", "plan");
       await page.click(".channel-form button[type=submit]");
       await page.waitForSelector(".channel-card [data-testid=channel-state]:text('Running')", wait);
       assert.equal(await page.inputValue("#channel-token"), "", "the token is never filled back");
@@ -49,6 +52,12 @@ Deno.test({
         PAGE_WAIT_MS,
         "the binding reply",
       );
+      const client = createHttpClient({ url: run.server.url, token: run.token });
+      const [channel] = (await client.call("channel.list", {})).channels;
+      assert.equal(channel?.defaultAgentId, "plan", "the form did not save the profile");
+      const { thread } = await client.call("thread.get", { threadId: channel.owner!.threadId });
+      assert.equal(thread.agentId, "plan", "the owner's thread is not bound to plan");
+      assert.equal(await page.inputValue("#channel-agent"), "plan", "the form shows the profile");
       await page.click(".channel-card header button");
       await page.waitForSelector(".channel-test[data-ok=true]", wait);
       await fake.waitFor(

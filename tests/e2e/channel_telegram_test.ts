@@ -3,8 +3,8 @@
  * child process) polls a strict fake Bot API on 127.0.0.1. The owner binds on /start and a
  * second user is refused; a message runs a turn and its answer arrives; a 9,000-unit answer
  * with emoji arrives as 3 well-formed pieces; /stop cancels; a 429 with retry_after is
- * waited out; a refused token marks the channel failed; and the token appears nowhere but
- * channels.yaml.
+ * waited out; a refused token marks the channel failed; the channel's `defaultAgentId`
+ * binds its thread to that profile; and the token appears nowhere but channels.yaml.
  *
  * @module
  */
@@ -21,7 +21,12 @@ const TOKEN = "777001:AAF_channel-e2e-secret-token-000000";
 const OWNER = 5001;
 const STRANGER = 5002;
 
-async function configure(home: TempHome, fake: FakeTelegram, token = TOKEN): Promise<void> {
+async function configure(
+  home: TempHome,
+  fake: FakeTelegram,
+  token = TOKEN,
+  extra: { defaultAgentId?: string } = {},
+): Promise<void> {
   await writeChannelsConfig(`${home.home}/channels.yaml`, {
     version: 1,
     telegram: {
@@ -30,6 +35,7 @@ async function configure(home: TempHome, fake: FakeTelegram, token = TOKEN): Pro
       apiBaseUrl: fake.url,
       defaultProviderId: "scripted",
       defaultModelId: "scripted-model",
+      ...extra,
     },
   });
 }
@@ -320,4 +326,40 @@ Deno.test("spawned: /model lists and switches, /status reports, /new binds a fre
   );
   const turns = (await recording.client.call("turn.list", { threadId: second })).turns;
   assert.equal(turns.length, 1, "a steer is not a turn of its own");
+});
+
+Deno.test("spawned: defaultAgentId binds the channel's thread to that profile, and its Runs obey it", async () => {
+  await using home = await makeTempHome();
+  await using fake = startFakeTelegram({ token: TOKEN });
+  await configure(home, fake, TOKEN, { defaultAgentId: "plan" });
+  // A preset that would allow the write: only the Plan profile stands in its way.
+  const permissions = await readPermissions(`${home.home}/config.yaml`);
+  await writePermissions(`${home.home}/config.yaml`, { ...permissions, preset: "full_access" });
+  await using server = await startFixture(home);
+  await using recording = await openClient(server.url, await server.token());
+  await bindOwner(fake);
+  const { channels } = await recording.client.call("channel.list", {});
+  assert.equal(channels[0].defaultAgentId, "plan");
+  const threadId = channels[0].owner!.threadId;
+  const { thread } = await recording.client.call("thread.get", { threadId });
+  assert.equal(thread.agentId, "plan", "the channel's thread is not bound to plan");
+
+  fake.sendText(OWNER, 'calls: write {"path":"made.txt","content":"x"}');
+  await fake.waitFor(
+    () => textsTo(fake, OWNER).length >= 2,
+    20_000,
+    "the answer to the write",
+  );
+  const { turns } = await recording.client.call("turn.list", { threadId });
+  const run = turns.at(-1)!.runs.at(-1)!;
+  assert.equal(run.status, "completed", JSON.stringify(run));
+  const result = run.items.find((item) => item.kind === "tool_result");
+  assert.match(result?.content ?? "", /Unknown tool/, "Plan's Run was offered write");
+  const root = thread.workspace!.rootUri!;
+  assert.ok((await Deno.stat(root)).isDirectory, `the thread's workspace ${root} is a folder`);
+  await assert.rejects(
+    Deno.stat(`${root}/made.txt`),
+    Deno.errors.NotFound,
+    "the Plan thread wrote a file",
+  );
 });

@@ -2,7 +2,8 @@
  * `daedalus run` one-shot, the home opened in the command's own process (no runtime
  * holds it): a text turn, a tool turn, `--json` lines checked against the protocol's
  * schemas, SIGINT mid-stream, the prompt from standard input, usage errors, a Run that
- * needs an approval, `--continue`, and `threads` / `show` reading what was stored. Every
+ * needs an approval, `--continue`, `--agent` (binding, switching, an unknown id, the
+ * profile's own model), and `threads` / `show` reading what was stored. Every
  * command runs with the shipped flags.
  */
 import assert from "node:assert/strict";
@@ -235,4 +236,77 @@ Deno.test("--attach records a text file on the user message and names it to the 
     JSON.stringify(messagesOf(cli.fake.requests.at(-1))),
     /\[Attached text: [^\]]*\/spec\.md \(text\/markdown, 27 bytes\)/,
   );
+});
+
+/** The tool names the fake was offered in a request. */
+function toolsOf(request: { body: unknown } | undefined): string[] {
+  const tools = (request?.body as { tools?: { function: { name: string } }[] })?.tools ?? [];
+  return tools.map((tool) => tool.function.name);
+}
+
+Deno.test("--agent binds a new thread, switches a continued one, and an unknown id exits 2", async () => {
+  await using cli = await makeCliHome();
+  const unknown = await daedalus(["run", "hi", "--agent", "nope"], cli.home.env());
+  assert.equal(unknown.code, 2, unknown.describe());
+  assert.match(
+    unknown.stderr,
+    /--agent nope: no such agent profile; profiles: build, plan, explore/,
+  );
+  assert.equal(unknown.stderr.trimEnd().split("\n").length, 1, `one line:\n${unknown.stderr}`);
+  const none = await daedalus(["threads", "--json"], cli.home.env());
+  assert.equal(none.stdout.trim(), "", "an unknown --agent leaves no thread behind");
+
+  cli.fake.enqueue({ step: { text: "A plan." } }, { step: { text: "Built." } });
+  const plan = await daedalus(["run", "plan it", "--agent", "plan", "--json"], cli.home.env());
+  assert.equal(plan.code, 0, plan.describe());
+  const { threadId } = JSON.parse(plan.stdout.trimEnd().split("\n").at(-1)!);
+  const shown = JSON.parse((await daedalus(["show", threadId, "--json"], cli.home.env())).stdout);
+  assert.equal(shown.thread.agentId, "plan", "the new thread is bound to plan");
+  const planTools = toolsOf(cli.fake.requests[0]);
+  assert.ok(planTools.includes("read"), `plan was offered ${planTools}`);
+  for (const tool of ["write", "edit", "process_start"]) {
+    assert.ok(!planTools.includes(tool), `plan was offered ${tool}: ${planTools}`);
+  }
+
+  const build = await daedalus(
+    ["run", "build it", "--continue", "--agent", "build", "--json"],
+    cli.home.env(),
+  );
+  assert.equal(build.code, 0, build.describe());
+  assert.equal(JSON.parse(build.stdout.trimEnd().split("\n").at(-1)!).threadId, threadId);
+  const switched = JSON.parse(
+    (await daedalus(["show", threadId, "--json"], cli.home.env())).stdout,
+  );
+  assert.equal(switched.thread.agentId, "build", "--continue --agent switched the thread");
+  assert.ok(toolsOf(cli.fake.requests[1]).includes("write"), "build is offered write");
+});
+
+Deno.test("--agent without --model runs the profile's own model", async () => {
+  await using cli = await makeCliHome();
+  // Two models: without a profile's model `run` would have to be told which one.
+  const config = await Deno.readTextFile(`${cli.home.home}/config.yaml`);
+  await Deno.writeTextFile(
+    `${cli.home.home}/config.yaml`,
+    [
+      config.trimEnd(),
+      "      other-model:",
+      "        context_window: 65536",
+      "agents:",
+      "  profiles:",
+      "    - id: second",
+      "      name: Second",
+      "      permission: ask",
+      "      model: { providerId: fake, modelId: other-model }",
+      "      memory: { recall: false, memoryFile: false }",
+      "",
+    ].join("\n"),
+  );
+  const ambiguous = await daedalus(["run", "hi"], cli.home.env());
+  assert.equal(ambiguous.code, 2, ambiguous.describe());
+  assert.match(ambiguous.stderr, /Several models are enabled/);
+  cli.fake.enqueue({ step: { text: "From the other model." } });
+  const run = await daedalus(["run", "hi", "--agent", "second"], cli.home.env());
+  assert.equal(run.code, 0, run.describe());
+  assert.equal(run.stdout, "From the other model.\n");
+  assert.equal((cli.fake.requests[0]?.body as { model?: string }).model, "other-model");
 });

@@ -1,5 +1,6 @@
 /**
- * Settings → Channels' state: `channel.list`, and the changes (`channel.configure`,
+ * Settings → Channels' state: `channel.list` (with the models and agent profiles the form
+ * offers), and the changes (`channel.configure`,
  * `channel.test`, `channel.reset_binding`). The token is written, never read back: the
  * form's token field starts empty and an empty field keeps the configured token. Every
  * function takes the RPC call as a parameter so tests run without a server.
@@ -19,6 +20,8 @@ export interface ChannelsView {
   telegram: ChannelStatus | null;
   /** The models a channel may use (`provider/model`), enabled ones only. */
   models: string[];
+  /** The agent profiles the channel's threads may be bound to (`agent.list`). */
+  agents: { id: string; name: string }[];
   /** A change or test waits for the runtime. */
   pending: boolean;
   /** The last failure, cleared by the next success. */
@@ -39,6 +42,8 @@ export interface ChannelForm {
   proxy: string;
   /** `provider/model` for the channel's turns. */
   model: string;
+  /** The agent profile of the channel's threads; empty: the user's default. */
+  agentId: string;
 }
 
 /** The section's state. */
@@ -46,6 +51,7 @@ export const channelsView = signal<ChannelsView>({
   status: "idle",
   telegram: null,
   models: [],
+  agents: [],
   pending: false,
   error: null,
   test: null,
@@ -68,12 +74,13 @@ export function channelForm(status: ChannelStatus | null, models: readonly strin
     apiBaseUrl: status?.apiBaseUrl ?? "",
     proxy: "",
     model: configured || models[0] || "",
+    agentId: status?.defaultAgentId ?? "",
   };
 }
 
 /**
  * The `channel.configure` params of a form: blank token and proxy keep the configured ones,
- * a blank API URL means Telegram's own.
+ * a blank API URL means Telegram's own, a blank agent the user's default profile.
  *
  * @param form the form
  * @returns the params, or the field to fix
@@ -96,6 +103,7 @@ export function configureParams(
       apiBaseUrl: apiBaseUrl || null,
       defaultProviderId: model.slice(0, slash),
       defaultModelId: model.slice(slash + 1),
+      defaultAgentId: form.agentId.trim() || null,
     },
   };
 }
@@ -112,14 +120,16 @@ function change(part: Partial<ChannelsView>): void {
 export async function loadChannels(call: RpcCall = liveCall): Promise<void> {
   change({ status: "loading" });
   try {
-    const [{ channels }, { models }] = await Promise.all([
+    const [{ channels }, { models }, { agents }] = await Promise.all([
       call("channel.list", {}),
       call("model.list", {}),
+      call("agent.list", {}),
     ]);
     change({
       status: "ready",
       telegram: channels.find((channel) => channel.channel === "telegram") ?? null,
       models: models.filter((m) => m.enabled).map((m) => `${m.providerId}/${m.id}`),
+      agents: agents.map(({ profile }) => ({ id: profile.id, name: profile.name })),
       error: null,
     });
   } catch (error) {

@@ -1,8 +1,8 @@
 /**
  * The runtime's channels: reads channels.yaml at start, protects its credentials, runs the
  * Telegram channel while it is enabled, journals `channel.status_changed` on each state
- * change, and serves `channel.list`, `channel.configure`, `channel.test` and
- * `channel.reset_binding`. channels.db is opened here and closed with the runtime.
+ * change, and serves `channel.list`, `channel.configure` (checking the agent profile
+ * the channel's threads are bound to), `channel.test` and `channel.reset_binding`. channels.db is opened here and closed with the runtime.
  *
  * @module
  */
@@ -21,12 +21,15 @@ import {
   channelsConfigPath,
   channelsDbPath,
   ChannelStore,
+  homePaths,
   readChannelsConfig,
+  readConfig,
   type StateStore,
   type TelegramChannelConfig,
   writeChannelsConfig,
 } from "@daedalus/storage";
 import type { ProtectedValues } from "../security/protected_values.ts";
+import { agentCatalog } from "../agents/agent_catalog.ts";
 import type { Handled } from "../services/services.ts";
 import type { ChannelCall } from "./channel_call.ts";
 import { TelegramApiError } from "./telegram/bot_api.ts";
@@ -173,6 +176,12 @@ export class ChannelService {
       );
     }
     const proxy = params.proxy === undefined ? previous?.proxy : params.proxy ?? undefined;
+    const agentId = params.defaultAgentId === undefined
+      ? previous?.defaultAgentId
+      : params.defaultAgentId ?? undefined;
+    if (agentId !== undefined && agentId !== previous?.defaultAgentId) {
+      await this.#checkAgent(agentId);
+    }
     const telegram: TelegramChannelConfig = {
       enabled: params.enabled,
       token,
@@ -180,6 +189,7 @@ export class ChannelService {
       ...(params.apiBaseUrl ? { apiBaseUrl: params.apiBaseUrl } : {}),
       defaultProviderId: params.defaultProviderId,
       defaultModelId: params.defaultModelId,
+      ...(agentId ? { defaultAgentId: agentId } : {}),
     };
     const next: ChannelsConfig = { version: 1, telegram };
     // Protected before anything can echo it (an error, a log line).
@@ -207,6 +217,22 @@ export class ChannelService {
     this.#config = next;
     this.#restart();
     return this.#status();
+  }
+
+  /**
+   * Refuses a profile that does not exist, as `thread.create` would (one kept from before
+   * is not checked again: a profile removed since must not block other changes; the
+   * channel's threads then get the default).
+   */
+  async #checkAgent(agentId: string): Promise<void> {
+    const config = await readConfig(homePaths(this.#options.home).config).catch(() => null);
+    if (agentCatalog(config?.agents ?? {}).find(agentId)) return;
+    throw new RpcError(
+      RPC_ERROR_CODES.invalidParams,
+      "agent_not_found",
+      `There is no agent profile "${agentId}" (agent.list names them)`,
+      { field: "defaultAgentId" },
+    );
   }
 
   async #setDefaultModel(providerId: string, modelId: string): Promise<void> {
@@ -294,6 +320,7 @@ export class ChannelService {
       apiBaseUrl: telegram?.apiBaseUrl ?? null,
       defaultProviderId: telegram?.defaultProviderId ?? null,
       defaultModelId: telegram?.defaultModelId ?? null,
+      defaultAgentId: telegram?.defaultAgentId ?? null,
       pendingReplies:
         outbox.filter((row) => row.status === "pending" || row.status === "sending").length,
       lastFailure: failed ? { code: failed.lastErrorCode!, at: failed.updatedAt } : null,

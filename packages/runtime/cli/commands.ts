@@ -67,9 +67,16 @@ export const COMMANDS = {
       model: {
         type: "string",
         value: "PROVIDER/MODEL",
-        description: "the model (default: the thread's last one, else the only enabled one)",
+        description: "the model (default: the --agent profile's, else the thread's last " +
+          "one, else its agent profile's, else the only enabled one)",
       },
       thread: { type: "string", value: "ID", description: "continue this thread" },
+      agent: {
+        type: "string",
+        value: "ID",
+        description: "the agent profile (build, plan, explore or a saved one): a new thread " +
+          "is bound to it, an existing one switched to it (default: the thread's)",
+      },
       continue: { type: "boolean", short: "c", description: "continue the newest thread" },
       workspace: {
         type: "string",
@@ -106,6 +113,7 @@ export const COMMANDS = {
       "otherwise this process opens the home, runs the turn and exits.",
       "A Run that needs an approval cannot be answered headless: it is cancelled and the",
       "message names the tool and the --permission preset that would allow it.",
+      "With --agent and no --model the turn uses the profile's model, when it names one.",
       "Exit codes: 0 completed, 1 failed or cancelled, 2 usage error, 130 interrupted (SIGINT).",
       "Example: git diff | daedalus run - --json | jq -r 'select(.type==\"summary\").status'",
     ],

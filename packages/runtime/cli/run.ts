@@ -1,6 +1,7 @@
 /**
  * `daedalus run`: one Turn from a shell. It picks the thread (new, `--thread`,
- * `--continue`) and the model, starts the Turn through a {@linkcode HomeSession} (the
+ * `--continue`), its agent profile (`--agent`: a new thread is bound to it, an existing one
+ * switched to it) and the model, starts the Turn through a {@linkcode HomeSession} (the
  * running runtime's, or the home opened in this process), prints the Run's events as they
  * come (run_output.ts) and exits with the Run's outcome: 0 completed, 1 failed or
  * cancelled, 130 when interrupted (SIGINT cancels the Run and waits for it to settle).
@@ -13,6 +14,7 @@
 import {
   type AttachmentInput,
   type JournalEvent,
+  type ResultOf,
   RpcError,
   type TokenUsage,
 } from "@daedalus/protocol";
@@ -49,7 +51,8 @@ type StopReason = "interrupted" | "approval_required" | "timed_out" | "session_l
  * @param request the validated flags
  * @param io streams, content and SIGINT
  * @returns the exit code
- * @throws {UsageError} when the thread or the model named does not exist, or none can be chosen
+ * @throws {UsageError} when the thread, the agent profile or the model named does not exist,
+ *   or no model can be chosen
  */
 export async function runTurn(
   session: HomeSession,
@@ -62,15 +65,25 @@ export async function runTurn(
   let deliver: ((event: JournalEvent) => void) | null = null;
   const unsubscribe = session.onEvent((event) => deliver ? deliver(event) : seen.push(event));
   try {
-    // Reads first: a bad --model leaves no empty thread behind.
+    // Reads first: a bad --model or --agent leaves no empty thread behind.
     const existing = await existingThread(session, request);
-    const model = await chooseModel(session, request, existing);
-    const threadId = existing ?? await createThread(session, request, io.content.prompt);
+    const profiles = await session.call("agent.list", {});
+    const agent = chosenAgent(request, profiles);
+    const model = await chooseModel(session, request, existing, {
+      asked: agent,
+      bound: boundProfile(profiles, existing === null ? null : existing.agentId),
+    });
+    const threadId = existing === null
+      ? await createThread(session, request, io.content.prompt)
+      : existing.id;
+    if (existing !== null && agent !== null && existing.agentId !== agent.id) {
+      // Switched between turns, as the app does: the Run below is frozen with it.
+      await session.call("thread.set_agent", { threadId, agentId: agent.id });
+    }
     const started = await session.call("turn.start", {
       threadId,
       content: io.content.prompt,
-      providerId: model.providerId,
-      modelId: model.modelId,
+      ...(model === null ? {} : { providerId: model.providerId, modelId: model.modelId }),
       ...(io.content.attachments.length > 0 ? { attachments: io.content.attachments } : {}),
       ...(request.permission ? { executionPolicy: request.permission } : {}),
     });
@@ -203,12 +216,22 @@ function approvalNotice(
     `it, ${allow}${answer}`;
 }
 
+/** A thread `--thread` or `--continue` names: its id and the profile it is bound to. */
+interface ExistingThread {
+  id: string;
+  agentId: string | null;
+}
+
 /** The thread `--thread` or `--continue` names, or null for a new one. */
-async function existingThread(session: HomeSession, request: RunRequest): Promise<string | null> {
+async function existingThread(
+  session: HomeSession,
+  request: RunRequest,
+): Promise<ExistingThread | null> {
   const choice = request.thread;
   if (choice.kind === "id") {
     try {
-      return (await session.call("thread.get", { threadId: choice.threadId })).thread.id;
+      const { thread } = await session.call("thread.get", { threadId: choice.threadId });
+      return { id: thread.id, agentId: thread.agentId ?? null };
     } catch (error) {
       if (reasonOf(error) === "thread_not_found") {
         throw new UsageError(`--thread ${choice.threadId}: no such thread`, "run");
@@ -220,9 +243,33 @@ async function existingThread(session: HomeSession, request: RunRequest): Promis
     const { threads } = await session.call("thread.list", { limit: 1 });
     const newest = threads[0];
     if (!newest) throw new UsageError("--continue: there is no thread to continue", "run");
-    return newest.id;
+    return { id: newest.id, agentId: newest.agentId ?? null };
   }
   return null;
+}
+
+type AgentList = ResultOf<"agent.list">;
+type Profile = AgentList["agents"][number]["profile"];
+
+/**
+ * The profile `--agent` names, checked against `agent.list` (the runtime's, attached or
+ * in this process) before anything is created; null without `--agent`.
+ *
+ * @throws {UsageError} naming the id and the profiles there are
+ */
+function chosenAgent(request: RunRequest, profiles: AgentList): Profile | null {
+  if (request.agent === null) return null;
+  const found = profiles.agents.find((info) => info.profile.id === request.agent);
+  if (found) return found.profile;
+  const ids = profiles.agents.map((info) => info.profile.id).join(", ");
+  throw new UsageError(`--agent ${request.agent}: no such agent profile; profiles: ${ids}`, "run");
+}
+
+/** The profile a thread's Runs use: its binding while that exists, else the default. */
+function boundProfile(profiles: AgentList, agentId: string | null): Profile | null {
+  const find = (id: string | null) =>
+    profiles.agents.find((info) => info.profile.id === id)?.profile;
+  return find(agentId) ?? find(profiles.defaultAgentId) ?? null;
 }
 
 async function createThread(
@@ -232,6 +279,7 @@ async function createThread(
 ): Promise<string> {
   const choice = request.thread;
   const { thread } = await session.call("thread.create", {
+    ...(request.agent === null ? {} : { agentId: request.agent }),
     // A served runtime titles its threads after their first Run; a one-shot process exits
     // before that, so the prompt's first line names the thread in `daedalus threads`.
     ...(session.mode === "in_process" ? { title: titleOf(prompt) } : {}),
@@ -242,11 +290,18 @@ async function createThread(
   return thread.id;
 }
 
+/**
+ * The model the turn names, or null to leave it to the thread's agent profile (the
+ * runtime then uses the profile's own model). In order: `--model`; the `--agent`
+ * profile's model; the thread's last model; the bound profile's model; the only enabled
+ * model.
+ */
 async function chooseModel(
   session: HomeSession,
   request: RunRequest,
-  threadId: string | null,
-): Promise<{ providerId: string; modelId: string }> {
+  existing: ExistingThread | null,
+  agents: { asked: Profile | null; bound: Profile | null },
+): Promise<{ providerId: string; modelId: string } | null> {
   const { models } = await session.call("model.list", {});
   const enabled = models.filter((model) => model.enabled);
   const names = enabled.map((model) => `${model.providerId}/${model.id}`);
@@ -261,9 +316,10 @@ async function chooseModel(
     }
     return request.model;
   }
-  if (threadId !== null) {
+  if (agents.asked?.model) return null;
+  if (existing !== null) {
     const { turns } = await session.call("turn.list", {
-      threadId,
+      threadId: existing.id,
       limit: 1,
       direction: "backward",
     });
@@ -272,6 +328,7 @@ async function chooseModel(
       return { providerId: last.providerId, modelId: last.modelId };
     }
   }
+  if ((agents.asked ?? agents.bound)?.model) return null;
   const only = enabled[0];
   if (enabled.length === 1 && only) return { providerId: only.providerId, modelId: only.id };
   throw new UsageError(

@@ -6,7 +6,7 @@
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
-import { ATTACHMENTS_MAX_COUNT, PERMISSION_PRESETS, ThreadId } from "@daedalus/protocol";
+import { AgentId, ATTACHMENTS_MAX_COUNT, PERMISSION_PRESETS, ThreadId } from "@daedalus/protocol";
 import type { OptionValue } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { RUN_TIMEOUT_MAX_SECONDS } from "./limits.ts";
@@ -31,6 +31,11 @@ export interface RunRequest {
   model: { providerId: string; modelId: string } | null;
   /** The thread. */
   thread: ThreadChoice;
+  /**
+   * `--agent ID`: the agent profile a new thread is bound to, or an existing one is
+   * switched to before the turn; null keeps the thread's (a new one: the default).
+   */
+  agent: string | null;
   /** `--permission`, or null for config.yaml's preset. */
   permission: PermissionPreset | null;
   /** `--json`. */
@@ -93,6 +98,13 @@ export function readRunRequest(
   } else if (newest) thread = { kind: "newest" };
   else thread = { kind: "new", workspace: workspace === undefined ? null : absolute(workspace) };
 
+  const agent = stringValue(values.agent);
+  if (agent !== undefined && !AgentId.safeParse(agent).success) {
+    throw fail(
+      `--agent "${agent}" is not an agent profile id (1-64 of a-z, 0-9, _ and -, e.g. plan)`,
+    );
+  }
+
   const permission = stringValue(values.permission);
   if (permission !== undefined && !isPreset(permission)) {
     throw fail(`--permission "${permission}" is not one of ${PERMISSION_PRESETS.join(", ")}`);
@@ -108,6 +120,7 @@ export function readRunRequest(
     prompt,
     model: parsedModel,
     thread,
+    agent: agent ?? null,
     permission: permission ?? null,
     json: values.json === true,
     attachments,

@@ -63,6 +63,11 @@ export interface RunRequest {
   budget?: RunBudget;
   /** The only tools the caller allows (intersected with the profile's). */
   tools?: readonly string[];
+  /**
+   * The only skills the caller allows (intersected with the profile's): a delegated Run's
+   * ceiling, the skills of the Run that delegated it.
+   */
+  skills?: readonly string[];
   /** The caller's own tools. */
   clientTools?: RunConfig["clientTools"];
   /** A profile in place of the thread's binding (a sub-agent's). */
@@ -139,6 +144,7 @@ export async function prepareRun(
     everything ? undefined : selectTools(profile, toolList),
     request.tools?.filter((name) => deps.tools.has(name)),
   );
+  const skills = intersectAllowed(profile.skills, request.skills);
   return await deps.freezer.freeze({
     providerId,
     modelId,
@@ -150,7 +156,7 @@ export async function prepareRun(
     compaction: await frozenCompaction(deps.store, deps.configPath, request.threadId),
     ...(allowedTools ? { allowedTools } : {}),
     ...(request.clientTools?.length ? { clientTools: request.clientTools } : {}),
-    ...(profile.skills ? { skills: profile.skills } : {}),
+    ...(skills ? { skills } : {}),
     agent: { source: info.saved ? "config" : "builtin", profile },
   }, deps.tools);
 }
@@ -202,26 +208,32 @@ function configBudget(config: DaedalusConfig | null): RunBudget | undefined {
 }
 
 /**
- * A sub-agent's Run (seed 003: sub-agents run with their own profile on the parent's
- * workspace): prepared from its profile, with the parent's model unless the profile
- * names one, and the parent's mode, tools and budget as the ceiling — a sub-agent never
- * gets more than the Run that delegated to it.
+ * A delegated Run — a sub-agent's, or the one a cross-thread message (`thread_send`)
+ * starts — prepared from a profile, never wider than the Run that delegated it. A
+ * sub-agent runs the profile it was started with (seed 003: its own profile, on the
+ * parent's workspace); a message runs the target thread's own binding, as a turn the user
+ * typed there would. The model is the profile's, else the caller's; the caller's preset,
+ * tools, skills and budget are the ceiling: a delegated Run never gets what its caller
+ * may not use.
  *
  * @param deps as {@linkcode prepareRun}
- * @param request the child thread, its profile and the parent's frozen config
- * @returns the child's config (lineage fields are the caller's to add)
+ * @param request the thread, the profile (absent: the thread's binding) and the caller's
+ *   frozen config
+ * @returns the delegated Run's config (lineage fields are the caller's to add)
  * @throws {RpcError} as {@linkcode prepareRun}
  */
-export async function prepareSubagentRun(
+export async function prepareDelegatedRun(
   deps: RunPreparationDeps,
-  request: { threadId: string; agentId: string; parent: Readonly<RunConfig> },
+  request: { threadId: string; agentId?: string; parent: Readonly<RunConfig> },
 ): Promise<RunConfig> {
   const { parent } = request;
   const config = await readConfig(deps.configPath).catch(() => null);
-  const ownModel = agentCatalog(config?.agents ?? {}).find(request.agentId)?.profile.model;
+  const catalog = agentCatalog(config?.agents ?? {});
+  const agentId = request.agentId ?? boundAgentId(deps.store, request.threadId, catalog);
+  const ownModel = catalog.find(agentId)?.profile.model;
   return await prepareRun(deps, {
     threadId: request.threadId,
-    agentId: request.agentId,
+    agentId,
     ...(ownModel ? {} : {
       providerId: parent.providerId,
       modelId: parent.modelId,
@@ -230,5 +242,6 @@ export async function prepareSubagentRun(
     executionPolicy: parent.executionPolicy,
     budget: parent.budget ?? {},
     ...(parent.allowedTools ? { tools: parent.allowedTools } : {}),
+    skills: parent.skills.map((skill) => skill.name),
   });
 }

@@ -53,8 +53,8 @@ export interface RunToolContextDeps {
   workspacesRoot: string;
   /** Deepest sub-agent nesting. */
   subagentMaxDepth: number;
-  /** Prepares a sub-agent's Run from its profile (absent: the caller's config). */
-  prepareSubagent?: SessionDeps["prepareSubagent"];
+  /** Prepares a delegated Run from a profile (absent: the caller's config). */
+  prepareDelegated?: SessionDeps["prepareDelegated"];
   /** The runtime's tool breakers, keyed by tool id (shared by every Run). */
   breakers?: CircuitBreakers;
   /**

@@ -15,6 +15,7 @@
 import { dirname, join } from "node:path";
 import { parse, stringify } from "yaml";
 import { z } from "zod";
+import { AgentId } from "@daedalus/protocol";
 import { SECRET_FILE_MODE } from "../limits.ts";
 import { ChannelsConfigError } from "./errors.ts";
 import {
@@ -41,6 +42,12 @@ const httpUrl = z.string().max(CHANNEL_URL_MAX_CHARS).refine((text) => {
 
 const identifier = z.string().min(1).max(200);
 
+// The protocol's schema is opaque here (a Schema, not a zod type): its check is reused.
+const agentId = z.string().refine(
+  (text) => AgentId.safeParse(text).success,
+  "must be an agent profile id (1-64 of a-z, 0-9, _ and -)",
+);
+
 /** The `telegram` section of channels.yaml. */
 export interface TelegramChannelConfig {
   /** Whether the runtime polls the bot. */
@@ -55,6 +62,13 @@ export interface TelegramChannelConfig {
   defaultProviderId: string;
   /** The model the channel's turns use. */
   defaultModelId: string;
+  /**
+   * The agent profile the threads the channel creates are bound to; absent: the user's
+   * default profile. Whether it exists is checked by `channel.configure` (the runtime
+   * knows the profiles), not here: a profile removed later must not make the file
+   * unreadable.
+   */
+  defaultAgentId?: string;
 }
 
 /** The whole of channels.yaml. */
@@ -75,6 +89,7 @@ const telegramSchema = z.object({
   apiBaseUrl: httpUrl.optional(),
   defaultProviderId: identifier,
   defaultModelId: identifier,
+  defaultAgentId: agentId.optional(),
 }).strict();
 
 const channelsSchema = z.object({

@@ -68,6 +68,10 @@ const INVALID: [string, string][] = [
     `version: 1\ntelegram: {enabled: true, token: "${TOKEN}", defaultProviderId: p, defaultModelId: m, extra: 1}\n`,
     "telegram",
   ],
+  [
+    `version: 1\ntelegram: {enabled: true, token: "${TOKEN}", defaultProviderId: p, defaultModelId: m, defaultAgentId: "Not An Id"}\n`,
+    "telegram.defaultAgentId",
+  ],
   ["version: 1\nwhatsapp: {}\n", "(root)"],
   ["version: [1\n", "YAML"],
 ];
@@ -83,6 +87,24 @@ for (const [text, where] of INVALID) {
     assert(!error.message.includes(TOKEN), "the token must never appear in an error");
   });
 }
+
+Deno.test("channels.yaml: defaultAgentId is optional and round-trips", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/channels.yaml`;
+    const bound: ChannelsConfig = {
+      version: 1,
+      telegram: { ...VALID.telegram!, defaultAgentId: "plan" },
+    };
+    await writeChannelsConfig(path, bound);
+    assertEquals(await readChannelsConfig(path), bound);
+    assert((await Deno.readTextFile(path)).includes("defaultAgentId: plan"));
+    await writeChannelsConfig(path, VALID);
+    assertEquals((await readChannelsConfig(path)).telegram?.defaultAgentId, undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 Deno.test("channels.yaml: an empty document is the default; an oversized one is refused", () => {
   assertEquals(parseChannelsConfig("# nothing\n", "c"), { version: 1 });

@@ -50,8 +50,9 @@ export interface DelegationRequest {
   /** Run config entries over the caller's frozen config (the delegation's lineage). */
   runConfig: Pick<RunConfig, "subagentDepth" | "parentRunId">;
   /**
-   * A sub-agent's profile (`subagent` only): its Run is prepared from that profile, never
-   * wider than the caller's (absent: the caller's frozen config, as a cross-thread message).
+   * A sub-agent's profile (`subagent` only): its Run is prepared from that profile. Absent
+   * (a cross-thread message): from the target thread's own binding. Either way never
+   * wider than the caller's frozen config.
    */
   agentId?: string;
 }
@@ -136,8 +137,9 @@ export interface SessionOperations {
    */
   setThreadArchived(threadId: string, archived: boolean): { changed: boolean };
   /**
-   * Starts a turn in another thread (not yet scheduled): with the caller's frozen config,
-   * or for a sub-agent with an `agentId`, prepared from that profile.
+   * Starts a turn in another thread (not yet scheduled), prepared from the thread's own
+   * agent binding, or for a sub-agent with an `agentId` from that profile, with the
+   * caller's frozen config as the ceiling.
    *
    * @param request thread, message, idempotency key, provenance, config entries, profile
    * @returns the run

@@ -21,8 +21,8 @@ import "./channels.css";
 /**
  * Settings → Channels: the Telegram bot. Its state (with the reason when it failed), the
  * bound owner with Reset, the last delivery failure, Test; and a form: enable, the bot
- * token (masked, never shown back: empty keeps it), the model its turns use, and the
- * optional Bot API URL and proxy. Read when mounted and on every `channel.status_changed`.
+ * token (masked, never shown back: empty keeps it), the model its turns use, the agent
+ * profile its threads are bound to, and the optional Bot API URL and proxy. Read when mounted and on every `channel.status_changed`.
  */
 export function ChannelsSection() {
   useEffect(() => {
@@ -131,6 +131,10 @@ function ChannelFormView() {
   const models = form.value.model && !view.models.includes(form.value.model)
     ? [form.value.model, ...view.models]
     : view.models;
+  // A profile removed since stays selectable, so saving does not silently drop it.
+  const agents = form.value.agentId && !view.agents.some((a) => a.id === form.value.agentId)
+    ? [{ id: form.value.agentId, name: form.value.agentId }, ...view.agents]
+    : view.agents;
   return (
     <form
       class="provider-form channel-form"
@@ -176,6 +180,21 @@ function ChannelFormView() {
         {missing.value && (
           <small class="settings-error" role="alert">{t("channels.modelMissing")}</small>
         )}
+      </div>
+      <div class="settings-field">
+        <label for="channel-agent">{t("channels.agent")}</label>
+        <select
+          id="channel-agent"
+          value={form.value.agentId}
+          aria-describedby="channel-agent-hint"
+          onChange={(event) => edit({ agentId: event.currentTarget.value })}
+        >
+          <option value="">{t("channels.agentDefault")}</option>
+          {agents.map((agent) => (
+            <option key={agent.id} value={agent.id}>{agent.name} ({agent.id})</option>
+          ))}
+        </select>
+        <small id="channel-agent-hint" class="muted">{t("channels.agentHint")}</small>
       </div>
       <details class="channel-advanced" open={form.value.apiBaseUrl !== "" || undefined}>
         <summary>{t("channels.advanced")}</summary>

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { Identifier, ThreadId, Timestamp } from "../ids.ts";
 import { ProviderId } from "./provider.ts";
+import { AgentId } from "./agent.ts";
 import { docs } from "../docs.ts";
 
 export const ChannelKind = z.enum(["telegram"]).register(docs, {
@@ -52,6 +53,8 @@ export const ChannelStatus = z.looseObject({
   apiBaseUrl: z.string().nullable(),
   defaultProviderId: ProviderId.nullable(),
   defaultModelId: Identifier.nullable(),
+  /** The agent profile the channel's threads are bound to; null: the user's default. */
+  defaultAgentId: AgentId.nullable(),
   /** Replies waiting for delivery. */
   pendingReplies: z.int().min(0),
   lastFailure: ChannelOutboxFailure.nullable(),

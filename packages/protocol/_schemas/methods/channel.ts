@@ -10,6 +10,7 @@ import { method } from "./_define.ts";
 import { Identifier } from "../ids.ts";
 import { ProviderId } from "../domain/provider.ts";
 import { ChannelKind, ChannelStatus } from "../domain/channel.ts";
+import { AgentId } from "../domain/agent.ts";
 
 const HttpUrl = z.string().max(2_048).regex(/^https?:\/\/\S+$/, {
   error: "expected an http:// or https:// URL",
@@ -23,7 +24,8 @@ export const channelMethods = {
   }),
   "channel.configure": method({
     description: "Writes a channel's configuration to channels.yaml and restarts it; " +
-      "without `token` the configured one is kept (the PWA never reads it back)",
+      "without `token` the configured one is kept (the PWA never reads it back). An " +
+      "unknown `defaultAgentId` is refused (`agent_not_found`)",
     params: z.strictObject({
       channel: ChannelKind,
       enabled: z.boolean(),
@@ -34,6 +36,11 @@ export const channelMethods = {
       apiBaseUrl: HttpUrl.nullable().optional(),
       defaultProviderId: ProviderId,
       defaultModelId: Identifier,
+      /**
+       * The agent profile the channel's new threads are bound to; null: the user's
+       * default; absent keeps it. An unknown one is refused (`agent_not_found`).
+       */
+      defaultAgentId: AgentId.nullable().optional(),
     }),
     result: z.looseObject({ channel: ChannelStatus }),
   }),

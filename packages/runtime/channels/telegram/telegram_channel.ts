@@ -2,7 +2,8 @@
  * The Telegram channel of one configured bot: checks the token (getMe; 401 marks the
  * channel failed and stops it until reconfigured), long-polls updates and acknowledges
  * each once handled (skipped ones too, so none repeats), binds the first private chat that
- * sends `/start` as the owner, refuses everyone else politely, turns the owner's messages
+ * sends `/start` as the owner (its thread bound to the configured agent profile, as `/new`'s
+ * are), refuses everyone else politely, turns the owner's messages
  * into turns on the bound thread (steering the active Run instead while one runs), answers
  * `/new`, `/stop`, `/model`, `/status` and `/help`, shows "typing…" during a Run, and
  * enqueues each settled Run's reply in the outbox once (the unique index), including
@@ -10,7 +11,7 @@
  *
  * @module
  */
-import type { JournalEvent } from "@daedalus/protocol";
+import { type JournalEvent, RpcError } from "@daedalus/protocol";
 import type { ChannelBinding, ChannelStore, TelegramChannelConfig } from "@daedalus/storage";
 import type { ChannelCall } from "../channel_call.ts";
 import { TelegramApiError, type TelegramBot, TelegramBotApi } from "./bot_api.ts";
@@ -300,11 +301,27 @@ export class TelegramChannel {
     );
   }
 
+  /** A thread bound to the channel's profile (absent, or removed since: the default). */
   async #createThread(clientRequestId: string): Promise<{ threadId: string; branchId: string }> {
-    const created = await this.#options.call<{ thread: { id: string; defaultBranchId: string } }>(
-      "thread.create",
-      { title: "Telegram", clientRequestId },
-    );
+    type Created = { thread: { id: string; defaultBranchId: string } };
+    const agentId = this.#options.config.defaultAgentId;
+    const create = (agent: { agentId?: string }) =>
+      this.#options.call<Created>("thread.create", {
+        title: "Telegram",
+        clientRequestId,
+        ...agent,
+      });
+    let created: Created;
+    try {
+      created = await create(agentId === undefined ? {} : { agentId });
+    } catch (error) {
+      if (agentId === undefined || reasonCodeOf(error) !== "agent_not_found") throw error;
+      // The owner's message must not be lost to a profile deleted after configuring.
+      this.#options.log(
+        `telegram: the channel's agent profile ${agentId} is gone; using the default profile`,
+      );
+      created = await create({});
+    }
     return { threadId: created.thread.id, branchId: created.thread.defaultBranchId };
   }
 
@@ -506,4 +523,8 @@ export class TelegramChannel {
     this.#state = { ...this.#state, ...change };
     this.#options.onStatus(this.#state);
   }
+}
+
+function reasonCodeOf(error: unknown): string | null {
+  return error instanceof RpcError ? error.reasonCode : null;
 }

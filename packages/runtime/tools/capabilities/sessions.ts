@@ -1,8 +1,10 @@
 /**
  * The session operations of one Run over the state store and the scheduler: reading
  * threads, changing them (committed here; the store publishes), and starting Runs elsewhere
- * with the caller's frozen config — inline on the caller's worker when it waits (no
- * deadlock when every worker is busy), queued otherwise, cancelled with the caller.
+ * — a sub-agent's with its profile, a cross-thread message's with the target thread's own
+ * binding, each never wider than the caller's frozen config — inline on the caller's
+ * worker when it waits (no deadlock when every worker is busy), queued otherwise,
+ * cancelled with the caller.
  *
  * @module
  */
@@ -34,19 +36,19 @@ export interface SessionDeps {
   /** Deepest sub-agent nesting (`DAEDALUS_SUBAGENT_MAX_DEPTH`). */
   subagentMaxDepth: number;
   /**
-   * Prepares a sub-agent's Run from its profile (services/run_preparation.ts); absent: a
-   * sub-agent runs with the caller's frozen config.
+   * Prepares a delegated Run from a profile (services/run_preparation.ts); absent: it
+   * runs with the caller's frozen config.
    */
-  prepareSubagent?: (request: SubagentPreparation) => Promise<RunConfig>;
+  prepareDelegated?: (request: DelegatedPreparation) => Promise<RunConfig>;
 }
 
-/** What a sub-agent's Run is prepared from. */
-export interface SubagentPreparation {
-  /** The child thread. */
+/** What a delegated Run (a sub-agent's, a cross-thread message's) is prepared from. */
+export interface DelegatedPreparation {
+  /** The thread it runs in. */
   threadId: string;
-  /** The profile it runs. */
-  agentId: string;
-  /** The caller's frozen config: the child never gets more than it. */
+  /** The profile it runs (a sub-agent's); absent: the thread's own binding. */
+  agentId?: string;
+  /** The caller's frozen config: the delegated Run never gets more than it. */
   parent: Readonly<RunConfig>;
 }
 
@@ -110,9 +112,15 @@ export function createSessionOperations(
     startRun: coded(async (request) => {
       // A delegated Run has no caller to run client-side tools: it gets none of them.
       const { clientTools: _clientTools, ...config } = run.config;
-      const prepared = request.agentId !== undefined && deps.prepareSubagent
-        ? await prepareChild(deps.prepareSubagent, run.config, request.threadId, request.agentId)
-        : config;
+      // A message to another thread runs that thread's profile, not the sender's: the
+      // sender's config is only the ceiling (and the fallback without a preparer).
+      const prepared = deps.prepareDelegated === undefined
+        ? config
+        : request.agentId === undefined
+        ? withoutClientTools(
+          await deps.prepareDelegated({ threadId: request.threadId, parent: run.config }),
+        )
+        : await prepareChild(deps.prepareDelegated, run.config, request.threadId, request.agentId);
       const started = startTurn(store, {
         threadId: request.threadId,
         content: request.content,
@@ -156,10 +164,10 @@ export function createSessionOperations(
 /**
  * A sub-agent's config: its profile must be one the caller's profile allows (its
  * `subagents`; absent or `[]`: any), and it is prepared from that profile with the
- * caller's model, mode and tools as the ceiling.
+ * caller's model, mode, tools and skills as the ceiling.
  */
 async function prepareChild(
-  prepare: (request: SubagentPreparation) => Promise<RunConfig>,
+  prepare: (request: DelegatedPreparation) => Promise<RunConfig>,
   parent: Readonly<RunConfig>,
   threadId: string,
   agentId: string,
@@ -173,10 +181,11 @@ async function prepareChild(
       }, not to ${agentId}`,
     );
   }
-  const { clientTools: _clientTools, ...prepared } = await prepare({
-    threadId,
-    agentId,
-    parent,
-  });
-  return prepared;
+  return withoutClientTools(await prepare({ threadId, agentId, parent }));
+}
+
+/** A delegated Run has no caller to run client-side tools: it gets none of them. */
+function withoutClientTools(config: RunConfig): RunConfig {
+  const { clientTools: _clientTools, ...rest } = config;
+  return rest;
 }
