@@ -36,7 +36,7 @@ export const agentsEn = {
   "agents.defaultModel": "Default model",
   "agents.defaultModelNone": "None: a turn or an agent must name one",
   "agents.defaultModelHint":
-    "Used when neither the turn nor its agent names a model (for example daedalus run without --model). New threads start with it in the composer.",
+    "Used when neither the turn nor its agent names a model, as with daedalus run when no model is given. New threads start with it in the composer.",
   "agents.defaultModelStale":
     "This model is no longer enabled: runs that need the default model fail until you pick another.",
   "agents.field.permission": "Permission (the widest a run of this agent gets)",
