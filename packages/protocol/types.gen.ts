@@ -2207,7 +2207,7 @@ export const SearchHighlight: Schema<SearchHighlight> = schemas.SearchHighlight;
  * The runtime's settings: its own model calls after a user's Run (thread titles, memory
  * refinement), as saved in config.yaml, and which of them the environment
  * (`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces off; and when Runs compact
- * their context.
+ * their context; and the default model of agent profiles without one.
  */
 export type Settings = {
   threadTitles: boolean;
@@ -2218,13 +2218,14 @@ export type Settings = {
     [key: string]: unknown;
   };
   compaction: CompactionSettings;
+  defaultModel: ModelRef | null;
   [key: string]: unknown;
 };
 /**
  * The runtime's settings: its own model calls after a user's Run (thread titles, memory
  * refinement), as saved in config.yaml, and which of them the environment
  * (`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces off; and when Runs compact
- * their context.
+ * their context; and the default model of agent profiles without one.
  */
 export const Settings: Schema<Settings> = schemas.Settings;
 
@@ -3018,6 +3019,7 @@ export type MethodParamsMap = {
     threadTitles?: boolean;
     memoryRefinement?: boolean;
     compaction?: CompactionOverride;
+    defaultModel?: ModelRef | null;
   };
   "approval.respond": {
     approvalId: ApprovalId;

@@ -5,11 +5,12 @@
  *
  * @module
  */
-import type { AgentProfile } from "@daedalus/protocol";
+import type { AgentProfile, ModelRef } from "@daedalus/protocol";
 import { readConfig, updateConfig } from "./config_file.ts";
 import type { AgentsConfig } from "./config_agents_schema.ts";
+import type { DaedalusConfig } from "./config_schema.ts";
 
-export type { AgentsConfig } from "./config_agents_schema.ts";
+export type { AgentsConfig, DefaultModelConfig } from "./config_agents_schema.ts";
 
 /**
  * The `agents` section as stored (`{}` when absent).
@@ -79,4 +80,33 @@ export async function removeAgentProfile(path: string, id: string): Promise<bool
     };
   });
   return true;
+}
+
+/**
+ * The default model (`agents.default_model`) as the wire names a model.
+ *
+ * @param agents the `agents` section, if any
+ * @returns the model, or null when none is set
+ */
+export function defaultModelSetting(agents: AgentsConfig | undefined): ModelRef | null {
+  const stored = agents?.default_model;
+  return stored ? { providerId: stored.provider_id, modelId: stored.model_id } : null;
+}
+
+/**
+ * The config with another default model, the rest unchanged; null drops the key (and an
+ * `agents` section left empty by that, so clearing restores the file's earlier shape).
+ *
+ * @param config the current config
+ * @param model the model, or null for none
+ * @returns the config to write
+ */
+export function withDefaultModel(config: DaedalusConfig, model: ModelRef | null): DaedalusConfig {
+  const { default_model: _old, ...rest } = config.agents ?? {};
+  const agents: AgentsConfig = model === null
+    ? rest
+    : { ...rest, default_model: { provider_id: model.providerId, model_id: model.modelId } };
+  if (Object.keys(agents).length > 0) return { ...config, agents };
+  const { agents: _gone, ...withoutAgents } = config;
+  return withoutAgents;
 }

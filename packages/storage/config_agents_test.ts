@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
 import type { AgentProfile } from "@daedalus/protocol";
 import { ConfigError } from "./errors.ts";
-import { readAgentsConfig, removeAgentProfile, saveAgentProfile } from "./config_agents.ts";
-import { readConfig, writeConfig } from "./config_file.ts";
+import {
+  defaultModelSetting,
+  readAgentsConfig,
+  removeAgentProfile,
+  saveAgentProfile,
+  withDefaultModel,
+} from "./config_agents.ts";
+import { readConfig, updateConfig, writeConfig } from "./config_file.ts";
 
 const reviewer: AgentProfile = {
   id: "reviewer",
@@ -72,6 +78,21 @@ Deno.test("agents section: bad entries are config_invalid naming the field", asy
     ["a bad max_permission", "max_permission: everything", /max_permission/],
     ["a bad default id", "default_agent_id: 'Not An Id'", /default_agent_id/],
     [
+      "a default model with a bad provider id",
+      "default_model: {provider_id: 'Not Valid', model_id: m}",
+      /agents\.default_model\.provider_id/,
+    ],
+    [
+      "a default model without its model",
+      "default_model: {provider_id: p}",
+      /agents\.default_model\.model_id/,
+    ],
+    [
+      "a default model in the wire's camelCase",
+      "default_model: {providerId: p, modelId: m}",
+      /agents\.default_model/,
+    ],
+    [
       "a tool listed twice",
       "profiles:\n    - {id: a, name: A, permission: ask, tools: [read, read], memory: {recall: true, memoryFile: true}}",
       /listed twice/,
@@ -99,5 +120,31 @@ Deno.test("agents section: a refused save leaves the file untouched", async () =
       (error: unknown) => error instanceof ConfigError && error.code === "config_invalid",
     );
     assert.equal(await Deno.readTextFile(path), before, "a refused save changed the file");
+  });
+});
+
+Deno.test("agents section: the default model is written, kept by profile saves, and cleared", async () => {
+  await withConfig("version: 1\nskills:\n  disabled: [old]\n", async (path) => {
+    assert.equal(defaultModelSetting((await readConfig(path)).agents), null, "none at first");
+    const model = { providerId: "deepseek", modelId: "deepseek-v4-flash" };
+    await updateConfig(path, (config) => withDefaultModel(config, model));
+    assert.match(await Deno.readTextFile(path), /provider_id: deepseek/, "snake_case on disk");
+    await saveAgentProfile(path, reviewer, true);
+    const section = await readAgentsConfig(path);
+    assert.deepEqual(defaultModelSetting(section), model, "a profile save dropped the model");
+    assert.equal(section.default_agent_id, "reviewer");
+    await updateConfig(path, (config) => withDefaultModel(config, null));
+    const cleared = await readAgentsConfig(path);
+    assert.equal(cleared.default_model, undefined, "null must clear the default model");
+    assert.equal(cleared.profiles?.length, 1, "clearing the model must keep the profiles");
+  });
+});
+
+Deno.test("agents section: clearing the only key leaves no empty section behind", async () => {
+  await withConfig("version: 1\n", async (path) => {
+    const model = { providerId: "p", modelId: "m" };
+    await updateConfig(path, (config) => withDefaultModel(config, model));
+    await updateConfig(path, (config) => withDefaultModel(config, null));
+    assert.equal((await readConfig(path)).agents, undefined, "an empty agents section was left");
   });
 });

@@ -32,6 +32,13 @@ export const agentsEn = {
   "agents.field.description": "Description",
   "agents.field.model": "Model (used when a turn names none, e.g. from the gateway)",
   "agents.field.modelNone": "None: the model the turn picks",
+  "agents.field.modelDefault": "Default model ({model})",
+  "agents.defaultModel": "Default model",
+  "agents.defaultModelNone": "None: a turn or an agent must name one",
+  "agents.defaultModelHint":
+    "Used when neither the turn nor its agent names a model, as with daedalus run when no model is given. New threads start with it in the composer.",
+  "agents.defaultModelStale":
+    "This model is no longer enabled: runs that need the default model fail until you pick another.",
   "agents.field.permission": "Permission (the widest a run of this agent gets)",
   "agents.field.tools": "Tools",
   "agents.field.skills": "Skills",

@@ -34,6 +34,12 @@ export const agentsZhCN: Record<keyof typeof agentsEn, string> = {
   "agents.field.description": "描述",
   "agents.field.model": "模型（回合未指定模型时使用，例如来自网关）",
   "agents.field.modelNone": "无：使用回合选择的模型",
+  "agents.field.modelDefault": "默认模型（{model}）",
+  "agents.defaultModel": "默认模型",
+  "agents.defaultModelNone": "无：回合或代理必须指定模型",
+  "agents.defaultModelHint":
+    "回合及其代理都未指定模型时使用，例如未指定模型的 daedalus run。新线程的输入框也从它开始。",
+  "agents.defaultModelStale": "此模型已不再启用：需要默认模型的运行会失败，直到你另选一个。",
   "agents.field.permission": "权限（此代理的运行最多获得的权限）",
   "agents.field.tools": "工具",
   "agents.field.skills": "技能",

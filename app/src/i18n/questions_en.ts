@@ -20,6 +20,8 @@ export const questionsEn = {
   "question.cancelled": "Cancelled: the run ended before an answer",
   "progress.waitingQuestion": "Waiting for your answer",
   "question.waiting": "waiting for your answer",
+  "sidebar.question": "The agent asks a question and waits for your answer",
+  "sidebar.questionBadge": "question",
   "plan.label": "Plan",
   "plan.progress": "{done} of {total} done",
   "plan.status.pending": "to do",

@@ -21,6 +21,8 @@ export const questionsZhCN: Record<keyof typeof questionsEn, string> = {
   "question.cancelled": "已取消：运行在回答前结束",
   "progress.waitingQuestion": "正在等待你的回答",
   "question.waiting": "等待你的回答",
+  "sidebar.question": "代理提出了问题，正在等待你的回答",
+  "sidebar.questionBadge": "待回答",
   "plan.label": "计划",
   "plan.progress": "已完成 {done} / {total}",
   "plan.status.pending": "待办",

@@ -16,6 +16,7 @@ import {
   approvalOfEvent,
   type ApprovalsState,
   emptyApprovals,
+  threadsAwaitingAnswer,
   threadsAwaitingApproval,
 } from "./approvals.ts";
 import { type CallFailure, callFailure } from "./call_failure.ts";
@@ -26,6 +27,9 @@ export const approvals = signal<ApprovalsState>(emptyApprovals());
 
 /** Threads with an approval waiting for the user (the sidebar's badge). */
 export const awaitingThreads = computed(() => threadsAwaitingApproval(approvals.value));
+
+/** Threads whose pending approval is an `ask_user` question (the sidebar's question badge). */
+export const questioningThreads = computed(() => threadsAwaitingAnswer(approvals.value));
 
 /** An answer on its way, or the refusal of the last one. */
 export interface AnswerState {

@@ -129,6 +129,23 @@ export function threadsAwaitingApproval(state: ApprovalsState): ReadonlySet<stri
 }
 
 /**
+ * The threads whose Run waits for the user's answer to an `ask_user` question (the
+ * sidebar's "question" badge, in place of the approval badge).
+ *
+ * @param state the known approvals
+ * @returns their ids
+ */
+export function threadsAwaitingAnswer(state: ApprovalsState): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const approval of Object.values(state.byId)) {
+    if (approval.status === "pending" && approval.reasonCode === "user_question") {
+      ids.add(approval.threadId);
+    }
+  }
+  return ids;
+}
+
+/**
  * Whether a Run waits for the user's answer to a question (`ask_user`) rather than for an
  * approval: its pending approval asks one.
  *

@@ -7,6 +7,7 @@ import {
   approvalOfItem,
   budgetApprovalOfRun,
   emptyApprovals,
+  threadsAwaitingAnswer,
   threadsAwaitingApproval,
 } from "./approvals.ts";
 import { APPROVAL_CREATED_AT, approvalFixture } from "./_approval_fixture.ts";
@@ -128,6 +129,32 @@ Deno.test("approvals: the threads awaiting an answer are those with a pending ap
     }),
   ]);
   assert.deepEqual([...threadsAwaitingApproval(state)], ["thread_a"]);
+});
+
+Deno.test("approvals: threads awaiting an answer to a question are those with a pending ask_user", () => {
+  const question = { tool: "ask_user", reasonCode: "user_question" as const };
+  let state = applyApprovalList(emptyApprovals(), [
+    approval({ ...question, approvalId: "approval_q", threadId: "thread_q" }),
+    approval({ approvalId: "approval_p", threadId: "thread_p" }),
+    approval({ ...question, ...DENIED, approvalId: "approval_old", threadId: "thread_old" }),
+  ]);
+  assert.deepEqual([...threadsAwaitingAnswer(state)], ["thread_q"], "only the open question");
+  assert.deepEqual([...threadsAwaitingApproval(state)].sort(), ["thread_p", "thread_q"]);
+  state = applyApprovalEvents(state, [
+    approvalEvent(
+      9,
+      "approval.resolved",
+      approval({
+        ...question,
+        approvalId: "approval_q",
+        threadId: "thread_q",
+        status: "allowed",
+        decision: "allow_once",
+        resolvedAt: LATER,
+      }),
+    ),
+  ]);
+  assert.deepEqual([...threadsAwaitingAnswer(state)], [], "an answered question still badges");
 });
 
 Deno.test("a Run's budget approval is found by its Run, the newest first; a call's is not", () => {

@@ -14,6 +14,7 @@ const settings = (over: Partial<Settings> = {}): Settings => ({
   memoryRefinement: true,
   forcedOff: { threadTitles: false, memoryRefinement: false },
   compaction: { threshold: 0.9, enabled: true },
+  defaultModel: null,
   ...over,
 });
 

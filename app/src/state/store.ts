@@ -33,7 +33,7 @@ import {
   visibleThreads,
   withoutThread,
 } from "./projection.ts";
-import { lastUsedModel } from "./thread_model.ts";
+import { fallbackModel, followsDefaultModel, lastUsedModel } from "./thread_model.ts";
 import { latestRun } from "./run_announcement.ts";
 import { messageOfTurn } from "./send_again.ts";
 import {
@@ -71,8 +71,10 @@ export const activeRun = computed(() =>
 export const latestRunId = computed(() => latestRun(conversation.value)?.id ?? null);
 /** Enabled models from `model.list`. */
 export const models = signal<Model[]>([]);
-/** The model the composer sends with, as `providerId/modelId`. */
+/** The model the composer sends with, as `providerId/modelId` (thread_model.ts says which). */
 export const selectedModel = signal<string | null>(null);
+/** Settings' default model (`settings.read` `defaultModel`) as `providerId/modelId`, or null. */
+export const defaultModel = signal<string | null>(null);
 /** The last error worth showing, or null. */
 export const lastError = signal<string | null>(null);
 /** Where the sidebar's next page of threads starts, or null when all are loaded. */
@@ -290,25 +292,47 @@ function isConnectionError(error: unknown): boolean {
 
 async function loadInitial(): Promise<void> {
   try {
-    const [page, modelList] = await Promise.all([
+    const [page, modelList, settings] = await Promise.all([
       need().call("thread.list", { limit: 100 }),
       need().call("model.list", {}),
+      // Only for the composer's first pick: without it the first enabled model is picked.
+      need().call("settings.read", {}).catch(() => null),
     ]);
     threads.value = applyThreadList(threads.value, page);
     moreThreadsCursor.value = page.hasMore ? page.nextCursor : null;
+    if (settings) {
+      const chosen = settings.settings.defaultModel;
+      defaultModel.value = chosen ? `${chosen.providerId}/${chosen.modelId}` : null;
+    }
     keepEnabledModels(modelList.models);
   } catch (error) {
     report(error);
   }
 }
 
-/** Keeps the enabled models; a choice no longer among them falls back to the first. */
+/**
+ * Keeps the enabled models; a choice no longer among them falls back to the default model
+ * (while enabled), else the first.
+ */
 function keepEnabledModels(list: readonly Model[]): void {
   models.value = list.filter((model) => model.enabled);
   const keys = models.value.map((model) => `${model.providerId}/${model.id}`);
   if (selectedModel.value === null || !keys.includes(selectedModel.value)) {
-    selectedModel.value = keys[0] ?? null;
+    selectedModel.value = fallbackModel(keys, defaultModel.value);
   }
+}
+
+/**
+ * Takes in Settings' default model. With `follow` (the user just chose it) the composer
+ * switches to it, unless the open thread ran with a model of its own.
+ *
+ * @param choice the model as `providerId/modelId`, or null for none
+ * @param follow whether the composer follows the change
+ */
+export function applyDefaultModel(choice: string | null, follow: boolean): void {
+  defaultModel.value = choice;
+  if (!follow || choice === null || !followsDefaultModel(conversation.value)) return;
+  if (models.value.some((m) => `${m.providerId}/${m.id}` === choice)) selectedModel.value = choice;
 }
 
 /** Reads `model.list` again for the composer (after Settings changed a provider or model). */

@@ -1,7 +1,7 @@
 /**
  * The sidebar's threads as a pure projection: `thread.list` pages merged with `thread.*`
- * events, and the running and waiting indicators from `run.state_changed` /
- * `run.settled`.
+ * events (a `thread.settings_changed` updates the thread's agent binding), and the running
+ * and waiting indicators from `run.state_changed` / `run.settled`.
  *
  * @module
  */
@@ -76,6 +76,15 @@ function applyThreadEvent(state: ThreadsState, event: JournalEvent): ThreadsStat
       if (!thread || thread.activeBranchId === branch.id) return state;
       const shown = { ...thread, activeBranchId: branch.id };
       return { ...state, byId: { ...state.byId, [thread.id]: shown } };
+    }
+    case "thread.settings_changed": {
+      // Another page's (or client's) `thread.set_agent`, or an `agent.remove` moving the
+      // thread to the default: the header's agent switch shows the binding as it is now.
+      // The settings are the thread's whole settings, so no agentId means none bound.
+      const thread = event.threadId ? state.byId[event.threadId] : undefined;
+      const agentId = event.payload.settings.agentId ?? null;
+      if (!thread || (thread.agentId ?? null) === agentId) return state;
+      return { ...state, byId: { ...state.byId, [thread.id]: { ...thread, agentId } } };
     }
     case "thread.deleted":
       return withoutThread(state, event.payload.threadId);

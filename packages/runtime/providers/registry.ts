@@ -1,8 +1,10 @@
 /**
  * The providers and models of a runtime, as config.yaml describes them: the built-in
  * DeepSeek profile (always listed, configured once it has an entry) and any custom
- * OpenAI-compatible providers. There is no global default model: every turn names its
- * provider and model, and {@linkcode ProviderRegistry.resolveModel} checks the pair.
+ * OpenAI-compatible providers. The registry has no default model of its own: run
+ * preparation picks a Run's provider and model (the request's, the agent profile's, or
+ * config.yaml's `agents.default_model`), and {@linkcode ProviderRegistry.resolveModel}
+ * checks the pair.
  *
  * One adapter per provider is created on first use and kept until that provider's
  * connection (base URL, key, headers or enabled models) changes.

@@ -19,6 +19,7 @@ import {
 } from "@daedalus/protocol";
 import {
   type DaedalusConfig,
+  defaultModelSetting,
   getThread,
   readConfig,
   readThreadSettings,
@@ -51,9 +52,9 @@ export interface RunPreparationDeps {
 export interface RunRequest {
   /** The thread the Run belongs to. */
   threadId: string;
-  /** The model (with `modelId`); absent: the profile's. */
+  /** The model (with `modelId`); absent: the profile's, else the default model. */
   providerId?: string;
-  /** The model (with `providerId`); absent: the profile's. */
+  /** The model (with `providerId`); absent: the profile's, else the default model. */
   modelId?: string;
   /** undefined: the profile's, else the model's default; null: "auto". */
   reasoningEffort?: RunConfig["reasoningEffort"];
@@ -82,7 +83,8 @@ export interface RunRequest {
  * @returns the frozen config
  * @throws {RpcError} `agent_not_found` when `agentId` names no profile (a thread bound to
  *   one that is gone runs the default), `model_selection_required` when neither
- *   the request nor the profile names a model, the registry's model errors
+ *   the request nor the profile names a model and config.yaml has no default model, the
+ *   registry's model errors (also for a default model no longer configured)
  */
 export async function prepareRun(
   deps: RunPreparationDeps,
@@ -109,16 +111,24 @@ export async function prepareRun(
       { field: request.providerId === undefined ? "providerId" : "modelId" },
     );
   }
-  const providerId = request.providerId ?? profile.model?.providerId;
-  const modelId = request.modelId ?? profile.model?.modelId;
-  if (providerId === undefined || modelId === undefined) {
+  // The model, most specific first: the request's (the PWA's composer always sends its
+  // pick: the thread's last-used model, else Settings' default model, else the first
+  // enabled one; a thread stores no model of its own), the profile's, then config.yaml's
+  // default model (issue 21: "a default model in Settings applies to profiles without
+  // one"). A sub-agent's request carries its parent's model unless its profile names one.
+  const chosen = request.providerId !== undefined && request.modelId !== undefined
+    ? { providerId: request.providerId, modelId: request.modelId }
+    : profile.model ?? defaultModelSetting(config?.agents);
+  if (chosen === null) {
     throw new RpcError(
       RPC_ERROR_CODES.invalidParams,
       "model_selection_required",
-      `Choose a model: the agent profile ${profile.id} names none`,
+      `Choose a model: the agent profile ${profile.id} names none and no default model is ` +
+        "set in Settings",
       { field: "modelId" },
     );
   }
+  const { providerId, modelId } = chosen;
   const selection = deps.registry.resolveModel(providerId, modelId);
   const ownModel = profile.model?.providerId === providerId && profile.model.modelId === modelId;
   const reasoningEffort = request.reasoningEffort !== undefined

@@ -434,6 +434,7 @@ export function createHandlers(deps: ServiceDeps): Handlers {
       configPath: deps.configPath,
       forcedOff: deps.auxiliaryForcedOff,
       protectedValues: deps.protectedValues,
+      registry: deps.registry,
     }),
     ...createPermissionHandlers({
       configPath: deps.configPath,

@@ -7,6 +7,10 @@
  * (`DAEDALUS_THREAD_TITLES=0`, `DAEDALUS_MEMORY_REFINEMENT=0`) forces a call off whatever
  * the file says; `settings.read` reports that, so a client can show why.
  *
+ * The default model (`agents.default_model`, issue 21) is served here too: the model of
+ * Runs whose request and agent profile name none (run_preparation.ts). A model the
+ * provider registry cannot resolve is refused like `agent.save` refuses a profile's.
+ *
  * @example
  * ```ts
  * const handlers = createSettingsHandlers({ configPath: paths.config });
@@ -17,6 +21,7 @@
  * @module
  */
 import {
+  type ModelRef,
   type ResultOf,
   RPC_ERROR_CODES,
   RpcError,
@@ -27,11 +32,14 @@ import {
   compactionSetting,
   ConfigError,
   type DaedalusConfig,
+  defaultModelSetting,
   readConfig,
   updateConfig,
+  withDefaultModel,
 } from "@daedalus/storage";
 import type { Handled } from "./services.ts";
 import type { ProtectedValues } from "../security/protected_values.ts";
+import type { ProviderRegistry } from "../providers/registry.ts";
 
 /** Which auxiliary calls the environment switches off whatever config.yaml says. */
 export interface AuxiliaryForcedOff {
@@ -55,6 +63,8 @@ export interface SettingsHandlerOptions {
   forcedOff?: AuxiliaryForcedOff;
   /** Cleans config error messages (config.yaml holds API keys). */
   protectedValues?: Pick<ProtectedValues, "redact">;
+  /** Checks a default model; without it every default model is refused. */
+  registry?: Pick<ProviderRegistry, "resolveModel">;
 }
 
 /** The methods served here. */
@@ -90,12 +100,16 @@ export function createSettingsHandlers(options: SettingsHandlerOptions): Setting
       result: { settings: settingsOf(await guard(readConfig(configPath)), forcedOff) },
     }),
     "settings.update": async (changes) => {
+      if (changes.defaultModel) checkDefaultModel(changes.defaultModel, options.registry);
       const current = settingsOf(await guard(readConfig(configPath)), forcedOff);
       const unchanged = (changes.threadTitles ?? current.threadTitles) === current.threadTitles &&
         (changes.memoryRefinement ?? current.memoryRefinement) === current.memoryRefinement &&
         (changes.compaction?.threshold ?? current.compaction.threshold) ===
           current.compaction.threshold &&
-        (changes.compaction?.enabled ?? current.compaction.enabled) === current.compaction.enabled;
+        (changes.compaction?.enabled ?? current.compaction.enabled) ===
+          current.compaction.enabled &&
+        (changes.defaultModel === undefined ||
+          sameModel(changes.defaultModel, current.defaultModel));
       // Rewriting an unchanged config would only drop the user's comments and layout.
       if (unchanged) return { result: { settings: current } };
       const written = await guard(
@@ -132,7 +146,44 @@ function settingsOf(config: DaedalusConfig, forcedOff: AuxiliaryForcedOff): Sett
     memoryRefinement: config.auxiliary?.memory_refinement ?? true,
     forcedOff: { ...forcedOff },
     compaction: compactionSetting(config.compaction),
+    defaultModel: defaultModelSetting(config.agents),
   };
+}
+
+/**
+ * Refuses a default model the registry cannot resolve (not configured, or disabled), with
+ * the code `agent.save` gives a profile's model and the registry's own words.
+ */
+function checkDefaultModel(
+  model: ModelRef,
+  registry: Pick<ProviderRegistry, "resolveModel"> | undefined,
+): void {
+  const problem = modelProblem(model, registry);
+  if (problem === null) return;
+  throw new RpcError(
+    RPC_ERROR_CODES.invalidParams,
+    "model_not_found",
+    `The default model ${model.providerId}/${model.modelId} cannot be used: ${problem}`,
+    { field: "defaultModel" },
+  );
+}
+
+/** Why the registry cannot resolve a model, or null when it can. */
+function modelProblem(
+  model: ModelRef,
+  registry: Pick<ProviderRegistry, "resolveModel"> | undefined,
+): string | null {
+  if (!registry) return "no provider registry is available to check it";
+  try {
+    registry.resolveModel(model.providerId, model.modelId);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function sameModel(a: ModelRef | null, b: ModelRef | null): boolean {
+  return a?.providerId === b?.providerId && a?.modelId === b?.modelId;
 }
 
 function withChanges(
@@ -151,9 +202,12 @@ function withChanges(
   if (changes.compaction?.enabled !== undefined) compaction.enabled = changes.compaction.enabled;
   const touched = changes.compaction !== undefined && Object.keys(compaction).length > 0;
   const auxiliaryKept = config.auxiliary !== undefined || Object.keys(auxiliary).length > 0;
-  return {
+  const changed: DaedalusConfig = {
     ...config,
     ...(auxiliaryKept ? { auxiliary } : {}),
     ...(touched ? { compaction } : {}),
   };
+  return changes.defaultModel === undefined
+    ? changed
+    : withDefaultModel(changed, changes.defaultModel);
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readConfig } from "@daedalus/storage";
 import { handlerCalls } from "./_test_handler_calls.ts";
+import { ProviderRegistry } from "../providers/registry.ts";
 import {
   type AuxiliaryForcedOff,
   createSettingsHandlers,
@@ -30,6 +31,7 @@ Deno.test("without an auxiliary section both calls are on", async () => {
       memoryRefinement: true,
       forcedOff: { threadTitles: false, memoryRefinement: false },
       compaction: { threshold: 0.9, enabled: true },
+      defaultModel: null,
     });
     assert.deepEqual(await readAuxiliarySettings(configPath), {
       threadTitles: true,
@@ -151,4 +153,76 @@ Deno.test("a compaction threshold outside 0.5–0.95 is refused naming the field
     );
     assert.equal(await Deno.readTextFile(configPath), "version: 1\n", "nothing written");
   }, "version: 1\n");
+});
+
+const PROVIDERS = "version: 1\nproviders:\n  local:\n    type: openai_compatible\n" +
+  "    base_url: http://127.0.0.1:9/v1\n    models:\n      small: {}\n" +
+  "      off: {enabled: false}\n";
+
+/** Handlers whose registry knows config.yaml's providers as the file is now. */
+async function withRegistry(
+  fn: (
+    handlers: ReturnType<typeof handlerCalls<"settings.read" | "settings.update">>,
+    configPath: string,
+  ) => Promise<void>,
+  configText = PROVIDERS,
+) {
+  await withConfig(async (configPath) => {
+    const registry = new ProviderRegistry(await readConfig(configPath));
+    await fn(handlerCalls(createSettingsHandlers({ configPath, registry })), configPath);
+  }, configText);
+}
+
+Deno.test("settings.update sets and clears the default model in config.yaml's agents section", async () => {
+  await withRegistry(async ({ call }, configPath) => {
+    const model = { providerId: "local", modelId: "small" };
+    const set = await call("settings.update", { defaultModel: model });
+    assert.deepEqual(set.settings.defaultModel, model);
+    assert.deepEqual((await readConfig(configPath)).agents?.default_model, {
+      provider_id: "local",
+      model_id: "small",
+    });
+    assert.deepEqual((await call("settings.read", {})).settings.defaultModel, model);
+    const unchanged = await Deno.readTextFile(configPath);
+    await call("settings.update", { threadTitles: true, defaultModel: model });
+    assert.equal(await Deno.readTextFile(configPath), unchanged, "the same model rewrote");
+    const cleared = await call("settings.update", { defaultModel: null });
+    assert.equal(cleared.settings.defaultModel, null);
+    assert.equal((await readConfig(configPath)).agents, undefined, "an empty section was left");
+    assert.ok((await readConfig(configPath)).providers.local, "the providers were kept");
+  });
+});
+
+Deno.test("a default model the registry cannot resolve is refused as model_not_found", async () => {
+  await withRegistry(async ({ refuse }, configPath) => {
+    const before = await Deno.readTextFile(configPath);
+    const cases: [string, { providerId: string; modelId: string }][] = [
+      ["an unknown provider", { providerId: "nowhere", modelId: "small" }],
+      ["an unknown model", { providerId: "local", modelId: "large" }],
+      ["a disabled model", { providerId: "local", modelId: "off" }],
+    ];
+    for (const [name, defaultModel] of cases) {
+      const error = await refuse("settings.update", { defaultModel });
+      assert.equal(error.code, -32602, name);
+      assert.equal(error.reasonCode, "model_not_found", `${name}: ${error.message}`);
+      assert.equal(error.data?.field, "defaultModel", name);
+      assert.match(error.message, new RegExp(defaultModel.modelId), `${name}: ${error.message}`);
+    }
+    assert.equal(
+      (await refuse("settings.update", { defaultModel: { providerId: "local" } })).code,
+      -32602,
+      "a model without its id is invalid params",
+    );
+    assert.equal(await Deno.readTextFile(configPath), before, "a refusal wrote the file");
+  });
+});
+
+Deno.test("without a registry no default model is accepted", async () => {
+  await withConfig(async (configPath) => {
+    const { refuse } = handlerCalls(createSettingsHandlers({ configPath }));
+    const error = await refuse("settings.update", {
+      defaultModel: { providerId: "local", modelId: "small" },
+    });
+    assert.equal(error.reasonCode, "model_not_found");
+  }, PROVIDERS);
 });

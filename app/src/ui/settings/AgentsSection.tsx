@@ -12,6 +12,8 @@ import { t } from "../../i18n/i18n.ts";
 import type { MessageKey } from "../../i18n/en.ts";
 import { FailureLine } from "./FailureLine.tsx";
 import { models } from "../../state/store.ts";
+import { defaultModelView, modelLabel } from "../../state/default_model.ts";
+import { DefaultModelField } from "./DefaultModelField.tsx";
 import "./data_sections.css";
 import "./agents.css";
 
@@ -31,8 +33,8 @@ interface Draft {
 }
 
 /**
- * Settings › Agents: every profile (built-ins first) with Copy, and Edit / Remove for the
- * saved ones; the editor sets the name, description, permission, tools, skills,
+ * Settings › Agents: the default model (of agents without one), every profile (built-ins
+ * first) with Copy, and Edit / Remove for the saved ones; the editor sets the name, description, permission, tools, skills,
  * instructions and recall, and saves with `agent.save` (a refusal names the field).
  */
 export function AgentsSection() {
@@ -60,6 +62,7 @@ export function AgentsSection() {
         <h3>{t("agents.title")}</h3>
       </header>
       <p class="muted">{t("agents.intro")}</p>
+      <DefaultModelField />
       {view.error && <FailureLine failure={view.error} />}
       {view.removed && (
         <p role="status" class="agents-removed">
@@ -185,6 +188,8 @@ function AgentEditor(
   const view = agentsView.value;
   const [makeDefault, setMakeDefault] = useState(view.defaultAgentId === draft.profile.id);
   const { profile } = draft;
+  // Without a model of its own the profile's Runs fall back to Settings' default model.
+  const fallback = defaultModelView.value.model;
   const set = (change: Partial<AgentProfile>) => onChange({ ...profile, ...change });
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -247,7 +252,11 @@ function AgentEditor(
             onChange(next);
           }}
         >
-          <option value="">{t("agents.field.modelNone")}</option>
+          <option value="">
+            {fallback
+              ? t("agents.field.modelDefault", { model: modelLabel(models.value, fallback) })
+              : t("agents.field.modelNone")}
+          </option>
           {profile.model && !models.value.some((model) =>
             model.providerId === profile.model?.providerId && model.id === profile.model.modelId
           ) && (

@@ -11,6 +11,7 @@ const ready = (threadTitles: boolean, forcedRefinement: boolean) => ({
     memoryRefinement: true,
     forcedOff: { threadTitles: false, memoryRefinement: forcedRefinement },
     compaction: { threshold: 0.9, enabled: true },
+    defaultModel: null,
   },
 });
 

@@ -14,6 +14,7 @@ const settings = (compaction: Settings["compaction"]): Settings => ({
   memoryRefinement: true,
   forcedOff: { threadTitles: false, memoryRefinement: false },
   compaction,
+  defaultModel: null,
 });
 
 /** The props of the first element of `type` in a rendered tree. */

@@ -10,7 +10,7 @@ import {
   threads,
 } from "../../state/store.ts";
 import { groupThreads } from "../../state/thread_groups.ts";
-import { awaitingThreads } from "../../state/approval_store.ts";
+import { awaitingThreads, questioningThreads } from "../../state/approval_store.ts";
 import { t } from "../../i18n/i18n.ts";
 import { moveFocusInList } from "../list_keys.ts";
 import { SourceBadge } from "../gateway/SourceBadge.tsx";
@@ -19,6 +19,8 @@ function ThreadButton(props: { thread: Thread; openId: string | null }) {
   const { thread, openId } = props;
   // The Run's status says it waits; a pending approval says so too after a reload.
   const waiting = thread.id in threads.value.waiting || awaitingThreads.value.has(thread.id);
+  // An `ask_user` question waits the same way, but for an answer, not a permission.
+  const asking = questioningThreads.value.has(thread.id);
   return (
     <li>
       <button
@@ -29,7 +31,17 @@ function ThreadButton(props: { thread: Thread; openId: string | null }) {
       >
         <span class="title">{thread.title ?? t("thread.untitled")}</span>
         <SourceBadge thread={thread} />
-        {waiting
+        {asking
+          ? (
+            <span
+              class="waiting-badge question-badge"
+              title={t("sidebar.question")}
+              aria-label={t("sidebar.question")}
+            >
+              {t("sidebar.questionBadge")}
+            </span>
+          )
+          : waiting
           ? (
             <span
               class="waiting-badge"

@@ -30,9 +30,9 @@ export const turnMethods = {
       threadId: ThreadId,
       branchId: BranchId.optional(),
       content: MessageContent,
-      /** The model (with modelId); absent: the thread's agent profile's. */
+      /** The model (with modelId); absent: the agent profile's, else the default model. */
       providerId: Identifier.optional(),
-      /** The model (with providerId); absent: the thread's agent profile's. */
+      /** The model (with providerId); absent: the agent profile's, else the default model. */
       modelId: Identifier.optional(),
       clientRequestId: Identifier.optional(),
       attachments: AttachmentInputs.optional(),
