@@ -401,6 +401,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
               createRunToolContext(
                 {
                   store,
+                  home: options.home,
                   artifactsRoot: paths.artifacts,
                   protectedFiles,
                   protectedValues,

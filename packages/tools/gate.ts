@@ -7,6 +7,10 @@
  * answer); without it the call is refused (`approval_required`, `high_risk_command`,
  * `loop_detected`), as a caller that cannot ask must.
  *
+ * A call that writes a file other than by its own path — the `memory` tool's MEMORY.md
+ * `file_append` — is judged as a `write` of that file as well, and the stricter verdict
+ * stands (`governance/memory_file_write.ts`).
+ *
  * A Run's {@linkcode RunGate} is built once ({@linkcode createRunGate}): its rule set from
  * the Run's preset (its frozen execution policy) plus config.yaml's `permissions.rules`,
  * its own loop detector, and the runtime's breakers. Without a gate (a context built by a
@@ -21,6 +25,7 @@ import {
   type ApprovalReasonCode,
   type ExecutionPolicy,
   type HighRiskCommands,
+  type PermissionDecision,
   type PermissionRule,
   TOOL_PATTERN_KINDS,
 } from "@daedalus/protocol";
@@ -52,6 +57,7 @@ import {
 } from "./governance/loop_detector.ts";
 import type { BreakerAdmitted, CircuitBreakers } from "./governance/circuit_breaker.ts";
 import { breakerOutcome } from "./governance/failure_codes.ts";
+import { memoryFileWrite } from "./governance/memory_file_write.ts";
 
 /** What {@linkcode createRunGate} builds a Run's gate from. */
 export interface RunGateOptions {
@@ -219,10 +225,12 @@ function presetRuleSet(policy: ExecutionPolicy): PermissionRuleSet {
 export async function admitCall<P>(
   tool: ToolDefinition<P>,
   args: P,
-  context: Pick<
-    ToolContext,
-    "workspaceRoot" | "artifactsRoot" | "threadId" | "executionPolicy" | "gate" | "approved"
-  >,
+  context:
+    & Pick<
+      ToolContext,
+      "workspaceRoot" | "artifactsRoot" | "threadId" | "executionPolicy" | "gate" | "approved"
+    >
+    & Partial<Pick<ToolContext, "memoryFile" | "protectedFiles">>,
 ): Promise<GateAdmission> {
   const gate = context.gate;
   const rules = gate?.rules ?? presetRuleSet(context.executionPolicy);
@@ -233,25 +241,10 @@ export async function admitCall<P>(
         "permissions section is fixed",
     );
   }
-  let target: CallTarget;
-  try {
-    const artifactsFolder = join(context.artifactsRoot, context.threadId);
-    target = await resolveCallTarget(tool.id, args, {
-      workspaceRoot: context.workspaceRoot,
-      artifactsFolder,
-      ...(gate ? { realRoots: realRootsOf(gate, context.workspaceRoot, artifactsFolder) } : {}),
-    });
-  } catch (error) {
-    if (error instanceof ToolError) return failure(error.code, error.message);
-    // The file system would not say (a Worker's narrowed permissions, an I/O error): judge
-    // the path as written; the tool's own access rules check the real one when it runs.
-    target = callTarget(tool.id, args, {
-      workspaceRoot: context.workspaceRoot,
-      artifactsFolder: join(context.artifactsRoot, context.threadId),
-    });
-  }
   const policy = gate?.executionPolicy ?? context.executionPolicy;
-  const verdict = unlisted(
+  let target = await targetOf(tool.id, args, context);
+  if ("refused" in target) return target.refused;
+  let verdict = unlisted(
     decide(rules, {
       toolId: tool.id,
       risk: tool.risk,
@@ -261,8 +254,24 @@ export async function admitCall<P>(
     tool,
     policy,
   );
+  // What a refusal or a question names: the tool, or the write it makes (a MEMORY.md append).
+  let judged: Judged = { tool, args, ruleToolId: tool.id };
+  const written = await memoryFileWrite(tool, args, context);
+  if (written !== null) {
+    const writeTarget = await targetOf("write", written.args, context);
+    if ("refused" in writeTarget) return writeTarget.refused;
+    const writeVerdict = decide(rules, { toolId: "write", risk: "write", target: writeTarget });
+    if (STRICTNESS[writeVerdict.decision] > STRICTNESS[verdict.decision]) {
+      verdict = writeVerdict;
+      target = writeTarget;
+      judged = { tool: { ...tool, risk: "write" }, args: written.args, ruleToolId: "write" };
+    }
+  }
   if (verdict.decision === "deny") {
-    return failure("permission_denied", denial(tool, policy, shownPath(args, context), verdict));
+    return failure(
+      "permission_denied",
+      denial(judged.tool, policy, shownPath(judged.args, context), verdict),
+    );
   }
   const approved = context.approved;
   // One question per call: a high-risk command a rule also asks about is asked as high-risk.
@@ -280,10 +289,10 @@ export async function admitCall<P>(
     verdict.decision === "ask" && approved !== "permission_ask" &&
     approved !== "high_risk_command"
   ) {
-    return asking(gate, tool, target, "permission_ask", {
+    return asking(gate, judged.tool, target, "permission_ask", {
       code: "approval_required",
       content: `${tool.id} needs the user's approval (${ruleName(verdict)})`,
-    });
+    }, judged.ruleToolId);
   }
   if (gate === undefined) return { admitted: true, finish: () => {} };
   const loopCall: LoopCall = { tool: tool.id, args, readOnly: !tool.mutating };
@@ -323,6 +332,41 @@ export async function admitCall<P>(
       }
     },
   };
+}
+
+/** How strict a decision is: a call judged twice gets the stricter one. */
+const STRICTNESS: Readonly<Record<PermissionDecision, number>> = { allow: 0, ask: 1, deny: 2 };
+
+/** The call as a refusal or question names it, and the tool an allow rule names. */
+interface Judged {
+  readonly tool: Pick<ToolDefinition<unknown>, "id" | "risk" | "mcp">;
+  readonly args: unknown;
+  readonly ruleToolId: string;
+}
+
+/**
+ * What a call touches, its path's links resolved as the file tools resolve them; a path no
+ * file tool accepts is the call's refusal.
+ */
+async function targetOf(
+  toolId: string,
+  args: unknown,
+  context: Pick<ToolContext, "workspaceRoot" | "artifactsRoot" | "threadId" | "gate">,
+): Promise<CallTarget | { refused: GateRefused }> {
+  const gate = context.gate;
+  const artifactsFolder = join(context.artifactsRoot, context.threadId);
+  try {
+    return await resolveCallTarget(toolId, args, {
+      workspaceRoot: context.workspaceRoot,
+      artifactsFolder,
+      ...(gate ? { realRoots: realRootsOf(gate, context.workspaceRoot, artifactsFolder) } : {}),
+    });
+  } catch (error) {
+    if (error instanceof ToolError) return { refused: failure(error.code, error.message) };
+    // The file system would not say (a Worker's narrowed permissions, an I/O error): judge
+    // the path as written; the tool's own access rules check the real one when it runs.
+    return callTarget(toolId, args, { workspaceRoot: context.workspaceRoot, artifactsFolder });
+  }
 }
 
 /** Tools that watch a command: asking again while it runs is waiting, not looping. */
@@ -392,6 +436,7 @@ function asking(
   target: CallTarget,
   reasonCode: ApprovalReasonCode,
   refusal: { code: string; content: string },
+  ruleToolId: string = tool.id,
 ): GateRefused {
   const shown = targetText(target);
   if (gate?.askUser === true) {
@@ -408,7 +453,9 @@ function asking(
           target: shown,
           // Only a rule's ask may become a rule: a dangerous command or a loop is judged
           // call by call.
-          rule: reasonCode === "permission_ask" ? approvalRule(tool.id, target, tool.mcp) : null,
+          rule: reasonCode === "permission_ask"
+            ? approvalRule(ruleToolId, target, ruleToolId === tool.id ? tool.mcp : undefined)
+            : null,
         },
       },
     };

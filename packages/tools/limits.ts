@@ -233,3 +233,15 @@ export const PLAN_ITEMS_MAX_COUNT = 50;
 
 /** Longest text of one `plan` item (chars): one step, one line on the pinned plan. */
 export const PLAN_ITEM_TEXT_MAX_CHARS = 300;
+
+// --- memory: MEMORY.md ---------------------------------------------------------------------
+
+/** Most bytes of MEMORY.md a `file_read` returns (seed 003 / issue 21: the file is ≤ 64 KiB). */
+export const MEMORY_FILE_READ_MAX_BYTES = 64 * 1024;
+
+/**
+ * Largest MEMORY.md a `file_append` may leave: its before and after texts plus the diff
+ * still fit one file change event ({@linkcode CHANGE_EVENT_MAX_BYTES}), so `turn.revert`
+ * can undo the append.
+ */
+export const MEMORY_FILE_MAX_BYTES = 96 * 1024;

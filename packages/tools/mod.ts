@@ -3,8 +3,8 @@
  * processes, long-term memory, sessions (history, threads, sub-agents), and the
  * conversation tools (a question for the user, a visible plan). Tools get a
  * ToolContext from the runtime — ids, workspace, the frozen execution policy, and narrow
- * capabilities (`sessions`, `processes`, `memory`) the runtime implements — and never
- * touch storage.
+ * capabilities (`sessions`, `processes`, `memory`, `memoryFile`) the runtime implements —
+ * and never touch storage.
  *
  * Imports only `@daedalus/protocol`. Every call goes through {@linkcode executeTool}, the
  * one wrapper that validates arguments, honours cancellation, maps errors, withholds
@@ -96,6 +96,19 @@ export { ProcessStopParams, processStopTool } from "./processes/process_stop.ts"
 export { ProcessWriteParams, processWriteTool } from "./processes/process_write.ts";
 export { ProcessResizeParams, processResizeTool } from "./processes/process_resize.ts";
 export { MemoryParams, memoryTool } from "./memory/memory.ts";
+export {
+  findMemoryFile,
+  type FindMemoryFileOptions,
+  type FoundMemoryFile,
+  MEMORY_FILE_NAME,
+  type MemoryFileAccess,
+  memoryFileAccess,
+  type MemoryFilePlace,
+  type MemoryFileSkipReason,
+  type MemoryFileText,
+  type SkippedMemoryFile,
+} from "./memory/memory_file.ts";
+export { MEMORY_FILE_DISABLED, MEMORY_FILE_UNAVAILABLE } from "./memory/memory_file_actions.ts";
 export { ReadParams, readTool } from "./files/read.ts";
 export { WriteParams, writeTool } from "./files/write.ts";
 export { EditParams, editTool } from "./files/edit.ts";

@@ -21,6 +21,7 @@ import type {
 import type { SessionOperations } from "./sessions/session_operations.ts";
 import type { ProcessOperations } from "./processes/process_operations.ts";
 import type { MemoryOperations } from "./memory/memory_operations.ts";
+import type { MemoryFileAccess } from "./memory/memory_file.ts";
 
 /**
  * How dangerous a tool is; the wrapper refuses by it (see `permission.ts`): `read_only`
@@ -117,6 +118,12 @@ export interface ToolContext {
   readonly processes?: ProcessOperations;
   /** Long-term memory operations (absent: no memory). */
   readonly memory?: MemoryOperations;
+  /**
+   * Where the user's MEMORY.md may be, for the `memory` tool's `file_*` actions. Absent:
+   * the Run's agent profile does not use MEMORY.md (`memory.memoryFile` off), and they
+   * are refused.
+   */
+  readonly memoryFile?: MemoryFileAccess;
   /**
    * What the tools may keep for the rest of the Run (absent: nothing is kept, each call
    * works it out again). The file tools keep their access rules here: the real paths of

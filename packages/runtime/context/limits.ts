@@ -38,3 +38,5 @@ export const COMPACTION_RETAINED_TAIL_TOKENS = 64_000;
 export const COMPACTION_SUMMARY_PREFIX = "Prior context summary (untrusted; verify):";
 /** Output budget of the completion check, in tokens (stated in the prompt). */
 export const COMPLETION_CHECK_OUTPUT_TOKENS = 256;
+/** Most bytes of the user's MEMORY.md offered as reference material (issue 21: ≤ 64 KiB). */
+export const MEMORY_REFERENCE_MAX_BYTES = 64 * 1024;

@@ -44,6 +44,7 @@ import { checkCompletion } from "./completion_check.ts";
 import { pendingToolCalls, runToolCalls, toolCallItems } from "./tool_calls.ts";
 import { budgetReached, budgetSummary } from "./budget_check.ts";
 import { loadInstructionFiles } from "../context/instructions.ts";
+import { loadMemoryReference } from "../context/memory_reference.ts";
 import { skillCatalogPrompt } from "../skills/prompt.ts";
 import { type ModelChoice, openModelRoute } from "./model_fallback.ts";
 
@@ -132,7 +133,7 @@ export async function runAgentLoop(
     ];
     // Built once: a tool call adds only its item, signal and facts (no storage read).
     const toolContext = await deps.toolContext({ runId, threadId: scope.threadId, config });
-    const system = await systemPrompt(deps, config, scope.threadId, signal);
+    const system = await systemPrompt(deps, config, scope.threadId, toolContext, signal);
     const context = new RunContext(deps, {
       runId,
       threadId: scope.threadId,
@@ -333,32 +334,42 @@ function recallFor(deps: AgentLoopDeps, threadId: string, runId: string): Recall
 
 /**
  * The system prompt of a Run: the frozen identity, the instruction files read at
- * run entry (user AGENTS.md, USER.md, then the workspace's AGENTS.md), and the
- * frozen skills catalog — with what was used, for the StepInput audit.
+ * run entry (user AGENTS.md, USER.md, then the workspace's AGENTS.md), the user's
+ * MEMORY.md as reference material (when the profile enables it: the tool context has its
+ * places), and the frozen skills catalog — with what was used, for the StepInput audit.
  */
 async function systemPrompt(
   deps: AgentLoopDeps,
   config: RunConfig,
   threadId: string,
+  toolContext: RunToolContext,
   signal: AbortSignal,
 ): Promise<{ text: string; audit: Record<string, unknown> }> {
   const workspace = deps.store.read((db) => getThread(db, threadId)).thread.workspace?.rootUri ??
     undefined;
-  const instructions = deps.home
-    ? await loadInstructionFiles({ home: deps.home, workspace, signal })
-    : { text: "", sources: [] };
+  const [instructions, memoryFile] = await Promise.all([
+    deps.home
+      ? loadInstructionFiles({ home: deps.home, workspace, signal })
+      : { text: "", sources: [] },
+    loadMemoryReference(toolContext.memoryFile, {
+      protectedFiles: toolContext.protectedFiles,
+      signal,
+    }),
+  ]);
   const { identity, skills } = config;
   // The agent profile's own instructions, frozen with the Run (issue 21).
   const agentText = config.agent?.profile.instructions
     ? `# Agent: ${config.agent.profile.name}\n\n${config.agent.profile.instructions}`
     : "";
+  const texts = [identity.text, agentText, instructions.text, memoryFile.text];
   return {
-    text: [identity.text, agentText, instructions.text, skillCatalogPrompt(skills)].filter(
-      Boolean,
-    ).join("\n\n"),
+    text: [...texts, skillCatalogPrompt(skills)].filter(Boolean).join("\n\n"),
     audit: {
       instructionFiles: instructions.sources,
       skills: skills.map((skill) => skill.name),
+      // Journaled with the context revision: what the Run was shown, and what it could not use.
+      ...(memoryFile.source ? { memoryFile: memoryFile.source } : {}),
+      ...(memoryFile.skipped.length > 0 ? { memoryFileSkipped: memoryFile.skipped } : {}),
     },
   };
 }

@@ -3,7 +3,8 @@
  * its frozen execution policy and policy gate (the preset of that mode plus config.yaml's
  * `permissions` rules as read when the Run starts, its loop detector, the runtime's
  * breakers), the artifacts folder, the protected files and values, and
- * the capabilities (session, process, memory operations) scoped to it. Each tool call
+ * the capabilities (session, process, memory operations, and the places of the user's
+ * MEMORY.md when its agent profile enables them) scoped to it. Each tool call
  * adds only its item, signal and fact recorders — no storage read per call.
  *
  * @module
@@ -24,6 +25,7 @@ import {
   createRunGate,
   createRunMemo,
   type LoopDetector,
+  memoryFileAccess,
   type ProcessManager,
   type RunToolContext,
 } from "@daedalus/tools";
@@ -37,6 +39,8 @@ import { createMemoryOperations } from "./capabilities/memory.ts";
 export interface RunToolContextDeps {
   /** The state store. */
   store: StateStore;
+  /** The runtime home (its MEMORY.md is the user's notes when the workspace has none). */
+  home: string;
   /** `<home>/artifacts`. */
   artifactsRoot: string;
   /** `<home>/config.yaml`, `auth.json`, `sessions.json`: refused to every tool. */
@@ -156,5 +160,9 @@ export function createRunToolContext(
       triggeringItemId: items.find((item) => item.role === "user")?.id ?? null,
       workspaceKey: workspaceMemoryKey(root),
     }),
+    // Only a profile that says so uses MEMORY.md; a Run frozen before profiles does not.
+    ...(run.config.agent?.profile.memory.memoryFile === true
+      ? { memoryFile: memoryFileAccess({ home: deps.home, workspace: root ?? null }) }
+      : {}),
   };
 }

@@ -3,6 +3,8 @@
  * Run's memory operations (the RPC's paths: same validation, credential protection and
  * idempotency — the clientRequestId derives from the tool-call item).
  *
+ * `file_read` and `file_append` work on the user's MEMORY.md instead (`memory_file_actions.ts`).
+ *
  * The model is shown one object with an `action` field (a discriminated union's schema
  * costs every request ~400 B more); which fields each action takes is checked here just
  * as strictly: a missing one or one of another action is an `invalid_arguments` error.
@@ -14,6 +16,7 @@ import type { MemoryKind } from "@daedalus/protocol";
 import { defineTool, type ToolDefinition, ToolError, type ToolParams } from "../tool.ts";
 import { codedError } from "../_coded_error.ts";
 import type { MemoryOperations } from "./memory_operations.ts";
+import { appendMemoryFileAction, readMemoryFileAction } from "./memory_file_actions.ts";
 import description from "./memory.md" with { type: "text" };
 
 /** Parameters of {@linkcode memoryTool}, one shape per action. */
@@ -26,7 +29,9 @@ export type MemoryParams =
   }
   | { action: "search"; query: string; limit?: number }
   | { action: "update"; memoryId: string; content: string }
-  | { action: "forget"; memoryId: string };
+  | { action: "forget"; memoryId: string }
+  | { action: "file_read" }
+  | { action: "file_append"; content: string };
 
 type Action = MemoryParams["action"];
 type Field = "content" | "kind" | "scope" | "query" | "limit" | "memoryId";
@@ -37,6 +42,8 @@ const FIELDS: Record<Action, { required: readonly Field[]; optional: readonly Fi
   search: { required: ["query"], optional: ["limit"] },
   update: { required: ["memoryId", "content"], optional: [] },
   forget: { required: ["memoryId"], optional: [] },
+  file_read: { required: [], optional: [] },
+  file_append: { required: ["content"], optional: [] },
 };
 
 const ALL_FIELDS: readonly Field[] = ["content", "kind", "scope", "query", "limit", "memoryId"];
@@ -44,7 +51,7 @@ const ALL_FIELDS: readonly Field[] = ["content", "kind", "scope", "query", "limi
 const Content = z.string().trim().min(1).max(2048);
 
 const Fields = z.strictObject({
-  action: z.enum(["save", "search", "update", "forget"]),
+  action: z.enum(["save", "search", "update", "forget", "file_read", "file_append"]),
   content: Content.optional(),
   kind: z.enum(["fact", "preference", "relationship", "project"]).optional(),
   scope: z.enum(["global", "workspace"]).optional(),
@@ -81,6 +88,10 @@ export const MemoryParams: ToolParams<MemoryParams> = Fields.transform(
         return { action: "update", memoryId, content };
       case "forget":
         return { action: "forget", memoryId };
+      case "file_read":
+        return { action: "file_read" };
+      case "file_append":
+        return { action: "file_append", content };
     }
   },
 );
@@ -99,10 +110,12 @@ export const memoryTool: ToolDefinition<MemoryParams> = defineTool({
   mutating: true,
   risk: "memory",
   run: (params, context) => {
-    const memory = memoryOf(context.memory);
     if ("content" in params && context.protectedValues.find(params.content)) {
       throw codedError("protected_value", "The content carries a configured credential");
     }
+    if (params.action === "file_read") return readMemoryFileAction(context);
+    if (params.action === "file_append") return appendMemoryFileAction(params.content, context);
+    const memory = memoryOf(context.memory);
     const clientRequestId = `tool:${context.itemId}`;
     if (params.action === "search") {
       const result = memory.search(params.query, params.limit ?? 5);
