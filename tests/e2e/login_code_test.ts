@@ -86,6 +86,16 @@ Deno.test("deno task login prints a fresh one-time URL from the running runtime"
   );
 });
 
+Deno.test("deno task login finds a runtime started on port 0 by the address it published", async () => {
+  await using home = await makeTempHome();
+  await using server = await startFixture(home, {}, 0);
+  const login = await runLoginTask([], { ...home.env(), DAEDALUS_PORT: "0" });
+  assert.equal(login.code, 0, login.stderr);
+  const url = login.stdout.trim();
+  assert.ok(url.startsWith(`${server.url}#code=`), `stdout is the URL: ${login.stdout}`);
+  assert.equal((await tradeCode(server, loginCodeOf(url))).status, 204);
+});
+
 Deno.test("deno task login without a running runtime says how to start one", async () => {
   await using home = await makeTempHome();
   {

@@ -2,8 +2,10 @@
  * `daedalus login`: asks the running runtime for a fresh one-time login URL and prints it
  * on stdout — for a second browser, or after the one printed at start-up was used or
  * expired. It reads the access token from `<home>/auth.json` (never creating one) and
- * reaches the runtime where `daedalus serve` would listen with the same `--host`,
- * `--port`, `--home` and `DAEDALUS_*` variables.
+ * reaches the runtime at the address it published in `<home>/runtime.json` (so one started
+ * on port 0 is found too), or, with `--host`/`--port` or when none is published, where
+ * `daedalus serve` would listen with the same `--host`, `--port`, `--home` and
+ * `DAEDALUS_*` variables.
  *
  * @module
  */
@@ -12,6 +14,7 @@ import { readServeOptions } from "./serve_options.ts";
 import { readAuthFile } from "../server/auth_token.ts";
 import { formatHostHeader } from "../server/guards.ts";
 import { LOGIN_REQUEST_TIMEOUT_MS } from "../server/limits.ts";
+import { readRuntimeAddress, runtimeAddressPath } from "./runtime_address.ts";
 
 /** Why `daedalus login` could not print a URL. */
 export class LoginCommandError extends Error {
@@ -54,13 +57,25 @@ export async function login(
     }
   }
   const options = readServeOptions(flags, env);
-  if (options.port === 0) {
-    throw new LoginCommandError("invalid_option", "login needs the runtime's real port, not 0");
+  // The runtime holding the home publishes where it listens (runtime.json): that finds a
+  // runtime started on port 0, or with other flags than this command got. An explicit
+  // --host or --port names the runtime instead.
+  const published = flags.has("host") || flags.has("port")
+    ? null
+    : await readRuntimeAddress(options.home);
+  if (published === null && options.port === 0) {
+    throw new LoginCommandError(
+      "invalid_option",
+      "login needs the runtime's real port, not 0 (no runtime publishes its address in " +
+        `${runtimeAddressPath(options.home)})`,
+    );
   }
   const { token } = await readAuthFile(homePaths(options.home).auth);
   // A runtime bound to every interface is reached on loopback.
   const host = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host;
-  const base = `http://${formatHostHeader(host, options.port)}`;
+  const base = published
+    ? new URL(published.url).origin
+    : `http://${formatHostHeader(host, options.port)}`;
   const response = await askForCode(base, token);
   if (response.status === 401) {
     await response.body?.cancel();
