@@ -32,6 +32,7 @@ Deno.test("run attaches to the runtime holding the home; its event stream carrie
   assert.equal(run.code, 0, run.describe());
   const summary = JSON.parse(run.stdout.trimEnd().split("\n").at(-1)!);
   assert.equal(summary.status, "completed");
+  assert.doesNotMatch(run.stderr, /was lost/, "closing the session is not a lost connection");
   const settled = await watcher.waitForEvent(
     "the attached Run's settlement on the runtime's stream",
     (event) => event.type === "run.settled" && event.runId === summary.runId,

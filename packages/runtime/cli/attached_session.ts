@@ -39,9 +39,14 @@ export async function connectToRuntime(
     );
   }
   const connected = client;
+  // Closing the session takes the client offline too; only an offline we did not ask for
+  // is a lost connection.
+  let closing = false;
   const lost = new Promise<string>((resolve) => {
     connected.onStateChange((state) => {
-      if (state === "offline") resolve(`the connection to the runtime at ${url} was lost`);
+      if (state === "offline" && !closing) {
+        resolve(`the connection to the runtime at ${url} was lost`);
+      }
     });
   });
   return {
@@ -51,6 +56,9 @@ export async function connectToRuntime(
       (connected.call as (m: MethodName, p: unknown) => Promise<never>)(method, params),
     onEvent: (listener) => connected.onEvent(listener),
     lost,
-    close: () => connected.close(),
+    close: () => {
+      closing = true;
+      return connected.close();
+    },
   };
 }
