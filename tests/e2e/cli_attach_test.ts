@@ -48,7 +48,11 @@ Deno.test("run attaches to the runtime holding the home; its event stream carrie
 
   const threads = await daedalus(["threads"], cli.home.env());
   assert.equal(threads.code, 0, threads.describe());
-  assert.match(threads.stdout, new RegExp(`^${summary.threadId}  `));
+  assert.match(
+    threads.stdout,
+    new RegExp(`^${summary.threadId}  \\S+  read notes\\.txt$`, "m"),
+    "the attached thread is named after the prompt, not left untitled",
+  );
   const show = await daedalus(["show", summary.threadId], cli.home.env());
   assert.equal(show.code, 0, show.describe());
   assert.match(show.stdout, /Attached answer\./);

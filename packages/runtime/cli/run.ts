@@ -280,9 +280,10 @@ async function createThread(
   const choice = request.thread;
   const { thread } = await session.call("thread.create", {
     ...(request.agent === null ? {} : { agentId: request.agent }),
-    // A served runtime titles its threads after their first Run; a one-shot process exits
-    // before that, so the prompt's first line names the thread in `daedalus threads`.
-    ...(session.mode === "in_process" ? { title: titleOf(prompt) } : {}),
+    // The prompt's first line names the thread provisionally: a one-shot process exits
+    // before any automatic title, and a served runtime replaces a provisional title with
+    // its own after the first Run — or keeps it when titles are off or the call fails.
+    title: titleOf(prompt),
     ...(choice.kind === "new" && choice.workspace !== null
       ? { workspace: { rootUri: choice.workspace } }
       : {}),
