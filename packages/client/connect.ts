@@ -98,6 +98,8 @@ class WebSocketClient implements DaedalusClient {
   #lastError: Error | null = null;
   #round: { abort: AbortController; done: Promise<void> } | null = null;
   readonly #endless: EndlessBackoff | null;
+  /** Set by reconnect() while an attempt is in flight: no wait before the next one. */
+  #retryAtOnce = false;
   /** Aborted to cut the round's current wait short (reconnect() while reconnecting). */
   #skipWait: AbortController | null = null;
   #replaying = false;
@@ -186,7 +188,10 @@ class WebSocketClient implements DaedalusClient {
   reconnect(): void {
     if (this.#closed) return;
     if (this.#state === "reconnecting") {
-      this.#skipWait?.abort();
+      // Between waits an attempt is in flight: should it fail, the next one follows at once
+      // (without this, a reconnect() during an attempt was lost to the long wait after it).
+      if (this.#skipWait) this.#skipWait.abort();
+      else this.#retryAtOnce = true;
       return;
     }
     if (this.#state !== "offline") return;
@@ -245,7 +250,9 @@ class WebSocketClient implements DaedalusClient {
 
   async #runRound(delays: Iterable<number>, signal: AbortSignal): Promise<void> {
     for (const delay of delays) {
-      if (delay > 0) {
+      const atOnce = this.#retryAtOnce;
+      this.#retryAtOnce = false;
+      if (delay > 0 && !atOnce) {
         const skip = new AbortController();
         this.#skipWait = skip;
         await waitMs(delay, AbortSignal.any([signal, skip.signal]));
@@ -254,6 +261,7 @@ class WebSocketClient implements DaedalusClient {
       if (signal.aborted) return;
       try {
         await this.#establish(signal);
+        this.#retryAtOnce = false;
         return;
       } catch (error) {
         if (signal.aborted) return;

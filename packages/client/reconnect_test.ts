@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { connect } from "./connect.ts";
 import { ClientError } from "./errors.ts";
+import type { WebSocketConstructor, WebSocketOptions } from "./handshake.ts";
 import { startFakeRuntime, TEST_TOKEN } from "./_test_server.ts";
 import {
   range,
@@ -192,6 +193,59 @@ Deno.test("keepReconnecting: reconnect() cuts a long wait short once the runtime
     assert.deepEqual(states, ["connected", "reconnecting", "connected"]);
     client.reconnect(); // connected: nothing to do
     assert.equal(openings.length, 3, "one socket per attempt, none while connected");
+  } finally {
+    await client.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("keepReconnecting: reconnect() during a failing attempt makes the next one follow at once", async () => {
+  let server = startFakeRuntime();
+  const { port, journal } = server;
+  // The second socket is held connecting until the test lets it fail: reconnect() is then
+  // called while that attempt is in flight, not during a wait.
+  let failHeld: (() => void) | null = null;
+  let openings = 0;
+  const Held = function (url: string, argument?: string[] | WebSocketOptions) {
+    openings++;
+    if (openings !== 2) {
+      const protocols = Array.isArray(argument) ? argument : argument?.protocols ?? [];
+      const headers = Array.isArray(argument) ? {} : { ...argument?.headers };
+      return new WebSocket(url, { headers, protocols });
+    }
+    const listeners = new Map<string, ((event: never) => void)[]>();
+    const held = {
+      readyState: 0,
+      send() {},
+      close() {},
+      addEventListener(type: string, listener: (event: never) => void) {
+        listeners.set(type, [...(listeners.get(type) ?? []), listener]);
+      },
+    };
+    failHeld = () => {
+      held.readyState = 3;
+      for (const listener of listeners.get("error") ?? []) listener({} as never);
+      for (const listener of listeners.get("close") ?? []) {
+        listener({ code: 1006, reason: "" } as never);
+      }
+    };
+    return held;
+  } as unknown as WebSocketConstructor;
+  const client = await connect({
+    url: server.url,
+    token: TEST_TOKEN,
+    WebSocket: Held,
+    reconnectDelaysMs: [1, 600_000],
+    keepReconnecting: { maxDelayMs: 600_000 },
+  });
+  try {
+    await server.shutdown();
+    await pollUntil(() => failHeld !== null, "the second attempt to start");
+    server = startFakeRuntime({ port, journal });
+    client.reconnect();
+    failHeld!();
+    await stateReached(client, "connected");
+    assert.equal(openings, 3, "the attempt after the failed one came at once");
   } finally {
     await client.close();
     await server.shutdown();

@@ -87,6 +87,10 @@ Deno.test({
       await page.evaluate(`document.querySelector("${CARD}").scrollIntoView({ block: "start" })`);
       await page.screenshot({ path: `${dir}/settings-tools-390.png` });
       await page.setViewportSize({ width: 1280, height: 900 });
+      // The app leaves its phone layout on a media-query change, a moment after the resize:
+      // a click aimed at the drawer's buttons before then can land on the wide sidebar's
+      // collapse button, which sits where the drawer's head was.
+      await page.waitForSelector("nav.sidebar button.sidebar-toggle[aria-expanded=true]", wait);
 
       await page.keyboard.press("Escape");
       await page.waitForSelector("dialog.settings[open]", { state: "detached", ...wait })
