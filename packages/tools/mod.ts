@@ -109,6 +109,7 @@ export {
   type SkippedMemoryFile,
 } from "./memory/memory_file.ts";
 export { MEMORY_FILE_DISABLED, MEMORY_FILE_UNAVAILABLE } from "./memory/memory_file_actions.ts";
+export { utf8CutPoint } from "./files/utf8_cut.ts";
 export { ReadParams, readTool } from "./files/read.ts";
 export { WriteParams, writeTool } from "./files/write.ts";
 export { EditParams, editTool } from "./files/edit.ts";

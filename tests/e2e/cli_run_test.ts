@@ -309,4 +309,16 @@ Deno.test("--agent without --model runs the profile's own model", async () => {
   assert.equal(run.code, 0, run.describe());
   assert.equal(run.stdout, "From the other model.\n");
   assert.equal((cli.fake.requests[0]?.body as { model?: string }).model, "other-model");
+
+  // A default model in Settings settles it too: the runtime applies it to the turn.
+  await Deno.writeTextFile(
+    `${cli.home.home}/config.yaml`,
+    (await Deno.readTextFile(`${cli.home.home}/config.yaml`)).trimEnd() +
+      "\n  default_model: { provider_id: fake, model_id: other-model }\n",
+  );
+  cli.fake.enqueue({ step: { text: "From the default model." } });
+  const defaulted = await daedalus(["run", "hi"], cli.home.env());
+  assert.equal(defaulted.code, 0, defaulted.describe());
+  assert.equal(defaulted.stdout, "From the default model.\n");
+  assert.equal((cli.fake.requests[1]?.body as { model?: string }).model, "other-model");
 });

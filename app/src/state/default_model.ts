@@ -12,6 +12,7 @@ import type { Model, ModelRef } from "@daedalus/client";
 import { type CallFailure, callFailure } from "./call_failure.ts";
 import { liveCall, type RpcCall } from "./rpc_call.ts";
 import { applyDefaultModel } from "./store.ts";
+import { fallbackRef } from "./fallback_choices.ts";
 
 /** What the Default model field shows. */
 export interface DefaultModelView {
@@ -44,16 +45,10 @@ export function modelKey(model: ModelRef | null): string | null {
 }
 
 /**
- * A picker's value as a model: the first slash divides (a provider id has none).
- *
- * @param choice `providerId/modelId`, or "" for none
- * @returns the model, or null for none (or a value without a slash)
+ * A picker's value as a model (`providerId/modelId`, the first slash divides; "" is none):
+ * the same values the fallback pickers use, read by the same function.
  */
-export function modelOfChoice(choice: string): ModelRef | null {
-  const slash = choice.indexOf("/");
-  if (slash <= 0 || slash === choice.length - 1) return null;
-  return { providerId: choice.slice(0, slash), modelId: choice.slice(slash + 1) };
-}
+export const modelOfChoice: (choice: string) => ModelRef | null = fallbackRef;
 
 /**
  * How a model is named to the user: its display name from `model.list`, else its key (a

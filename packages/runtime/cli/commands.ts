@@ -68,7 +68,8 @@ export const COMMANDS = {
         type: "string",
         value: "PROVIDER/MODEL",
         description: "the model (default: the --agent profile's, else the thread's last " +
-          "one, else its agent profile's, else the only enabled one)",
+          "one, else its agent profile's, else the default model of Settings, else the only " +
+          "enabled one)",
       },
       thread: { type: "string", value: "ID", description: "continue this thread" },
       agent: {

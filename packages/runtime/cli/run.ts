@@ -294,8 +294,8 @@ async function createThread(
 /**
  * The model the turn names, or null to leave it to the thread's agent profile (the
  * runtime then uses the profile's own model). In order: `--model`; the `--agent`
- * profile's model; the thread's last model; the bound profile's model; the only enabled
- * model.
+ * profile's model; the thread's last model; the bound profile's model; the default model
+ * of Settings; the only enabled model.
  */
 async function chooseModel(
   session: HomeSession,
@@ -330,6 +330,9 @@ async function chooseModel(
     }
   }
   if ((agents.asked ?? agents.bound)?.model) return null;
+  // The default model of Settings, which the runtime applies to a turn that names none.
+  const { settings } = await session.call("settings.read", {});
+  if (settings.defaultModel) return null;
   const only = enabled[0];
   if (enabled.length === 1 && only) return { providerId: only.providerId, modelId: only.id };
   throw new UsageError(

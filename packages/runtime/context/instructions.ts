@@ -17,6 +17,7 @@
 import { join, resolve } from "node:path";
 import { sha256 } from "./identity.ts";
 import { readAtMost } from "../files/read_at_most.ts";
+import { utf8CutPoint } from "@daedalus/tools";
 
 /**
  * Most bytes one instruction file contributes (seed: "每个文件最多读取 64 KiB"). Belongs in
@@ -156,14 +157,6 @@ async function readInstructionFile(path: string): Promise<ReadResult> {
     fileBytes: Math.max(info.size, bytes.byteLength),
     truncated,
   };
-}
-
-/** The last character boundary at or before `limit`, so no character is cut in half. */
-function utf8CutPoint(bytes: Uint8Array, limit: number): number {
-  let end = limit;
-  // A continuation byte (10xxxxxx) at `end` belongs to a character that starts earlier.
-  while (end > 0 && end > limit - 4 && (bytes[end] & 0xc0) === 0x80) end--;
-  return end;
 }
 
 function cutNote(fileBytes: number): string {

@@ -361,9 +361,9 @@ async function systemPrompt(
   const agentText = config.agent?.profile.instructions
     ? `# Agent: ${config.agent.profile.name}\n\n${config.agent.profile.instructions}`
     : "";
-  const texts = [identity.text, agentText, instructions.text, memoryFile.text];
   return {
-    text: [...texts, skillCatalogPrompt(skills)].filter(Boolean).join("\n\n"),
+    text: [identity.text, agentText, instructions.text, memoryFile.text, skillCatalogPrompt(skills)]
+      .filter(Boolean).join("\n\n"),
     audit: {
       instructionFiles: instructions.sources,
       skills: skills.map((skill) => skill.name),

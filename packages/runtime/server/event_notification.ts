@@ -11,7 +11,6 @@ import {
   compactEvent,
   encodeStrictJson,
   type EventEncoding,
-  type EventNotification,
   type JournalEvent,
 } from "@daedalus/protocol";
 import { utf8ByteLength } from "./ws_outbound.ts";
@@ -51,13 +50,7 @@ export function encodeEventNotification(
   if (!encoded) {
     try {
       const params = encoding === "compact" ? compactEvent(event) : event;
-      const notification = { jsonrpc: "2.0", method: "event", params } satisfies
-        & Omit<
-          EventNotification,
-          "params"
-        >
-        & { params: unknown };
-      const text = encodeStrictJson(notification);
+      const text = encodeStrictJson({ jsonrpc: "2.0", method: "event", params });
       encoded = { text, bytes: utf8ByteLength(text) };
     } catch (failure) {
       encoded = { failure };

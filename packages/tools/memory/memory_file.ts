@@ -25,6 +25,7 @@ import { join, resolve } from "node:path";
 import { ToolError } from "../tool.ts";
 import { buildAccessRules, type CheckedFile, openChecked } from "../files/access.ts";
 import { decodeText } from "../files/capture.ts";
+import { utf8CutPoint } from "../files/utf8_cut.ts";
 
 /** The memory file's name, in a workspace and in the runtime home. */
 export const MEMORY_FILE_NAME = "MEMORY.md";
@@ -219,18 +220,4 @@ async function readPrefix(file: Deno.FsFile, limit: number): Promise<Uint8Array>
     filled += read;
   }
   return out.subarray(0, filled);
-}
-
-/**
- * The last character boundary at or before `limit` (a UTF-8 continuation byte, 10xxxxxx,
- * at `limit` belongs to a character that starts earlier).
- *
- * @param bytes UTF-8 bytes longer than `limit`
- * @param limit the most bytes kept
- * @returns the cut point
- */
-export function utf8CutPoint(bytes: Uint8Array, limit: number): number {
-  let end = limit;
-  while (end > 0 && end > limit - 4 && (bytes[end]! & 0xc0) === 0x80) end--;
-  return end;
 }
