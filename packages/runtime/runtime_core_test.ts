@@ -15,7 +15,7 @@ import { messageText } from "./providers/provider.ts";
 import { z } from "zod";
 import { defineTool } from "@daedalus/tools";
 import type { RpcSession } from "./server/dispatcher.ts";
-import { eventSeen, runSettled } from "./_test_wait.ts";
+import { eventSeen, runSettled, waitUntil } from "./_test_wait.ts";
 import { testRunConfig } from "./_test_run_config.ts";
 
 const session: RpcSession = { id: "test", transport: "http" };
@@ -242,11 +242,15 @@ Deno.test("recovery: running → failed runtime_interrupted with partial text; q
   const second = startTurn(store, { ...base, content: "two" }).result;
   store.close();
 
-  await withCore([{ text: ["second answer"] }], async (core, events) => {
+  await withCore([{ text: ["second answer"] }], async (core) => {
     assert.deepEqual(core.recovered.interrupted, [first.runId]);
     assert.deepEqual(core.recovered.requeued, [second.runId]);
-    await settled(events, second.runId);
-    const page = await call(core, "turn.list", { threadId: result.thread.id });
+    // Read from the store, not the live events: the requeued Run starts while the core
+    // is still opening, and may settle before the test's listener subscribes.
+    const page = await waitUntil("the requeued run to settle", async () => {
+      const listed = await call(core, "turn.list", { threadId: result.thread.id });
+      return listed.turns[1]?.runs[0]?.settledAt ? listed : null;
+    });
     const [one, two] = page.turns;
     assert.equal(one.runs[0].status, "failed");
     assert.equal(one.runs[0].reasonCode, "runtime_interrupted");

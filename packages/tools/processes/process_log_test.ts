@@ -198,7 +198,9 @@ Deno.test("output masking covers the kept head and tail when a flood is folded",
 
 Deno.test("process log loses nothing while a running child keeps appending during folds", async () => {
   const root = await Deno.makeTempDir();
-  const lines = 30_000;
+  // Long enough that the loop below folds several times even when the child outruns it
+  // (a loaded machine gave it only 3 folds over 30,000 lines).
+  const lines = 100_000;
   const paths = { root, threadId: THREAD, processId: PROCESS, windowBytes: 16 * 1024 };
   let child: Deno.ChildProcess | null = null;
   const log = await ProcessLog.open({
