@@ -89,7 +89,7 @@ export function parseConfig(text: string, filePath: string): DaedalusConfig {
 export async function readConfig(path: string): Promise<DaedalusConfig> {
   const key = resolve(path);
   const cached = parsedConfigs.get(key);
-  if (cached && await fileUnchanged(path, cached.stamp)) return structuredClone(cached.config);
+  if (cached && fileUnchanged(path, cached.stamp)) return structuredClone(cached.config);
   parsedConfigs.delete(key);
   const read = await readBounded(path);
   if (read === undefined) return defaultConfig();
@@ -126,10 +126,11 @@ function stampOf(info: Deno.FileInfo): FileStamp {
   return { mtimeMs: info.mtime?.getTime() ?? null, size: info.size, ino: info.ino };
 }
 
-async function fileUnchanged(path: string, stamp: FileStamp): Promise<boolean> {
+function fileUnchanged(path: string, stamp: FileStamp): boolean {
   let info: Deno.FileInfo;
   try {
-    info = await Deno.stat(path);
+    // Synchronous: a stat is a few microseconds here, and it runs at every turn.start.
+    info = Deno.statSync(path);
   } catch {
     return false; // Gone or unreadable: the full read decides (default config or an error).
   }

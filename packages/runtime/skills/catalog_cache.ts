@@ -43,7 +43,7 @@ export class SkillCatalogCache {
    * @returns valid skills (with `enabled`) and diagnostics for every refused entry
    */
   async catalog(disabled: readonly string[] = []): Promise<SkillCatalog> {
-    const fingerprint = await folderFingerprint(this.#skillsRoot);
+    const fingerprint = folderFingerprint(this.#skillsRoot);
     let catalog = this.#cached?.fingerprint === fingerprint ? this.#cached.catalog : undefined;
     if (catalog === undefined) {
       // Fingerprint first, then scan: a change during the scan differs next time.
@@ -61,19 +61,22 @@ export class SkillCatalogCache {
 /** A fingerprint that never matches: the folder could not be examined, so always scan. */
 const UNKNOWN = "";
 
-/** What the scan's result depends on, short of reading the SKILL.md files. */
-async function folderFingerprint(skillsRoot: string): Promise<string> {
+/**
+ * What the scan's result depends on, short of reading the SKILL.md files. Synchronous:
+ * checked at every turn.start, and a folder listing plus a stat per skill are a few
+ * microseconds each here, where each asynchronous call is a thread-pool round trip.
+ */
+function folderFingerprint(skillsRoot: string): string {
   const parts: string[] = [];
   try {
-    const root = await Deno.realPath(skillsRoot);
+    const root = Deno.realPathSync(skillsRoot);
     parts.push(root);
-    const entries: Deno.DirEntry[] = [];
-    for await (const entry of Deno.readDir(root)) entries.push(entry);
+    const entries = [...Deno.readDirSync(root)];
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const kind = entry.isSymlink ? "l" : entry.isDirectory ? "d" : "f";
       parts.push(`${kind}:${entry.name}`);
-      if (kind === "d") parts.push(await skillFileStamp(join(root, entry.name)));
+      if (kind === "d") parts.push(skillFileStamp(join(root, entry.name)));
     }
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return "missing";
@@ -82,9 +85,9 @@ async function folderFingerprint(skillsRoot: string): Promise<string> {
   return JSON.stringify(parts);
 }
 
-async function skillFileStamp(folder: string): Promise<string> {
+function skillFileStamp(folder: string): string {
   try {
-    const info = await Deno.lstat(join(folder, SKILL_FILE_NAME));
+    const info = Deno.lstatSync(join(folder, SKILL_FILE_NAME));
     const kind = info.isSymlink ? "l" : info.isFile ? "f" : "o";
     return `${kind}:${info.mtime?.getTime() ?? "?"}:${info.size}:${info.ino ?? "?"}`;
   } catch (error) {

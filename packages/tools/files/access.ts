@@ -25,7 +25,7 @@
  */
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { type ToolContext, ToolError } from "../tool.ts";
-import { fileSystemError, isWithin } from "./paths.ts";
+import { fileSystemError, isWithin, lstatOrNull, realPathOrNull, statOrNull } from "./paths.ts";
 import { isSealedPolicy } from "../permission.ts";
 import { OPEN_VERIFY_ROUNDS } from "../limits.ts";
 
@@ -81,26 +81,25 @@ export interface AccessRulesInput {
  * @param input roots, protected files and whether the call is sealed
  * @returns the rules
  */
-export async function buildAccessRules(input: AccessRulesInput): Promise<AccessRules> {
-  const realOrSelf = (path: string) => realPathOfMaybeMissing(path);
-  const roots = async (paths: readonly string[]) => {
+export function buildAccessRules(input: AccessRulesInput): Promise<AccessRules> {
+  const roots = (paths: readonly string[]) => {
     // Both the root as written and its real path: a root reached through a symlink
     // (e.g. /tmp on macOS) is still the root.
-    const reals = await Promise.all(paths.map(realOrSelf));
+    const reals = paths.map(realPathOfMaybeMissing);
     return [...new Set([...paths.map((path) => resolve(path)), ...reals])];
   };
-  const protectedFiles = await Promise.all(input.protectedFiles.map(async (path) => {
-    const real = await realOrSelf(path);
-    const info = await Deno.stat(real).catch(() => null);
+  const protectedFiles = input.protectedFiles.map((path) => {
+    const real = realPathOfMaybeMissing(path);
+    const info = statOrNull(real);
     return { path, real, id: info === null ? null : identityOf(info) };
-  }));
-  return {
+  });
+  return Promise.resolve({
     sealed: input.sealed,
     mode: input.mode,
-    readRoots: await roots(input.readRoots),
-    writeRoots: await roots(input.writeRoots),
+    readRoots: roots(input.readRoots),
+    writeRoots: roots(input.writeRoots),
     protectedFiles,
-  };
+  });
 }
 
 /**
@@ -210,21 +209,23 @@ export async function openChecked(
   shown: string,
 ): Promise<CheckedFile> {
   if (rules.sealed) assertAllowed(resolve(path), rules, "read", shown); // before touching it
-  const realPath = await realPathOrThrow(path, shown);
+  const realPath = realPathOrThrow(path, shown);
   assertAllowed(realPath, rules, "read", shown);
   let file: Deno.FsFile;
   try {
     // A FIFO or device would block the open: only regular files are opened at all (the
     // handle is checked again below, so a file swapped in after this stat changes nothing).
-    assertRegularFile(await Deno.stat(realPath), shown);
+    // The open alone stays asynchronous: a FIFO swapped in after the stat then blocks a
+    // pool thread, not the runtime.
+    assertRegularFile(Deno.statSync(realPath), shown);
     file = await Deno.open(realPath, { read: true });
   } catch (error) {
     throw fileSystemError(error, shown);
   }
   try {
-    const info = await file.stat();
+    const info = file.statSync();
     assertNotProtected(info, rules, shown);
-    await assertStillAt(realPath, info, rules, "read", shown);
+    assertStillAt(realPath, info, rules, "read", shown);
     assertRegularFile(info, shown);
     return { file, info, realPath, [Symbol.dispose]: () => file.close() };
   } catch (error) {
@@ -245,19 +246,19 @@ export async function openChecked(
  * @param shown the path as the model wrote it
  * @throws {ToolError} `permission_denied` when the path changed under the call
  */
-export async function assertStillAt(
+export function assertStillAt(
   realPath: string,
   opened: Deno.FileInfo,
   rules: AccessRules,
   access: "read" | "write",
   shown: string,
-): Promise<void> {
+): void {
   // Each round: the last component is the opened inode (lstat follows no link there), then
   // no component is a link (realPath). A folder higher up swapped for a link and back must
   // line up with every one of these checks to pass unseen; see the module notes.
   for (let round = 0; round < OPEN_VERIFY_ROUNDS; round++) {
-    const link = await Deno.lstat(realPath).catch(() => null);
-    const again = await Deno.realPath(realPath).catch(() => null);
+    const link = lstatOrNull(realPath);
+    const again = realPathOrNull(realPath);
     if (
       link === null || link.isSymlink || again !== realPath || !sameFile(link, opened)
     ) {
@@ -282,9 +283,9 @@ export async function checkedRealPath(
   shown: string,
 ): Promise<string> {
   if (rules.sealed) assertAllowed(resolve(path), rules, "read", shown);
-  const realPath = await realPathOrThrow(path, shown);
+  const realPath = realPathOrThrow(path, shown);
   assertAllowed(realPath, rules, "read", shown);
-  return realPath;
+  return await Promise.resolve(realPath);
 }
 
 /**
@@ -370,18 +371,16 @@ function identityOf(info: Deno.FileInfo): FileId | null {
  * A path's real path; for one that does not exist yet (a protected file not written yet),
  * its folder's real path and its name, so that the folder's other names still reach it.
  */
-async function realPathOfMaybeMissing(path: string): Promise<string> {
-  try {
-    return await Deno.realPath(path);
-  } catch {
-    const folder = await Deno.realPath(dirname(path)).catch(() => null);
-    return folder === null ? resolve(path) : join(folder, basename(path));
-  }
+function realPathOfMaybeMissing(path: string): string {
+  const real = realPathOrNull(path);
+  if (real !== null) return real;
+  const folder = realPathOrNull(dirname(path));
+  return folder === null ? resolve(path) : join(folder, basename(path));
 }
 
-async function realPathOrThrow(path: string, shown: string): Promise<string> {
+function realPathOrThrow(path: string, shown: string): string {
   try {
-    return await Deno.realPath(path);
+    return Deno.realPathSync(path);
   } catch (error) {
     throw fileSystemError(error, shown);
   }

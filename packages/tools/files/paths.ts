@@ -143,22 +143,74 @@ export function isWithin(
  * @param hops symlinks followed so far (internal; stops a loop)
  * @returns the real path
  */
-export async function realTarget(path: string, hops = 0): Promise<string> {
+export function realTarget(path: string, hops = 0): Promise<string> {
   try {
-    return await Deno.realPath(path);
-  } catch {
-    // Missing (or a dangling link, or a loop): resolve what exists and append the rest.
+    return Promise.resolve(realTargetNow(path, hops));
+  } catch (error) {
+    return Promise.reject(error);
   }
+}
+
+function realTargetNow(path: string, hops: number): string {
+  // Missing (or a dangling link, or a loop): resolve what exists and append the rest.
+  const real = realPathOrNull(path);
+  if (real !== null) return real;
   if (hops < SYMLINK_MAX_HOPS) {
-    const link = await Deno.lstat(path).catch(() => null);
+    const link = lstatOrNull(path);
     if (link?.isSymlink) {
-      const target = await Deno.readLink(path);
-      return await realTarget(resolve(dirname(path), target), hops + 1);
+      return realTargetNow(resolve(dirname(path), Deno.readLinkSync(path)), hops + 1);
     }
   }
   const parent = dirname(path);
   if (parent === path) return path;
-  return join(await realTarget(parent, hops), basename(path));
+  return join(realTargetNow(parent, hops), basename(path));
+}
+
+// The path checks below are synchronous on purpose: each is a few microseconds on this
+// thread, where an asynchronous one is a thread-pool round trip (25–150 µs on a busy
+// machine), and one `read` made about twenty of them. None of them can block: they touch
+// metadata only (an open, which a FIFO could hold, stays asynchronous where it is done).
+
+/**
+ * A path's real path (symlinks resolved), or null when it cannot be resolved.
+ *
+ * @param path the path
+ * @returns the real path, or null
+ */
+export function realPathOrNull(path: string): string | null {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `lstat` of a path (the last component not followed), or null when it cannot be read.
+ *
+ * @param path the path
+ * @returns its info, or null
+ */
+export function lstatOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `stat` of a path (symlinks followed), or null when it cannot be read.
+ *
+ * @param path the path
+ * @returns its info, or null
+ */
+export function statOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return null;
+  }
 }
 
 const locks = new Map<string, Promise<void>>();
@@ -215,7 +267,8 @@ export function looksBinary(sample: Uint8Array, complete: boolean): boolean {
 }
 
 /**
- * Whether a file is binary, by its extension or its first {@linkcode BINARY_SNIFF_BYTES}.
+ * Whether a file is binary, by its extension or its first {@linkcode BINARY_SNIFF_BYTES} (anything
+ * but a regular file counts as binary: it is never read).
  *
  * @param path the file
  * @returns true when binary
@@ -224,6 +277,8 @@ export function looksBinary(sample: Uint8Array, complete: boolean): boolean {
 export async function isBinaryFile(path: string): Promise<boolean> {
   if (hasBinaryExtension(path)) return true;
   using file = await Deno.open(path, { read: true });
+  // The sniff reads synchronously: only a regular file is read at all (a FIFO would block).
+  if (!(await file.stat()).isFile) return true;
   return await isBinaryHandle(file, path);
 }
 
@@ -235,17 +290,22 @@ export async function isBinaryFile(path: string): Promise<boolean> {
  * @param path its path (for the extension)
  * @returns true when binary
  */
-export async function isBinaryHandle(file: Deno.FsFile, path: string): Promise<boolean> {
-  if (hasBinaryExtension(path)) return true;
-  await file.seek(0, Deno.SeekMode.Start);
-  const sample = new Uint8Array(BINARY_SNIFF_BYTES);
-  let filled = 0;
-  while (filled < sample.length) {
-    const read = await file.read(sample.subarray(filled));
-    if (read === null) break;
-    filled += read;
+export function isBinaryHandle(file: Deno.FsFile, path: string): Promise<boolean> {
+  if (hasBinaryExtension(path)) return Promise.resolve(true);
+  try {
+    // Synchronous: a few KiB of a file already open (a regular one, for the file tools).
+    file.seekSync(0, Deno.SeekMode.Start);
+    const sample = new Uint8Array(BINARY_SNIFF_BYTES);
+    let filled = 0;
+    while (filled < sample.length) {
+      const read = file.readSync(sample.subarray(filled));
+      if (read === null) break;
+      filled += read;
+    }
+    return Promise.resolve(looksBinary(sample.subarray(0, filled), filled < sample.length));
+  } catch (error) {
+    return Promise.reject(error);
   }
-  return looksBinary(sample.subarray(0, filled), filled < sample.length);
 }
 
 /**

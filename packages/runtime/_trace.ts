@@ -1,0 +1,3 @@
+export function trace(label: string): void {
+  console.error("TRACE", label, performance.timeOrigin + performance.now());
+}
