@@ -90,3 +90,9 @@ export const MCP_LOG_LINE_MAX_CHARS = 4_096;
 export const MCP_TOOL_DESCRIPTION_MAX_CHARS = 2_048;
 /** Least time between two journaled progress reports of one tool call (ms): a card needs a few a second. */
 export const TOOL_PROGRESS_INTERVAL_MS = 250;
+
+/**
+ * The least JS heap growth since the last collection after which the runtime collects
+ * between Runs (scheduler/heap_trim.ts; a quarter of the live heap when that is more).
+ */
+export const HEAP_TRIM_GROWTH_BYTES = 8 * 1024 * 1024;

@@ -30,6 +30,7 @@ import { replayEvents } from "@daedalus/storage";
 import { EventHub } from "./hub/event_hub.ts";
 import { CommitHolds } from "./hub/commit_holds.ts";
 import { Scheduler } from "./scheduler/scheduler.ts";
+import { HeapTrimmer } from "./scheduler/heap_trim.ts";
 import { runAgentLoop } from "./loop/agent_loop.ts";
 import { ThreadTitler } from "./loop/thread_titles.ts";
 import { AuxiliaryQueue } from "./providers/auxiliary_queue.ts";
@@ -369,9 +370,12 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     freezer: new RunConfigFreezer(paths.skills, paths.config),
     contextWindow: options.contextWindow,
   };
-  const scheduler = new Scheduler({
+  // Garbage goes back between Runs (V8 would keep it until a far-off limit).
+  const heapTrimmer = new HeapTrimmer({ idle: () => scheduler.activeCount === 0 });
+  const scheduler: Scheduler = new Scheduler({
     store,
     workers: options.workers ?? AGENT_WORKERS_DEFAULT,
+    onIdle: () => heapTrimmer.runsFinished(),
     execute: (runId, signal) =>
       auxiliaryGate.duringUserRun(runProviderId(runId), () =>
         runAgentLoop(
@@ -490,6 +494,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
       closed ??= (async () => {
         await channels.close(); // replies of Runs cancelled below are enqueued after the restart
         await scheduler.shutdown(SHUTDOWN_WORKER_WAIT_MS);
+        heapTrimmer.close();
         mcpAnnouncer.close();
         await mcpServers.close();
         auxiliaryQueue.close(); // waiting calls are dropped; the running one is aborted next

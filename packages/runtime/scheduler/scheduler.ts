@@ -31,6 +31,8 @@ export interface SchedulerOptions {
   execute: (runId: string, signal: AbortSignal) => Promise<void>;
   /** Most Runs at once (`DAEDALUS_AGENT_WORKERS`). */
   workers: number;
+  /** Called when a Run's execution ended and none is running any more (heap_trim.ts). */
+  onIdle?: () => void;
 }
 
 interface Queued {
@@ -333,6 +335,7 @@ export class Scheduler {
         this.#busyThreads.delete(threadId);
         this.#afterExecution(runId, threadId, controller.signal);
         this.#pump();
+        if (this.#active.size === 0) this.#options.onIdle?.();
       });
     this.#active.set(runId, { threadId, controller, done });
   }

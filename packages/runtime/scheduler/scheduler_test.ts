@@ -29,7 +29,7 @@ async function withScheduler(
     newThread: () => Promise<string>;
     peak: () => number;
   }) => Promise<void>,
-  options: { abortIgnored?: boolean } = {},
+  options: { abortIgnored?: boolean; onIdle?: () => void } = {},
 ): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "daedalus-scheduler-" });
   const events: JournalEvent[] = [];
@@ -43,6 +43,7 @@ async function withScheduler(
   const scheduler = new Scheduler({
     store,
     workers,
+    ...(options.onIdle ? { onIdle: options.onIdle } : {}),
     execute: (runId, signal) =>
       new Promise<void>((resolve) => {
         started.push(runId);
@@ -400,4 +401,20 @@ Deno.test("an inline Run refused on a busy thread is settled, not left queued", 
     );
     assert.equal(statusOf(store, refused), "cancelled");
   });
+});
+
+Deno.test("onIdle is called when the last running Run has finished, not while another runs", async () => {
+  let idle = 0;
+  await withScheduler(2, async ({ scheduler, running, started, submit, newThread }) => {
+    const first = submit(await newThread());
+    const second = submit(await newThread());
+    assert.deepEqual(started, [first, second], "two workers: both run");
+    await finish(scheduler, running, started, first);
+    assert.equal(idle, 0, "the second still runs");
+    await finish(scheduler, running, started, second);
+    assert.equal(idle, 1, "none runs any more");
+    const third = submit(await newThread());
+    await finish(scheduler, running, started, third);
+    assert.equal(idle, 2, "idle again after the next one");
+  }, { onIdle: () => idle++ });
 });
