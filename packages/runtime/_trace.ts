@@ -1,3 +1,0 @@
-export function trace(label: string): void {
-  console.error("TRACE", label, performance.timeOrigin + performance.now());
-}
