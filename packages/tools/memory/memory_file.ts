@@ -156,7 +156,7 @@ async function readPlace(
   options: FindMemoryFileOptions,
 ): Promise<PlaceRead> {
   try {
-    await Deno.lstat(place.path);
+    Deno.lstatSync(place.path); // synchronous: metadata only, at every Run's start
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
     return { kind: "skipped", reason: "unreadable" };
