@@ -96,3 +96,12 @@ export const TOOL_PROGRESS_INTERVAL_MS = 250;
  * between Runs (scheduler/heap_trim.ts; a quarter of the live heap when that is more).
  */
 export const HEAP_TRIM_GROWTH_BYTES = 8 * 1024 * 1024;
+
+/** Commits since the last checkpoint after which the runtime checkpoints between Runs. */
+export const IDLE_CHECKPOINT_MIN_COMMITS = 100;
+
+/**
+ * WAL pages after which a commit of the runtime checkpoints on its own (SQLite's default
+ * is 1,000): reached only by a long stretch of work without a pause between Runs.
+ */
+export const STATE_WAL_AUTOCHECKPOINT_PAGES = 4_000;

@@ -31,6 +31,7 @@ import { EventHub } from "./hub/event_hub.ts";
 import { CommitHolds } from "./hub/commit_holds.ts";
 import { Scheduler } from "./scheduler/scheduler.ts";
 import { HeapTrimmer } from "./scheduler/heap_trim.ts";
+import { IdleCheckpointer } from "./scheduler/idle_checkpoint.ts";
 import { runAgentLoop } from "./loop/agent_loop.ts";
 import { ThreadTitler } from "./loop/thread_titles.ts";
 import { AuxiliaryQueue } from "./providers/auxiliary_queue.ts";
@@ -57,6 +58,7 @@ import type { Dispatcher } from "./server/dispatcher.ts";
 import {
   AGENT_WORKERS_DEFAULT,
   SHUTDOWN_WORKER_WAIT_MS,
+  STATE_WAL_AUTOCHECKPOINT_PAGES,
   SUBAGENT_MAX_DEPTH_DEFAULT,
 } from "./limits.ts";
 import { ToolSandboxes } from "./tools/sandbox.ts";
@@ -188,11 +190,14 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
   });
   // The hub needs the store's latest seq and the store reports every commit to the hub:
   // at once, or once the command that made it has responded (publishing by construction).
-  const commits: { hub?: EventHub; holds?: CommitHolds } = {};
+  const commits: { hub?: EventHub; holds?: CommitHolds; checkpointer?: IdleCheckpointer } = {};
   let store: StateStore;
   try {
     store = StateStore.open(paths.stateDb, {
+      // Checkpoints happen between Runs (idle_checkpoint.ts); a commit makes one only late.
+      walAutocheckpointPages: STATE_WAL_AUTOCHECKPOINT_PAGES,
       onCommit: (events) => {
+        commits.checkpointer?.noteCommit();
         commits.hub?.noteCommitted(events);
         commits.holds?.committed(events);
       },
@@ -370,12 +375,20 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     freezer: new RunConfigFreezer(paths.skills, paths.config),
     contextWindow: options.contextWindow,
   };
-  // Garbage goes back between Runs (V8 would keep it until a far-off limit).
+  // Between Runs: garbage goes back (V8 would keep it until a far-off limit), and the WAL
+  // is checkpointed (not inside a Run's commit).
   const heapTrimmer = new HeapTrimmer({ idle: () => scheduler.activeCount === 0 });
+  const checkpointer = commits.checkpointer = new IdleCheckpointer({
+    db: store.db,
+    idle: () => scheduler.activeCount === 0,
+  });
   const scheduler: Scheduler = new Scheduler({
     store,
     workers: options.workers ?? AGENT_WORKERS_DEFAULT,
-    onIdle: () => heapTrimmer.runsFinished(),
+    onIdle: () => {
+      checkpointer.runsFinished();
+      heapTrimmer.runsFinished();
+    },
     execute: (runId, signal) =>
       auxiliaryGate.duringUserRun(runProviderId(runId), () =>
         runAgentLoop(
@@ -495,6 +508,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
         await channels.close(); // replies of Runs cancelled below are enqueued after the restart
         await scheduler.shutdown(SHUTDOWN_WORKER_WAIT_MS);
         heapTrimmer.close();
+        checkpointer.close();
         mcpAnnouncer.close();
         await mcpServers.close();
         auxiliaryQueue.close(); // waiting calls are dropped; the running one is aborted next

@@ -43,6 +43,12 @@ export interface OpenStateDatabaseOptions {
   create?: boolean;
   /** Open without write access (maintenance `check`); never creates. Default `false`. */
   readOnly?: boolean;
+  /**
+   * WAL pages after which a commit checkpoints on its own (`PRAGMA wal_autocheckpoint`;
+   * SQLite's default is 1,000). An owner that checkpoints between its own work (the
+   * runtime: scheduler/idle_checkpoint.ts) sets it higher, so commits rarely pay for one.
+   */
+  walAutocheckpointPages?: number;
 }
 
 /** An open state.db: one connection, serialized access, synchronous transactions. */
@@ -111,7 +117,11 @@ export function openStateDatabase(
   path: string,
   options: OpenStateDatabaseOptions = {},
 ): StateDatabase {
-  const { create, readOnly } = { create: true, readOnly: false, ...options };
+  const { create, readOnly, walAutocheckpointPages } = {
+    create: true,
+    readOnly: false,
+    ...options,
+  };
   if (path !== ":memory:" && !fileExists(path) && (readOnly || !create)) {
     throw new StateDatabaseNotFoundError(path);
   }
@@ -125,7 +135,7 @@ export function openStateDatabase(
       pragmaInteger(connection, "user_version"),
     );
     if (differences.length > 0) throw new StateSchemaIncompatibleError(path, differences);
-    applyConnectionPragmas(connection, path, readOnly);
+    applyConnectionPragmas(connection, path, readOnly, walAutocheckpointPages);
     return new OpenStateDatabase(path, readOnly, connection);
   } catch (error) {
     connection.close();
@@ -313,7 +323,12 @@ function migrateOlderSchema(connection: DatabaseSync, path: string): void {
   }
 }
 
-function applyConnectionPragmas(connection: DatabaseSync, path: string, readOnly: boolean): void {
+function applyConnectionPragmas(
+  connection: DatabaseSync,
+  path: string,
+  readOnly: boolean,
+  walAutocheckpointPages?: number,
+): void {
   connection.exec("PRAGMA foreign_keys = ON");
   if (readOnly) return;
   const mode = pragmaText(connection, "journal_mode = WAL");
@@ -321,6 +336,12 @@ function applyConnectionPragmas(connection: DatabaseSync, path: string, readOnly
     throw new StateDatabaseOpenError(path, `State database refused WAL mode (got ${mode})`);
   }
   connection.exec("PRAGMA synchronous = NORMAL");
+  if (walAutocheckpointPages !== undefined) {
+    if (!Number.isSafeInteger(walAutocheckpointPages) || walAutocheckpointPages < 0) {
+      throw new RangeError(`walAutocheckpointPages must be a whole number ≥ 0`);
+    }
+    connection.exec(`PRAGMA wal_autocheckpoint = ${walAutocheckpointPages}`);
+  }
 }
 
 function asOpenError(path: string, error: unknown): Error {

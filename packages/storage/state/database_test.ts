@@ -86,6 +86,26 @@ Deno.test("an empty file gets the schema, user_version and WAL pragmas", async (
   }
 });
 
+Deno.test("walAutocheckpointPages sets the WAL's commit checkpoint threshold; SQLite's default otherwise", async () => {
+  await using home = await tempHome();
+  const plain = openStateDatabase(home.path);
+  try {
+    assert.equal(pragma(plain.connection, "wal_autocheckpoint"), 1000);
+  } finally {
+    plain.close();
+  }
+  const raised = openStateDatabase(home.path, { walAutocheckpointPages: 4000 });
+  try {
+    assert.equal(pragma(raised.connection, "wal_autocheckpoint"), 4000);
+  } finally {
+    raised.close();
+  }
+  assert.throws(
+    () => openStateDatabase(home.path, { walAutocheckpointPages: -1 }),
+    /walAutocheckpointPages must be a whole number/,
+  );
+});
+
 Deno.test("a missing file is created, reopened with its rows, and foreign keys hold", async () => {
   await using home = await tempHome();
   const path = home.path;
