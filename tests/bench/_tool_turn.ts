@@ -336,3 +336,21 @@ export async function rssMiB(pid: number): Promise<number> {
   const kib = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
   return kib / 1024;
 }
+
+/**
+ * CPU time a process has used so far (user + system, all its threads), in milliseconds;
+ * null where `/proc` is not there. Resolution is the kernel's clock tick (10 ms), so sum it
+ * over many turns.
+ */
+export async function cpuMs(pid: number): Promise<number | null> {
+  let stat: string;
+  try {
+    stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+  } catch {
+    return null;
+  }
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+  return ticks * 10; // USER_HZ is 100 on Linux
+}

@@ -10,6 +10,8 @@
  * machine is shared, so load drifts apply to both alike), and prints a summary:
  * - the warm tool turn (new thread per turn, turn.start → run.settled on a @daedalus/client
  *   connection): median and p90 of 40 turns after 10 warm-up turns, for both, and the ratio;
+ * - the CPU each server used in its turns (all threads, from /proc; steadier than wall time
+ *   on a shared machine) and the ratio;
  * - bytes received per client per tool turn (WebSocket message bytes: the turn alone, and
  *   with the thread.create before it);
  * - system prompt + tool schema bytes per model request (from the fake's recorded body);
@@ -26,6 +28,7 @@ import type { DaedalusClient } from "@daedalus/client";
 import type { FakeResponse, FakeSseStep } from "../fixtures/fake_openai.ts";
 import {
   ByteCounter,
+  cpuMs,
   daedalusToolTurn,
   startBaseline,
   startDaedalus,
@@ -65,14 +68,28 @@ for (let i = 0; i < WARMUP_TURNS; i++) await baseline.toolTurn();
 
 const daedalusTurns: number[] = [];
 const baselineTurns: number[] = [];
+// CPU each server used during its own turns (all its threads): steadier than wall time on
+// a shared machine, since waiting for the other processes is left out.
+const cpuUsed = { daedalus: 0, baseline: 0, known: true };
+const withCpu = async (pid: number, key: "daedalus" | "baseline", turn: () => Promise<number>) => {
+  const before = await cpuMs(pid);
+  const elapsed = await turn();
+  const after = await cpuMs(pid);
+  if (before === null || after === null) cpuUsed.known = false;
+  else cpuUsed[key] += after - before;
+  return elapsed;
+};
+const daedalusTurn = () =>
+  withCpu(daedalus.pid, "daedalus", () => daedalusToolTurn(daedalus, client));
+const baselineTurn = () => withCpu(baseline.pid, "baseline", () => baseline.toolTurn());
 for (let round = 0; round < MEASURED_TURNS; round++) {
   // Alternate which goes first, so neither always runs right after the other.
   if (round % 2 === 0) {
-    daedalusTurns.push(await daedalusToolTurn(daedalus, client));
-    baselineTurns.push(await baseline.toolTurn());
+    daedalusTurns.push(await daedalusTurn());
+    baselineTurns.push(await baselineTurn());
   } else {
-    baselineTurns.push(await baseline.toolTurn());
-    daedalusTurns.push(await daedalusToolTurn(daedalus, client));
+    baselineTurns.push(await baselineTurn());
+    daedalusTurns.push(await daedalusTurn());
   }
 }
 
@@ -159,6 +176,13 @@ console.log(
     `ratio Daedalus/baseline:    median ${(d.median / b.median).toFixed(2)}×, p90 ${
       (d.p90 / b.p90).toFixed(2)
     }×`,
+    cpuUsed.known
+      ? `server CPU per tool turn (all threads, thread.create included): Daedalus ${
+        ms(cpuUsed.daedalus / MEASURED_TURNS)
+      }, baseline ${ms(cpuUsed.baseline / MEASURED_TURNS)}, ratio ${
+        (cpuUsed.daedalus / cpuUsed.baseline).toFixed(2)
+      }×`
+      : "server CPU per tool turn: not measured (no /proc)",
     `bytes per client per tool turn, Daedalus: ${kb(daedalusTurnOnlyBytes)} (turn.start → ` +
     `run.settled), ${kb(daedalusCycleBytes)} with thread.create`,
     `bytes per client per tool turn, baseline: ${kb(baselineCycleBytes)} with thread.create`,
