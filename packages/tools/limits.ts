@@ -52,6 +52,13 @@ export const READ_MAX_LINES = 2000;
 /** Most bytes of file text in one read page (seed 000: 50 KiB). */
 export const READ_MAX_BYTES = 50 * 1024;
 
+/**
+ * How much of a checked file `read` takes with synchronous reads before the rest goes
+ * through the thread pool: bounds how long one call holds the runtime's thread (about a
+ * millisecond from the page cache).
+ */
+export const FILE_SYNC_READ_MAX_BYTES = 1024 * 1024;
+
 /** Longest line shown by read and grep; longer lines are cut (minified files, seed 000). */
 export const LINE_MAX_CHARS = 2000;
 

@@ -9,7 +9,13 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { defineTool, type ToolDefinition, ToolError, type ToolParams } from "../tool.ts";
-import { FILE_EDIT_MAX_BYTES, LINE_MAX_CHARS, READ_MAX_BYTES, READ_MAX_LINES } from "../limits.ts";
+import {
+  FILE_EDIT_MAX_BYTES,
+  FILE_SYNC_READ_MAX_BYTES,
+  LINE_MAX_CHARS,
+  READ_MAX_BYTES,
+  READ_MAX_LINES,
+} from "../limits.ts";
 import { assertTextFile, fileSystemError, resolveInWorkspace } from "./paths.ts";
 import { accessRulesOf, type CheckedFile, openChecked } from "./access.ts";
 import description from "./read.md" with { type: "text" };
@@ -61,7 +67,7 @@ export const readTool: ToolDefinition<ReadParams> = defineTool({
     let page: Page;
     try {
       await assertTextFile(checked.file, checked.realPath, target.displayPath);
-      page = readPage(checked, offset, limit, info.size <= FILE_EDIT_MAX_BYTES);
+      page = await readPage(checked, offset, limit, info.size <= FILE_EDIT_MAX_BYTES);
     } catch (error) {
       if (error instanceof TypeError) {
         throw new ToolError("binary_file", `${target.displayPath} is not valid UTF-8 text`);
@@ -101,12 +107,12 @@ export const readTool: ToolDefinition<ReadParams> = defineTool({
  * Reads a file in chunks, collecting lines `offset…` up to `limit` lines and the byte budget.
  * Throws a TypeError (from the fatal decoder) when the text is not UTF-8.
  */
-function readPage(
+async function readPage(
   checked: CheckedFile,
   offset: number,
   limit: number,
   toTheEnd: boolean,
-): Page {
+): Promise<Page> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const encoder = new TextEncoder();
   const hash = createHash("sha256");
@@ -157,14 +163,18 @@ function readPage(
   };
 
   const file = checked.file;
-  // Synchronous reads of a checked regular file: a few microseconds per 64 KiB from the page
-  // cache, where each asynchronous read is a thread-pool round trip; the whole file is read
-  // only up to FILE_EDIT_MAX_BYTES.
+  // The first FILE_SYNC_READ_MAX_BYTES of a checked regular file are read synchronously (a
+  // few microseconds per 64 KiB from the page cache, where each asynchronous read is a
+  // thread-pool round trip); the rest asynchronously, so a page far into a large file
+  // does not hold the runtime's thread while it is reached.
   file.seekSync(0, Deno.SeekMode.Start);
   // About the file's size (one byte more sees its end in one read), within 4–64 KiB: a
   // 64 KiB buffer for every read of a small file was native memory churned per call.
   const chunk = new Uint8Array(Math.min(64 * 1024, Math.max(4 * 1024, checked.info.size + 1)));
-  for (let read = file.readSync(chunk); read !== null; read = file.readSync(chunk)) {
+  let readSoFar = 0;
+  const next = () => readSoFar < FILE_SYNC_READ_MAX_BYTES ? file.readSync(chunk) : file.read(chunk);
+  for (let read = await next(); read !== null; read = await next()) {
+    readSoFar += read;
     const bytes = chunk.subarray(0, read);
     hash.update(bytes);
     consume(decoder.decode(bytes, { stream: true }));

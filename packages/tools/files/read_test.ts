@@ -5,6 +5,7 @@ import { createTestWorkspace } from "../_testing.ts";
 import { executeTool } from "../execute.ts";
 import { createRunMemo } from "../tool.ts";
 import { readTool } from "./read.ts";
+import { FILE_SYNC_READ_MAX_BYTES } from "../limits.ts";
 
 const lines = (count: number, make = (n: number) => `line ${n}`) =>
   Array.from({ length: count }, (_, i) => make(i + 1)).join("\n") + "\n";
@@ -44,6 +45,26 @@ Deno.test("read pages at 2,000 lines and continues at nextOffset", async () => {
   assert.ok(second.content.startsWith("2001\tline 2001\n"));
   assert.equal(second.details?.lineEnd, 2500);
   assert.equal(second.details?.nextOffset, null);
+});
+
+Deno.test("a page beyond the first MiB is read on asynchronously, with the whole file's revision", async () => {
+  await using ws = await createTestWorkspace();
+  // 3.4 MiB: the first MiB is read synchronously, the rest through the thread pool.
+  const text = lines(150_000, (n) => `line ${String(n).padStart(6, "0")} of the big file`);
+  assert.ok(text.length > 3 * FILE_SYNC_READ_MAX_BYTES);
+  await ws.write("big.txt", text);
+  const result = await executeTool(
+    readTool,
+    { path: "big.txt", offset: 120_000, limit: 2 },
+    ws.context,
+  );
+  assert.equal(result.isError, undefined, result.content);
+  const revision = `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  assert.equal(
+    result.content,
+    "120000\tline 120000 of the big file\n120001\tline 120001 of the big file\n\n" +
+      `[lines 120000-120001 of 150000; revision ${revision}; continue with offset=120002]`,
+  );
 });
 
 Deno.test("read honours limit and the 50 KiB page budget", async () => {
