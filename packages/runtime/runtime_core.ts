@@ -30,6 +30,7 @@ import { replayEvents } from "@daedalus/storage";
 import { EventHub } from "./hub/event_hub.ts";
 import { CommitHolds } from "./hub/commit_holds.ts";
 import { Scheduler } from "./scheduler/scheduler.ts";
+import { BetweenRuns } from "./scheduler/between_runs.ts";
 import { HeapTrimmer } from "./scheduler/heap_trim.ts";
 import { IdleCheckpointer } from "./scheduler/idle_checkpoint.ts";
 import { runAgentLoop } from "./loop/agent_loop.ts";
@@ -375,20 +376,18 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
     freezer: new RunConfigFreezer(paths.skills, paths.config),
     contextWindow: options.contextWindow,
   };
-  // Between Runs: garbage goes back (V8 would keep it until a far-off limit), and the WAL
-  // is checkpointed (not inside a Run's commit).
-  const heapTrimmer = new HeapTrimmer({ idle: () => scheduler.activeCount === 0 });
-  const checkpointer = commits.checkpointer = new IdleCheckpointer({
-    db: store.db,
-    idle: () => scheduler.activeCount === 0,
-  });
+  // Between Runs: the WAL is checkpointed (not inside a Run's commit), and garbage goes
+  // back (V8 would keep it until a far-off limit).
+  const checkpointer = commits.checkpointer = new IdleCheckpointer(store.db);
+  const heapTrimmer = new HeapTrimmer();
+  const betweenRuns = new BetweenRuns(
+    () => scheduler.activeCount === 0,
+    [() => checkpointer.checkpointIfDue(), () => heapTrimmer.collectIfGrown()],
+  );
   const scheduler: Scheduler = new Scheduler({
     store,
     workers: options.workers ?? AGENT_WORKERS_DEFAULT,
-    onIdle: () => {
-      checkpointer.runsFinished();
-      heapTrimmer.runsFinished();
-    },
+    onIdle: () => betweenRuns.runsFinished(),
     execute: (runId, signal) =>
       auxiliaryGate.duringUserRun(runProviderId(runId), () =>
         runAgentLoop(
@@ -507,8 +506,7 @@ export async function openRuntimeCore(options: RuntimeCoreOptions): Promise<Runt
       closed ??= (async () => {
         await channels.close(); // replies of Runs cancelled below are enqueued after the restart
         await scheduler.shutdown(SHUTDOWN_WORKER_WAIT_MS);
-        heapTrimmer.close();
-        checkpointer.close();
+        betweenRuns.close();
         mcpAnnouncer.close();
         await mcpServers.close();
         auxiliaryQueue.close(); // waiting calls are dropped; the running one is aborted next

@@ -1,9 +1,7 @@
 /**
- * Gives garbage back once the work is done: when the last running Run has finished and
- * the JS heap has grown since the last collection by {@linkcode HEAP_TRIM_GROWTH_BYTES} or
- * a quarter of what was live then, whichever is more, one full V8 collection runs on the
- * next turn of the event loop (after the Run's last events are on their way), unless a
- * Run has started meanwhile.
+ * Gives garbage back between Runs (scheduler/between_runs.ts): when the JS heap has grown
+ * since the last collection by {@linkcode HEAP_TRIM_GROWTH_BYTES} or a quarter of what was
+ * live then, whichever is more, one full V8 collection.
  *
  * Why: V8 collects its old generation only when that reaches a limit sized for the machine
  * (hundreds of MiB on 24 GiB), and Deno never tells it the process is idle, so a runtime
@@ -23,8 +21,6 @@ import { HEAP_TRIM_GROWTH_BYTES } from "../limits.ts";
 
 /** Options of {@linkcode HeapTrimmer}; tests inject every part. */
 export interface HeapTrimOptions {
-  /** Whether no Run is running now (checked again just before collecting). */
-  idle: () => boolean;
   /** The full collection; default V8's exposed `gc`, null when it is not exposed. */
   collect?: (() => void) | null;
   /** Bytes of JS heap in use; default `Deno.memoryUsage().heapUsed`. */
@@ -39,23 +35,19 @@ export function exposedGc(): (() => void) | null {
   return typeof gc === "function" ? () => (gc as () => void)() : null;
 }
 
-/** Collects the heap between Runs once it has grown enough; see the module notes. */
+/** Collects the heap once it has grown enough; see the module notes. */
 export class HeapTrimmer {
-  readonly #idle: () => boolean;
   readonly #collect: (() => void) | null;
   readonly #heapUsed: () => number;
   readonly #growthBytes: number;
   /** Heap in use right after the last collection (or at start). */
   #live: number;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #closed = false;
   #collections = 0;
 
   /**
-   * @param options when the runtime is idle, and (for tests) the collector and heap reader
+   * @param options (for tests) the collector, the heap reader and the threshold
    */
-  constructor(options: HeapTrimOptions) {
-    this.#idle = options.idle;
+  constructor(options: HeapTrimOptions = {}) {
     this.#collect = options.collect === undefined ? exposedGc() : options.collect;
     this.#heapUsed = options.heapUsed ?? (() => Deno.memoryUsage().heapUsed);
     this.#growthBytes = options.growthBytes ?? HEAP_TRIM_GROWTH_BYTES;
@@ -67,24 +59,13 @@ export class HeapTrimmer {
     return this.#collections;
   }
 
-  /** The last running Run has finished: collect soon if the heap has grown enough. */
-  runsFinished(): void {
-    if (this.#collect === null || this.#closed || this.#timer !== undefined) return;
+  /** Collects now if the heap has grown enough since the last collection. */
+  collectIfGrown(): void {
+    if (this.#collect === null) return;
     const worthIt = Math.max(this.#growthBytes, this.#live / 4);
     if (this.#heapUsed() - this.#live < worthIt) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      if (this.#closed || !this.#idle()) return; // a Run started: the next idle moment
-      this.#collect!();
-      this.#collections++;
-      this.#live = this.#heapUsed();
-    }, 0);
-  }
-
-  /** Cancels a pending collection; nothing is collected after this. */
-  close(): void {
-    this.#closed = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#collect();
+    this.#collections++;
+    this.#live = this.#heapUsed();
   }
 }

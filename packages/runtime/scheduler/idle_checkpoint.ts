@@ -1,8 +1,7 @@
 /**
- * Checkpoints state.db's WAL between Runs: once the last running Run has finished and
+ * Checkpoints state.db's WAL between Runs (scheduler/between_runs.ts): once
  * {@linkcode IDLE_CHECKPOINT_MIN_COMMITS} commits have been made since the last
- * checkpoint, one `PRAGMA wal_checkpoint(PASSIVE)` runs on the next turn of the event
- * loop, unless a Run has started meanwhile.
+ * checkpoint, one `PRAGMA wal_checkpoint(PASSIVE)`.
  *
  * Why: SQLite checkpoints inside the commit that fills the WAL past
  * `wal_autocheckpoint` pages (1,000 by default), copying the pages into the database
@@ -18,38 +17,20 @@
 import { checkpoint, type StateDatabase } from "@daedalus/storage";
 import { IDLE_CHECKPOINT_MIN_COMMITS } from "../limits.ts";
 
-/** Options of {@linkcode IdleCheckpointer}. */
-export interface IdleCheckpointOptions {
-  /** The state database. */
-  db: StateDatabase;
-  /** Whether no Run is running now (checked again just before checkpointing). */
-  idle: () => boolean;
-  /** Commits that make a checkpoint worth it; default {@linkcode IDLE_CHECKPOINT_MIN_COMMITS}. */
-  minCommits?: number;
-  /** Where a failed checkpoint is reported (it is tried again at the next idle moment). */
-  report?: (error: unknown) => void;
-}
-
-/** Checkpoints the WAL between Runs; see the module notes. */
+/** Checkpoints the WAL once enough was committed; see the module notes. */
 export class IdleCheckpointer {
   readonly #db: StateDatabase;
-  readonly #idle: () => boolean;
   readonly #minCommits: number;
-  readonly #report: (error: unknown) => void;
   #commits = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #closed = false;
   #checkpoints = 0;
 
   /**
-   * @param options the database, when the runtime is idle, the threshold
+   * @param db the state database
+   * @param minCommits commits that make a checkpoint worth it
    */
-  constructor(options: IdleCheckpointOptions) {
-    this.#db = options.db;
-    this.#idle = options.idle;
-    this.#minCommits = options.minCommits ?? IDLE_CHECKPOINT_MIN_COMMITS;
-    this.#report = options.report ??
-      ((error) => console.error(`state.db checkpoint failed: ${error}`));
+  constructor(db: StateDatabase, minCommits: number = IDLE_CHECKPOINT_MIN_COMMITS) {
+    this.#db = db;
+    this.#minCommits = minCommits;
   }
 
   /** Checkpoints made so far. */
@@ -62,26 +43,15 @@ export class IdleCheckpointer {
     this.#commits++;
   }
 
-  /** The last running Run has finished: checkpoint soon if enough was committed. */
-  runsFinished(): void {
-    if (this.#closed || this.#timer !== undefined || this.#commits < this.#minCommits) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      if (this.#closed || !this.#idle() || !this.#db.isOpen || this.#db.inTransaction) return;
-      try {
-        checkpoint(this.#db, "PASSIVE");
-        this.#commits = 0;
-        this.#checkpoints++;
-      } catch (error) {
-        this.#report(error);
-      }
-    }, 0);
-  }
-
-  /** Cancels a pending checkpoint; none is made after this. */
-  close(): void {
-    this.#closed = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+  /**
+   * Checkpoints now if enough was committed since the last checkpoint.
+   *
+   * @throws what the checkpoint threw (the count stays: the next idle moment tries again)
+   */
+  checkpointIfDue(): void {
+    if (this.#commits < this.#minCommits || !this.#db.isOpen || this.#db.inTransaction) return;
+    checkpoint(this.#db, "PASSIVE");
+    this.#commits = 0;
+    this.#checkpoints++;
   }
 }

@@ -277,15 +277,15 @@ export function assertStillAt(
  * @returns its real path
  * @throws {ToolError} `permission_denied`, `file_not_found`
  */
-export async function checkedRealPath(
+export function checkedRealPath(
   path: string,
   rules: AccessRules,
   shown: string,
-): Promise<string> {
+): string {
   if (rules.sealed) assertAllowed(resolve(path), rules, "read", shown);
   const realPath = realPathOrThrow(path, shown);
   assertAllowed(realPath, rules, "read", shown);
-  return await Promise.resolve(realPath);
+  return realPath;
 }
 
 /**

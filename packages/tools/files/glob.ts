@@ -39,7 +39,7 @@ export const globTool: ToolDefinition<GlobParams> = defineTool({
     const matches = compileGlob(params.pattern);
     const target = await resolveInWorkspace(params.path ?? ".", context);
     const rules = await accessRulesOf(context);
-    const root = await checkedRealPath(target.path, rules, target.displayPath);
+    const root = checkedRealPath(target.path, rules, target.displayPath);
     if (!(await Deno.stat(root).catch(() => null))?.isDirectory) {
       throw new ToolError("not_a_directory", `${target.displayPath} is not a directory`);
     }

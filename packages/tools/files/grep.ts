@@ -63,7 +63,7 @@ export const grepTool: ToolDefinition<GrepParams> = defineTool({
     const included = params.include === undefined ? () => true : compileGlob(params.include);
     const target = await resolveInWorkspace(params.path ?? ".", context);
     const rules = await accessRulesOf(context);
-    const root = await checkedRealPath(target.path, rules, target.displayPath);
+    const root = checkedRealPath(target.path, rules, target.displayPath);
     const isDirectory = (await Deno.stat(root).catch(() => null))?.isDirectory === true;
     if (!isDirectory) {
       // A single file: opened and checked like read; a refusal is the call's error.

@@ -44,7 +44,7 @@ export const listTool: ToolDefinition<ListParams> = defineTool({
   async run(params, context) {
     const target = await resolveInWorkspace(params.path ?? ".", context);
     const rules = await accessRulesOf(context);
-    const directory = await checkedRealPath(target.path, rules, target.displayPath);
+    const directory = checkedRealPath(target.path, rules, target.displayPath);
     const info = await Deno.stat(directory).catch((error) => {
       throw fileSystemError(error, target.displayPath);
     });

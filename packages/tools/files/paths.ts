@@ -152,9 +152,9 @@ export function realTarget(path: string, hops = 0): Promise<string> {
 }
 
 function realTargetNow(path: string, hops: number): string {
-  // Missing (or a dangling link, or a loop): resolve what exists and append the rest.
   const real = realPathOrNull(path);
   if (real !== null) return real;
+  // Missing (or a dangling link, or a loop): resolve what exists and append the rest.
   if (hops < SYMLINK_MAX_HOPS) {
     const link = lstatOrNull(path);
     if (link?.isSymlink) {
