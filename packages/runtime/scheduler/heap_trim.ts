@@ -29,10 +29,23 @@ export interface HeapTrimOptions {
   growthBytes?: number;
 }
 
+/**
+ * How the collection is asked for: a synchronous full collection of the "last resort"
+ * flavour, which also compacts the heap and gives its emptied pages back. A regular one
+ * frees the garbage but keeps the pages: over 1,000 tool turns the heap's committed size
+ * went 34 → 40 MiB for 25 MiB live, and RSS ended near 120 MiB; with this it stays at
+ * 25–27 MiB and RSS near 110 MiB. It takes about twice as long (55–75 ms against 25–33 ms
+ * for a 25 MiB heap, measured in the runtime), once per 8 MiB of growth, between Runs.
+ * A V8 that does not know the options runs a plain full collection.
+ */
+const GC_OPTIONS = { type: "major", execution: "sync", flavor: "last-resort" } as const;
+
 /** The exposed V8 collector, or null. */
 export function exposedGc(): (() => void) | null {
   const gc = (globalThis as { gc?: unknown }).gc;
-  return typeof gc === "function" ? () => (gc as () => void)() : null;
+  return typeof gc === "function"
+    ? () => (gc as (options: typeof GC_OPTIONS) => void)(GC_OPTIONS)
+    : null;
 }
 
 /** Collects the heap once it has grown enough; see the module notes. */
