@@ -24,7 +24,7 @@
  * @module
  */
 import { runFailureClass, type RunReasonCode } from "@daedalus/protocol";
-import type { BreakerOutcome, CircuitBreakers } from "@daedalus/tools";
+import type { BreakerAdmitted, BreakerOutcome, CircuitBreakers } from "@daedalus/tools";
 import { type Provider, ProviderError, type ProviderEvent } from "./provider.ts";
 
 /** The prefix of a provider breaker's key; tool breakers are keyed by the bare tool id. */
@@ -69,31 +69,67 @@ export function guardProvider(provider: Provider, breakers: CircuitBreakers): Pr
   };
 }
 
-async function* guardedStream(
+/**
+ * The provider's stream behind the breaker: admitted at its first step, and its outcome
+ * recorded once, when it ends, fails or is stopped. An iterator written out, not an async
+ * generator: it passes each of a streamed answer's thousands of events on with the inner
+ * stream's own promise (chat_stream.ts says why that matters).
+ */
+function guardedStream(
   provider: Provider,
   breakers: CircuitBreakers,
   request: Parameters<Provider["stream"]>[0],
   signal: AbortSignal,
-): AsyncGenerator<ProviderEvent> {
-  const admission = breakers.admit(providerBreakerKey(provider.id));
-  if (!admission.admitted) {
-    const seconds = Math.ceil(admission.retryAfterMs / 1000);
-    throw new ProviderError(
-      "circuit_open",
-      `Provider ${provider.id} failed too often and is paused by its circuit breaker; ` +
-        `the next try is in about ${seconds} s`,
-      { retryable: true, retryAfterSec: seconds },
-    );
-  }
-  let outcome: BreakerOutcome = "ignored";
-  try {
-    for await (const event of provider.stream(request, signal)) yield event;
-    // A stream the caller stopped early (cancellation) proves nothing either way.
-    outcome = signal.aborted ? "ignored" : "success";
-  } catch (error) {
-    outcome = providerFailureOutcome(error, signal);
-    throw error;
-  } finally {
+): AsyncIterable<ProviderEvent> {
+  let inner: AsyncIterator<ProviderEvent> | null = null;
+  let admission: BreakerAdmitted | null = null;
+  let settled = false;
+  const settle = (outcome: BreakerOutcome) => {
+    if (settled || admission === null) return;
+    settled = true;
     breakers.record(admission, outcome);
-  }
+  };
+  const onResult = (result: IteratorResult<ProviderEvent>) => {
+    // A stream the caller stopped early (cancellation) proves nothing either way.
+    if (result.done) settle(signal.aborted ? "ignored" : "success");
+    return result;
+  };
+  const onFailure = (error: unknown): never => {
+    settle(providerFailureOutcome(error, signal));
+    throw error;
+  };
+  const iterator: AsyncIterableIterator<ProviderEvent> = {
+    [Symbol.asyncIterator]: () => iterator,
+    next() {
+      if (settled) return Promise.resolve({ done: true, value: undefined });
+      if (inner === null) {
+        const admitted = breakers.admit(providerBreakerKey(provider.id));
+        if (!admitted.admitted) {
+          settled = true;
+          const seconds = Math.ceil(admitted.retryAfterMs / 1000);
+          return Promise.reject(
+            new ProviderError(
+              "circuit_open",
+              `Provider ${provider.id} failed too often and is paused by its circuit breaker; ` +
+                `the next try is in about ${seconds} s`,
+              { retryable: true, retryAfterSec: seconds },
+            ),
+          );
+        }
+        admission = admitted;
+        try {
+          inner = provider.stream(request, signal)[Symbol.asyncIterator]();
+        } catch (error) {
+          return Promise.reject(error).catch(onFailure);
+        }
+      }
+      return inner.next().then(onResult, onFailure);
+    },
+    async return() {
+      settle("ignored");
+      await inner?.return?.();
+      return { done: true, value: undefined };
+    },
+  };
+  return iterator;
 }

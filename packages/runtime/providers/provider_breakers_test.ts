@@ -84,3 +84,35 @@ Deno.test("guardProvider: a wrong key never opens it; a finished stream counts a
     "only the success was counted",
   );
 });
+
+Deno.test("guardProvider: a stream the caller stops early is counted neither way, and is closed", async () => {
+  let closed = false;
+  const inner = {
+    id: "p",
+    models: ["m"],
+    async *stream() {
+      try {
+        yield { type: "text_delta", text: "one" } as const;
+        yield { type: "text_delta", text: "two" } as const;
+      } finally {
+        closed = true;
+      }
+    },
+  };
+  const breakers = createCircuitBreakers({ now: () => 0, consecutiveFailures: 1 });
+  const guarded = guardProvider(inner, breakers);
+  const request = { modelId: "m", messages: [], tools: [], reasoningEffort: null };
+  for await (const event of guarded.stream(request, new AbortController().signal)) {
+    assert.equal(event.type, "text_delta");
+    break;
+  }
+  assert.equal(closed, true, "the provider's stream was closed");
+  assert.deepEqual(
+    [breakers.snapshot()[0].callsInWindow, breakers.snapshot()[0].failuresInWindow],
+    [0, 0],
+    "nothing was counted",
+  );
+  // The breaker's admission was released: the next call is admitted and counted.
+  for await (const _ of guarded.stream(request, new AbortController().signal)) { /* drain */ }
+  assert.equal(breakers.snapshot()[0].callsInWindow, 1);
+});

@@ -12,31 +12,11 @@ import {
   type ProviderRequest,
 } from "../provider.ts";
 import { redactorOf, requestHeaders, trimBaseUrl } from "./_endpoint.ts";
-import {
-  errorFromResponse,
-  errorFromStreamFrame,
-  protocolError,
-  toProviderError,
-} from "./errors.ts";
-import {
-  cancelledError,
-  DEFAULT_PROVIDER_TIMEOUTS,
-  Exchange,
-  type ProviderTimeouts,
-} from "./exchange.ts";
-import { ERROR_BODY_MAX_BYTES, JSON_ANSWER_MAX_BYTES } from "./limits.ts";
-import type { SecretRedactor } from "./redact.ts";
+import { type ChatCallConfig, ChatCallStream } from "./chat_stream.ts";
+import { toProviderError } from "./errors.ts";
+import { DEFAULT_PROVIDER_TIMEOUTS, type ProviderTimeouts } from "./exchange.ts";
 import { buildChatCompletionsBody } from "./request.ts";
-import {
-  type CallProgress,
-  DEFAULT_RETRY_POLICY,
-  nextRetryDelayMs,
-  type RetryCount,
-  type RetryPolicy,
-  sleep as defaultSleep,
-} from "./retry.ts";
-import { SseParser } from "./sse.ts";
-import { ChatStreamDecoder } from "./stream.ts";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, sleep as defaultSleep } from "./retry.ts";
 
 /** Options of {@linkcode createOpenAICompatibleProvider}. */
 export interface OpenAICompatibleOptions {
@@ -61,15 +41,7 @@ export interface OpenAICompatibleOptions {
 }
 
 /** Options resolved once per provider. */
-interface AdapterConfig {
-  url: string;
-  /** The request headers, or why the configured ones cannot be sent. */
-  headers: Headers | ProviderError;
-  timeouts: ProviderTimeouts;
-  retry: RetryPolicy;
-  fetch: typeof fetch;
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  redactor: SecretRedactor;
+interface AdapterConfig extends ChatCallConfig {
   /** DeepSeek's endpoint: reasoning goes back on every tool-calling message (request.ts). */
   alwaysSendReasoning: boolean;
 }
@@ -103,7 +75,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
   return {
     id: options.id,
     models: Object.freeze([...options.models]),
-    stream: (request, signal) => streamWithRetries(config, request, signal),
+    stream: (request, signal) => chatStream(config, request, signal),
   };
 }
 
@@ -128,136 +100,28 @@ function chatHeaders(options: OpenAICompatibleOptions): Headers | ProviderError 
   }
 }
 
-async function* streamWithRetries(
+/**
+ * One call's events. The request's parts are made here; a failure to make them is the
+ * stream's failure, thrown at its first step like a failure of the request.
+ */
+function chatStream(
   config: AdapterConfig,
   request: ProviderRequest,
   signal: AbortSignal,
-): AsyncGenerator<ProviderEvent> {
-  const count: RetryCount = { request: 0, stream: 0 };
+): AsyncIterable<ProviderEvent> {
   const { headers } = config;
-  if (headers instanceof ProviderError) throw headers;
+  if (headers instanceof ProviderError) return failedStream(headers);
   let body: string;
   try {
     body = JSON.stringify(buildChatCompletionsBody(request, {
       alwaysSendReasoning: config.alwaysSendReasoning,
     }));
   } catch (error) {
-    throw config.redactor.redactError(toProviderError(error));
+    return failedStream(config.redactor.redactError(toProviderError(error)));
   }
-  while (true) {
-    const progress: CallProgress = { responded: false, content: false };
-    try {
-      yield* streamOnce(config, headers, body, signal, progress);
-      return;
-    } catch (thrown) {
-      const error = config.redactor.redactError(
-        signal.aborted ? cancelledError() : toProviderError(thrown),
-      );
-      const delayMs = nextRetryDelayMs(error, progress, count, config.retry);
-      if (delayMs === null) throw error;
-      await config.sleep(delayMs, signal);
-      if (signal.aborted) throw cancelledError();
-    }
-  }
+  return new ChatCallStream(config, headers, body, signal);
 }
 
-async function* streamOnce(
-  config: AdapterConfig,
-  headers: Headers,
-  body: string,
-  signal: AbortSignal,
-  progress: CallProgress,
-): AsyncGenerator<ProviderEvent> {
-  const exchange = new Exchange(config.fetch, config.timeouts, signal);
-  try {
-    const response = await exchange.open(config.url, {
-      method: "POST",
-      headers,
-      body,
-    });
-    // A response header is the provider's text: a proxy may echo the key in it.
-    const requestId = redactedHeader(config.redactor, response.headers.get("x-request-id"));
-    if (!response.ok) {
-      const { text } = await exchange.readText(response, ERROR_BODY_MAX_BYTES);
-      throw errorFromResponse(response.status, response.headers, text);
-    }
-    const decoder = new ChatStreamDecoder();
-    if (isJson(response)) {
-      const completion = await jsonAnswer(exchange, response, requestId);
-      progress.responded = true;
-      const events = decoder.acceptCompletion(completion, requestId);
-      progress.content ||= decoder.hasContent;
-      yield* events;
-      return;
-    }
-    progress.responded = true;
-    const parser = new SseParser();
-    const text = new TextDecoder();
-    let sawDone = false;
-    reading: for await (const bytes of exchange.read(response)) {
-      for (const data of parser.push(text.decode(bytes, { stream: true }))) {
-        if (data.trim() === "[DONE]") {
-          sawDone = true;
-          break reading;
-        }
-        const events = decoder.accept(data, requestId);
-        progress.content ||= decoder.hasContent;
-        yield* events;
-      }
-    }
-    if (!sawDone) {
-      parser.push(text.decode());
-      parser.end();
-    }
-    yield* decoder.complete(requestId, sawDone);
-  } finally {
-    exchange.close();
-  }
+function failedStream(error: ProviderError): AsyncIterable<ProviderEvent> {
+  return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }) };
 }
-
-function redactedHeader(redactor: SecretRedactor, value: string | null): string | null {
-  return value === null ? null : redactor.redact(value);
-}
-
-function isJson(response: Response): boolean {
-  return /^application\/json\b/i.test(response.headers.get("content-type") ?? "");
-}
-
-/**
- * A successful status with a JSON body instead of a stream: a whole `chat.completion`
- * (servers and proxies that ignore `stream: true` answer so; the OpenAI SDK accepts it
- * too), or an error object sent with status 200.
- *
- * @returns the completion object
- * @throws {ProviderError} the error it carries, or `protocol` when it is neither
- */
-async function jsonAnswer(
-  exchange: Exchange,
-  response: Response,
-  requestId: string | null,
-): Promise<Record<string, unknown>> {
-  const { text, complete } = await exchange.readText(response, JSON_ANSWER_MAX_BYTES);
-  if (!complete) {
-    throw protocolError(`The provider's JSON answer is larger than ${JSON_ANSWER_MAX_BYTES} bytes`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw protocolError("The provider answered with malformed JSON instead of an event stream");
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw protocolError("The provider answered with JSON that is not an object");
-  }
-  const record = parsed as Record<string, unknown>;
-  if (record.error !== undefined && record.error !== null) {
-    throw errorFromStreamFrame(record.error, requestId);
-  }
-  if (!Array.isArray(record.choices)) {
-    throw protocolError("The provider answered with JSON that is no chat completion");
-  }
-  return record;
-}
-
-export type { ProviderTimeouts } from "./exchange.ts";
-export type { RetryPolicy } from "./retry.ts";

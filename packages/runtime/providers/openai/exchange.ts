@@ -121,17 +121,37 @@ export class Exchange {
    * @throws {ProviderError} `cancelled`, `timeout`, or `network` when the connection breaks
    */
   async *read(response: Response): AsyncGenerator<Uint8Array> {
-    if (!response.body) return;
+    const body = this.body(response);
+    try {
+      for (let chunk = await body.next(); chunk !== null; chunk = await body.next()) yield chunk;
+    } finally {
+      await body.close();
+    }
+  }
+
+  /**
+   * The body's chunks one read at a time, under the idle deadline like
+   * {@linkcode Exchange.read}, for a consumer that is itself no generator (the stream of
+   * a model call: one generator less for each of its thousands of chunks). Call `close`
+   * when done, also after a failure: it cancels what is left of the body.
+   *
+   * @param response a response from {@linkcode Exchange.open}
+   * @returns the chunks
+   */
+  body(response: Response): BodyChunks {
+    if (!response.body) return { next: () => this.#nothing(), close: () => Promise.resolve() };
     const reader = bodyReader(response.body);
     this.#onFailure = (failure) => void reader.cancel(failure).catch(() => {});
-    try {
-      if (this.#failure) throw this.#failure;
-      this.#armIdle();
-      while (true) {
-        let chunk: ReadableStreamReadResult<Uint8Array>;
+    if (!this.#failure) this.#armIdle();
+    let closed = false;
+    return {
+      next: async () => {
+        if (this.#failure) throw this.#failure;
+        if (closed) return null;
+        let result: ReadableStreamReadResult<Uint8Array>;
         this.#waitingSinceMs = performance.now();
         try {
-          chunk = await reader.read();
+          result = await reader.read();
         } catch (error) {
           throw this.#failure ?? networkError("The connection broke while reading", error);
         } finally {
@@ -139,17 +159,23 @@ export class Exchange {
         }
         // A cancelled reader ends with `done`: the failure that cancelled it is the outcome.
         if (this.#failure) throw this.#failure;
-        if (chunk.done) return;
-        yield chunk.value;
-      }
-    } finally {
-      this.#onFailure = null;
-      this.#disarm();
-      await reader.cancel().catch(() => {
-        // The body is being abandoned; a failure to cancel it changes nothing.
-      });
-      reader.release();
-    }
+        return reader.take(result);
+      },
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        this.#onFailure = null;
+        this.#disarm();
+        await reader.cancel().catch(() => {
+          // The body is being abandoned; a failure to cancel it changes nothing.
+        });
+        reader.release();
+      },
+    };
+  }
+
+  #nothing(): Promise<null> {
+    return this.#failure ? Promise.reject(this.#failure) : Promise.resolve(null);
   }
 
   /**
@@ -234,9 +260,23 @@ export class Exchange {
   }
 }
 
-/** Reads a body chunk by chunk; see the module comment for why a byte stream is read BYOB. */
+/** A body's chunks, one read at a time ({@linkcode Exchange.body}). */
+export interface BodyChunks {
+  /** The next chunk, or null at the end of the body. */
+  next(): Promise<Uint8Array | null>;
+  /** Stops reading: cancels the rest of the body (again: nothing). */
+  close(): Promise<void>;
+}
+
+/**
+ * Reads a body chunk by chunk; see the module comment for why a byte stream is read BYOB.
+ * A read is the reader's own promise and `take` makes its result a chunk synchronously,
+ * so a chunk costs one promise and not two.
+ */
 interface BodyReader {
   read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  /** The chunk a read gave, or null at the end. */
+  take(result: ReadableStreamReadResult<Uint8Array>): Uint8Array | null;
   cancel(reason?: unknown): Promise<void>;
   /** Gives the read buffer back for the next body; call once the body is done with. */
   release(): void;
@@ -252,20 +292,25 @@ function bodyReader(body: ReadableStream<Uint8Array>): BodyReader {
   } catch {
     // Not a byte stream: only a byte stream supports a BYOB reader.
     const reader = body.getReader();
-    return { read: () => reader.read(), cancel: (reason) => reader.cancel(reason), release() {} };
+    return {
+      read: () => reader.read(),
+      take: (result) => result.done ? null : result.value,
+      cancel: (reason) => reader.cancel(reason),
+      release() {},
+    };
   }
   let buffer = spareBuffers.pop() ?? new Uint8Array(BODY_READ_BUFFER_BYTES);
   return {
-    async read() {
-      const result = await byob.read(buffer);
+    read: () => byob.read(buffer),
+    take(result) {
       if (result.done || result.value === undefined) {
         if (result.value) buffer = new Uint8Array(result.value.buffer);
-        return { done: true, value: undefined };
+        return null;
       }
       // The read transferred the buffer into `result.value`; the next read takes it back.
       const { value } = result;
       buffer = new Uint8Array(value.buffer);
-      return { done: false, value: value.slice() };
+      return value.slice();
     },
     cancel: (reason) => byob.cancel(reason),
     release() {
