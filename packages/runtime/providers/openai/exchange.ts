@@ -123,7 +123,10 @@ export class Exchange {
   async *read(response: Response): AsyncGenerator<Uint8Array> {
     const body = this.body(response);
     try {
-      for (let chunk = await body.next(); chunk !== null; chunk = await body.next()) yield chunk;
+      // A copy: the consumer may keep a chunk past the next read.
+      for (let chunk = await body.next(); chunk !== null; chunk = await body.next()) {
+        yield chunk.slice();
+      }
     } finally {
       await body.close();
     }
@@ -144,22 +147,23 @@ export class Exchange {
     this.#onFailure = (failure) => void reader.cancel(failure).catch(() => {});
     if (!this.#failure) this.#armIdle();
     let closed = false;
+    const onRead = (result: ReadableStreamReadResult<Uint8Array>) => {
+      this.#waitingSinceMs = null;
+      // A cancelled reader ends with `done`: the failure that cancelled it is the outcome.
+      if (this.#failure) throw this.#failure;
+      return reader.take(result);
+    };
+    const onReadError = (error: unknown): never => {
+      this.#waitingSinceMs = null;
+      throw this.#failure ?? networkError("The connection broke while reading", error);
+    };
     return {
-      next: async () => {
-        if (this.#failure) throw this.#failure;
-        if (closed) return null;
-        let result: ReadableStreamReadResult<Uint8Array>;
+      // `then` rather than an async function: one promise per chunk, not three.
+      next: () => {
+        if (this.#failure) return Promise.reject(this.#failure);
+        if (closed) return Promise.resolve(null);
         this.#waitingSinceMs = performance.now();
-        try {
-          result = await reader.read();
-        } catch (error) {
-          throw this.#failure ?? networkError("The connection broke while reading", error);
-        } finally {
-          this.#waitingSinceMs = null;
-        }
-        // A cancelled reader ends with `done`: the failure that cancelled it is the outcome.
-        if (this.#failure) throw this.#failure;
-        return reader.take(result);
+        return reader.read().then(onRead, onReadError);
       },
       close: async () => {
         if (closed) return;
@@ -262,7 +266,10 @@ export class Exchange {
 
 /** A body's chunks, one read at a time ({@linkcode Exchange.body}). */
 export interface BodyChunks {
-  /** The next chunk, or null at the end of the body. */
+  /**
+   * The next chunk, or null at the end of the body. The chunk is a view of the read
+   * buffer, valid until the next call: use it (decode it) before asking for the next.
+   */
   next(): Promise<Uint8Array | null>;
   /** Stops reading: cancels the rest of the body (again: nothing). */
   close(): Promise<void>;
@@ -307,10 +314,11 @@ function bodyReader(body: ReadableStream<Uint8Array>): BodyReader {
         if (result.value) buffer = new Uint8Array(result.value.buffer);
         return null;
       }
-      // The read transferred the buffer into `result.value`; the next read takes it back.
+      // The read transferred the buffer into `result.value`; the next read takes it back
+      // (and detaches this view, which the caller has used by then).
       const { value } = result;
       buffer = new Uint8Array(value.buffer);
-      return value.slice();
+      return value;
     },
     cancel: (reason) => byob.cancel(reason),
     release() {
