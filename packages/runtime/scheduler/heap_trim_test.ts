@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { RUNTIME_RUN_FLAGS } from "../../../scripts/runtime_flags.ts";
 import { exposedGc, HeapTrimmer } from "./heap_trim.ts";
 
 const MiB = 1024 * 1024;
@@ -49,36 +48,4 @@ Deno.test("without an exposed gc the trimmer does nothing, not even read the hea
   assert.equal(read, 0);
   // The test runner exposes no gc: the default finds none.
   assert.equal(exposedGc(), null);
-});
-
-Deno.test("under the shipped V8 flags the collection gives emptied heap pages back", async () => {
-  // A child with the shipped flags (the test runner has no gc): it fills the heap with
-  // small garbage between survivors, then collects once through exposedGc.
-  const script = `
-    import { exposedGc } from ${JSON.stringify(new URL("./heap_trim.ts", import.meta.url).href)};
-    // Small objects that live long enough to reach the old generation, one in 16 kept:
-    // the survivors are spread over the pages, so only a compaction can empty them.
-    let all = [];
-    for (let i = 0; i < 1_000_000; i++) all.push({ i, text: "x" + i });
-    const kept = all.filter((_, i) => i % 16 === 0);
-    all = null;
-    const before = Deno.memoryUsage().heapTotal;
-    exposedGc()();
-    console.log(JSON.stringify({ before, after: Deno.memoryUsage().heapTotal, kept: kept.length }));
-  `;
-  const v8Flags = RUNTIME_RUN_FLAGS.filter((flag) => flag.startsWith("--v8-flags="));
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--no-check", ...v8Flags, script],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stderr = new TextDecoder().decode(output.stderr);
-  assert.equal(output.code, 0, stderr);
-  const { before, after } = JSON.parse(new TextDecoder().decode(output.stdout));
-  assert.ok(
-    after < before / 2,
-    `heap total ${(before / MiB).toFixed(1)} → ${
-      (after / MiB).toFixed(1)
-    } MiB: the emptied pages were kept (a plain collection keeps about three quarters)`,
-  );
 });
