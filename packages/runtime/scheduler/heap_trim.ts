@@ -7,9 +7,9 @@
  * (hundreds of MiB on 24 GiB), and Deno never tells it the process is idle, so a runtime
  * that runs Run after Run keeps every dead object until then. Measured over 1,000 warm tool
  * turns: heap used 25 → 69 MiB and RSS 98 → 167 MiB, of which about 40 MiB of heap was
- * garbage (a forced collection brings it back to ~25 MiB); with this, RSS stays near
- * 115 MiB (packages/runtime/README.md, "RSS"). A full collection takes about a millisecond
- * per MiB live; it is paid only between Runs, and the quarter keeps it rare for a large
+ * garbage (a forced collection brings it back to ~25 MiB); with this (and the compacting
+ * flavour below), RSS ends at 107–113 MiB (packages/runtime/README.md, "RSS"). The
+ * collection is paid only between Runs, and the quarter keeps it rare for a large
  * heap (a collection per 8 MiB of growth of a 25 MiB heap, per 50 MiB of a 200 MiB one).
  *
  * The collector is V8's `gc()`, which `--v8-flags=--expose-gc` (scripts/runtime_flags.ts)

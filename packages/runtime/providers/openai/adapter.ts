@@ -119,7 +119,7 @@ function chatStream(
   } catch (error) {
     return failedStream(config.redactor.redactError(toProviderError(error)));
   }
-  return new ChatCallStream(config, headers, body, signal);
+  return new ChatCallStream({ config, headers, body, signal });
 }
 
 function failedStream(error: ProviderError): AsyncIterable<ProviderEvent> {

@@ -46,6 +46,18 @@ export interface ChatCallConfig {
   redactor: SecretRedactor;
 }
 
+/** One call's request: what every attempt of it sends, and the caller's cancellation. */
+export interface ChatRequest {
+  /** The provider's shared settings. */
+  config: ChatCallConfig;
+  /** The request headers. */
+  headers: Headers;
+  /** The request body (JSON text). */
+  body: string;
+  /** The caller's cancellation. */
+  signal: AbortSignal;
+}
+
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 /**
@@ -53,10 +65,7 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
  * (break, return) cancels the request or its body.
  */
 export class ChatCallStream implements AsyncIterableIterator<ProviderEvent> {
-  readonly #config: ChatCallConfig;
-  readonly #headers: Headers;
-  readonly #body: string;
-  readonly #signal: AbortSignal;
+  readonly #request: ChatRequest;
   readonly #count: RetryCount = { request: 0, stream: 0 };
   /** Events received and not yet handed out, from {@linkcode ChatCallStream.#next}. */
   #events: ProviderEvent[] = [];
@@ -64,17 +73,9 @@ export class ChatCallStream implements AsyncIterableIterator<ProviderEvent> {
   #attempt: StreamAttempt | null = null;
   #finished = false;
 
-  /**
-   * @param config the provider's shared settings
-   * @param headers the request headers
-   * @param body the request body (JSON text)
-   * @param signal the caller's cancellation
-   */
-  constructor(config: ChatCallConfig, headers: Headers, body: string, signal: AbortSignal) {
-    this.#config = config;
-    this.#headers = headers;
-    this.#body = body;
-    this.#signal = signal;
+  /** @param request what to send, with the caller's cancellation */
+  constructor(request: ChatRequest) {
+    this.#request = request;
   }
 
   [Symbol.asyncIterator](): this {
@@ -102,12 +103,7 @@ export class ChatCallStream implements AsyncIterableIterator<ProviderEvent> {
   async #next(): Promise<IteratorResult<ProviderEvent>> {
     while (true) {
       let events: ProviderEvent[] | null;
-      const attempt = this.#attempt ??= new StreamAttempt(
-        this.#config,
-        this.#headers,
-        this.#body,
-        this.#signal,
-      );
+      const attempt = this.#attempt ??= new StreamAttempt(this.#request);
       try {
         events = await attempt.next();
       } catch (thrown) {
@@ -131,16 +127,16 @@ export class ChatCallStream implements AsyncIterableIterator<ProviderEvent> {
 
   /** Waits before the next attempt, or throws the failure when it may not be retried. */
   async #retryOrThrow(thrown: unknown, progress: CallProgress): Promise<void> {
-    const signal = this.#signal;
-    const error = this.#config.redactor.redactError(
+    const { config, signal } = this.#request;
+    const error = config.redactor.redactError(
       signal.aborted ? cancelledError() : toProviderError(thrown),
     );
-    const delayMs = nextRetryDelayMs(error, progress, this.#count, this.#config.retry);
+    const delayMs = nextRetryDelayMs(error, progress, this.#count, config.retry);
     if (delayMs === null) {
       this.#finish();
       throw error;
     }
-    await this.#config.sleep(delayMs, signal);
+    await config.sleep(delayMs, signal);
     if (signal.aborted) {
       this.#finish();
       throw cancelledError();
@@ -158,9 +154,7 @@ export class ChatCallStream implements AsyncIterableIterator<ProviderEvent> {
 class StreamAttempt {
   /** What this attempt reached, for the retry decision. */
   readonly progress: CallProgress = { responded: false, content: false };
-  readonly #config: ChatCallConfig;
-  readonly #headers: Headers;
-  readonly #body: string;
+  readonly #request: ChatRequest;
   readonly #exchange: Exchange;
   readonly #decoder = new ChatStreamDecoder();
   readonly #parser = new SseParser();
@@ -169,10 +163,9 @@ class StreamAttempt {
   #chunks: BodyChunks | null = null;
   #ended = false;
 
-  constructor(config: ChatCallConfig, headers: Headers, body: string, signal: AbortSignal) {
-    this.#config = config;
-    this.#headers = headers;
-    this.#body = body;
+  constructor(request: ChatRequest) {
+    this.#request = request;
+    const { config, signal } = request;
     this.#exchange = new Exchange(config.fetch, config.timeouts, signal);
   }
 
@@ -226,14 +219,11 @@ class StreamAttempt {
    *   is read whole here
    */
   async #open(): Promise<BodyChunks | ProviderEvent[]> {
-    const response = await this.#exchange.open(this.#config.url, {
-      method: "POST",
-      headers: this.#headers,
-      body: this.#body,
-    });
+    const { config, headers, body } = this.#request;
+    const response = await this.#exchange.open(config.url, { method: "POST", headers, body });
     // A response header is the provider's text: a proxy may echo the key in it.
     const requestId = response.headers.get("x-request-id");
-    this.#requestId = requestId === null ? null : this.#config.redactor.redact(requestId);
+    this.#requestId = requestId === null ? null : config.redactor.redact(requestId);
     if (!response.ok) {
       const { text } = await this.#exchange.readText(response, ERROR_BODY_MAX_BYTES);
       throw errorFromResponse(response.status, response.headers, text);

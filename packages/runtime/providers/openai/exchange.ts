@@ -21,9 +21,10 @@
  * A fetched body is a byte stream, read with a BYOB reader into one buffer that is
  * handed back and forth for the whole body: the default reader allocates a fresh
  * 64 KiB buffer for every chunk, and for thousands of chunks of a few dozen bytes
- * that allocation and its garbage collection cost more than the reading. Each chunk
- * is yielded as a copy of just its bytes, so a consumer may keep it, and the buffer
- * is kept for the next body (no native allocation per model call either: those
+ * that allocation and its garbage collection cost more than the reading.
+ * {@linkcode Exchange.body} hands out each chunk as a view of that buffer, valid until
+ * the next read (its consumers decode it at once); {@linkcode Exchange.read} yields
+ * copies, which a consumer may keep. The buffer is kept for the next body (no native allocation per model call either: those
  * buffers are freed only by a major collection, which resident memory showed). A body
  * that is not a byte stream (an injected one) is read with the default reader.
  *
@@ -142,7 +143,10 @@ export class Exchange {
    * @returns the chunks
    */
   body(response: Response): BodyChunks {
-    if (!response.body) return { next: () => this.#nothing(), close: () => Promise.resolve() };
+    if (!response.body) {
+      const end = () => this.#failure ? Promise.reject(this.#failure) : Promise.resolve(null);
+      return { next: end, close: () => Promise.resolve() };
+    }
     const reader = bodyReader(response.body);
     this.#onFailure = (failure) => void reader.cancel(failure).catch(() => {});
     if (!this.#failure) this.#armIdle();
@@ -178,10 +182,6 @@ export class Exchange {
     };
   }
 
-  #nothing(): Promise<null> {
-    return this.#failure ? Promise.reject(this.#failure) : Promise.resolve(null);
-  }
-
   /**
    * Reads a body as text, up to a limit.
    *
@@ -194,13 +194,19 @@ export class Exchange {
     const decoder = new TextDecoder();
     let text = "";
     let bytes = 0;
-    for await (const chunk of this.read(response)) {
-      const room = maxBytes - bytes;
-      bytes += chunk.byteLength;
-      if (chunk.byteLength > room) {
-        return { text: text + decoder.decode(chunk.subarray(0, room)), complete: false };
+    const body = this.body(response);
+    try {
+      // Each view is decoded before the next read, so no copy is needed.
+      for (let chunk = await body.next(); chunk !== null; chunk = await body.next()) {
+        const room = maxBytes - bytes;
+        bytes += chunk.byteLength;
+        if (chunk.byteLength > room) {
+          return { text: text + decoder.decode(chunk.subarray(0, room)), complete: false };
+        }
+        text += decoder.decode(chunk, { stream: true });
       }
-      text += decoder.decode(chunk, { stream: true });
+    } finally {
+      await body.close();
     }
     return { text: text + decoder.decode(), complete: true };
   }
