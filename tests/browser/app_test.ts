@@ -85,6 +85,12 @@ Deno.test({
       await logIn(run);
       await waitControlled(page);
       await context.setOffline(true);
+      // Chromium 150's offline emulation fails the requests but leaves `navigator.onLine`
+      // true, which a browser without a network reports as false: the reloaded page is
+      // told so as a browser really offline would tell it.
+      await context.addInitScript(
+        "Object.defineProperty(Navigator.prototype, 'onLine', { get: () => false })",
+      );
       try {
         await page.reload();
         await page.waitForSelector("div.shell", { timeout: PAGE_WAIT_MS });

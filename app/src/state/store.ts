@@ -111,6 +111,10 @@ export function start(url: string): void {
     tryNow();
   });
   globalThis.addEventListener?.("offline", () => (browserOnline.value = false));
+  // Read again now that the listeners are in place: an "offline" event that came while the
+  // session was being established (before start) would otherwise leave the banner saying
+  // "Connecting…" for as long as the network is down.
+  browserOnline.value = globalThis.navigator?.onLine ?? true;
   globalThis.document?.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") tryNow();
   });
