@@ -17,7 +17,8 @@
  * - system prompt + tool schema bytes per model request (from the fake's recorded body);
  * - the 2,000-delta answer (2,000 SSE chunks of 6 characters) to 3 clients: turn.start →
  *   the last of the 3 clients sees run.settled, median and p90 of 10, bytes per client,
- *   and the floor: the fake's own time to stream the same response to a plain fetch.
+ *   the floor: the fake's own time to stream the same response to a plain fetch, and the
+ *   runtime's CPU per answer (all threads, from /proc: steadier than its wall time).
  * Then `Deno.bench` times the same three turns in deno bench's own table.
  *
  * RSS after 1,000 warm tool turns takes a minute or more: tool_turn_rss.ts, opt-in.
@@ -70,18 +71,10 @@ const daedalusTurns: number[] = [];
 const baselineTurns: number[] = [];
 // CPU each server used during its own turns (all its threads): steadier than wall time on
 // a shared machine, since waiting for the other processes is left out.
-const cpuUsed = { daedalus: 0, baseline: 0, known: true };
-const withCpu = async (pid: number, key: "daedalus" | "baseline", turn: () => Promise<number>) => {
-  const before = await cpuMs(pid);
-  const elapsed = await turn();
-  const after = await cpuMs(pid);
-  if (before === null || after === null) cpuUsed.known = false;
-  else cpuUsed[key] += after - before;
-  return elapsed;
-};
+const cpuUsed = { daedalus: { used: 0, known: true }, baseline: { used: 0, known: true } };
 const daedalusTurn = () =>
-  withCpu(daedalus.pid, "daedalus", () => daedalusToolTurn(daedalus, client));
-const baselineTurn = () => withCpu(baseline.pid, "baseline", () => baseline.toolTurn());
+  withCpuOf(daedalus.pid, cpuUsed.daedalus, () => daedalusToolTurn(daedalus, client));
+const baselineTurn = () => withCpuOf(baseline.pid, cpuUsed.baseline, () => baseline.toolTurn());
 for (let round = 0; round < MEASURED_TURNS; round++) {
   // Alternate which goes first, so neither always runs right after the other.
   if (round % 2 === 0) {
@@ -139,9 +132,12 @@ const streamTurn = async () => {
 for (let i = 0; i < STREAM_WARMUP; i++) await streamTurn();
 const streamTurns: number[] = [];
 let streamClientBytes = 0;
+// The runtime's CPU over the measured answers (all its threads): on a shared machine the
+// wall time of one answer swings by a third from run to run, the CPU it needs much less.
+const streamCpu = { used: 0, known: true };
 for (let i = 0; i < STREAM_MEASURED; i++) {
   streamBytes.reset();
-  streamTurns.push(await streamTurn());
+  streamTurns.push(await withCpuOf(daedalus.pid, streamCpu, streamTurn));
   streamClientBytes += streamBytes.bytes / STREAM_MEASURED;
 }
 
@@ -176,11 +172,11 @@ console.log(
     `ratio Daedalus/baseline:    median ${(d.median / b.median).toFixed(2)}×, p90 ${
       (d.p90 / b.p90).toFixed(2)
     }×`,
-    cpuUsed.known
+    cpuUsed.daedalus.known && cpuUsed.baseline.known
       ? `server CPU per tool turn (all threads, thread.create included): Daedalus ${
-        ms(cpuUsed.daedalus / MEASURED_TURNS)
-      }, baseline ${ms(cpuUsed.baseline / MEASURED_TURNS)}, ratio ${
-        (cpuUsed.daedalus / cpuUsed.baseline).toFixed(2)
+        ms(cpuUsed.daedalus.used / MEASURED_TURNS)
+      }, baseline ${ms(cpuUsed.baseline.used / MEASURED_TURNS)}, ratio ${
+        (cpuUsed.daedalus.used / cpuUsed.baseline.used).toFixed(2)
       }×`
       : "server CPU per tool turn: not measured (no /proc)",
     `bytes per client per tool turn, Daedalus: ${kb(daedalusTurnOnlyBytes)} (turn.start → ` +
@@ -196,6 +192,11 @@ console.log(
     `2,000-delta answer to 3 clients: median ${ms(s.median)}, p90 ${ms(s.p90)} (n=${s.n}), ` +
     `${kb(streamClientBytes)} per client; the fake alone streams it in ${ms(f.median)} ` +
     `(median, read by the bench directly)`,
+    streamCpu.known
+      ? `runtime CPU per 2,000-delta answer (all threads, thread.create included): ${
+        ms(streamCpu.used / STREAM_MEASURED)
+      }`
+      : "runtime CPU per 2,000-delta answer: not measured (no /proc)",
     "",
   ].join("\n"),
 );
@@ -237,6 +238,25 @@ globalThis.addEventListener("unload", () => {
   baseline.disposeSync();
   daedalus.disposeSync();
 });
+
+/**
+ * Runs `turn` and adds the CPU the process `pid` used meanwhile (all its threads) to
+ * `tally`; marks the tally unknown when /proc cannot say.
+ *
+ * @returns what `turn` returned
+ */
+async function withCpuOf(
+  pid: number,
+  tally: { used: number; known: boolean },
+  turn: () => Promise<number>,
+): Promise<number> {
+  const before = await cpuMs(pid);
+  const elapsed = await turn();
+  const after = await cpuMs(pid);
+  if (before === null || after === null) tally.known = false;
+  else tally.used += after - before;
+  return elapsed;
+}
 
 /**
  * The two sides did the same turn: the fake refused nothing, and every tool turn sent the
