@@ -120,7 +120,8 @@ function guardedStream(
         try {
           inner = provider.stream(request, signal)[Symbol.asyncIterator]();
         } catch (error) {
-          return Promise.reject(error).catch(onFailure);
+          settle(providerFailureOutcome(error, signal));
+          return Promise.reject(error);
         }
       }
       return inner.next().then(onResult, onFailure);

@@ -23,10 +23,10 @@
  * 64 KiB buffer for every chunk, and for thousands of chunks of a few dozen bytes
  * that allocation and its garbage collection cost more than the reading.
  * {@linkcode Exchange.body} hands out each chunk as a view of that buffer, valid until
- * the next read (its consumers decode it at once); {@linkcode Exchange.read} yields
- * copies, which a consumer may keep. The buffer is kept for the next body (no native allocation per model call either: those
- * buffers are freed only by a major collection, which resident memory showed). A body
- * that is not a byte stream (an injected one) is read with the default reader.
+ * the next read (its consumers decode it at once). The buffer is kept for the next body
+ * (no native allocation per model call either: those buffers are freed only by a major
+ * collection, which resident memory showed). A body that is not a byte stream (an
+ * injected one) is read with the default reader.
  *
  * @module
  */
@@ -114,33 +114,14 @@ export class Exchange {
   }
 
   /**
-   * Reads a body chunk by chunk under the idle deadline: the body may never be silent
-   * for longer than `idleMs`. Stopping early (break or return) cancels the body.
+   * The body's chunks one read at a time, under the idle deadline: the body may never be
+   * silent for longer than `idleMs`. No generator: a model call's stream reads thousands
+   * of chunks, and a generator would add its promises to each. Call `close` when done,
+   * also after a failure or when stopping early: it cancels what is left of the body.
    *
    * @param response a response from {@linkcode Exchange.open}
-   * @yields the body's bytes as they arrive
-   * @throws {ProviderError} `cancelled`, `timeout`, or `network` when the connection breaks
-   */
-  async *read(response: Response): AsyncGenerator<Uint8Array> {
-    const body = this.body(response);
-    try {
-      // A copy: the consumer may keep a chunk past the next read.
-      for (let chunk = await body.next(); chunk !== null; chunk = await body.next()) {
-        yield chunk.slice();
-      }
-    } finally {
-      await body.close();
-    }
-  }
-
-  /**
-   * The body's chunks one read at a time, under the idle deadline like
-   * {@linkcode Exchange.read}, for a consumer that is itself no generator (the stream of
-   * a model call: one generator less for each of its thousands of chunks). Call `close`
-   * when done, also after a failure: it cancels what is left of the body.
-   *
-   * @param response a response from {@linkcode Exchange.open}
-   * @returns the chunks
+   * @returns the chunks; `next` rejects with a {@linkcode ProviderError} `cancelled`,
+   *   `timeout`, or `network` when the connection breaks
    */
   body(response: Response): BodyChunks {
     if (!response.body) {
@@ -188,7 +169,7 @@ export class Exchange {
    * @param response a response from {@linkcode Exchange.open}
    * @param maxBytes most bytes read
    * @returns the text, and whether it is the whole body
-   * @throws {ProviderError} like {@linkcode Exchange.read}
+   * @throws {ProviderError} like {@linkcode Exchange.body}'s reads
    */
   async readText(response: Response, maxBytes: number): Promise<BodyText> {
     const decoder = new TextDecoder();

@@ -1,9 +1,23 @@
 import assert from "node:assert/strict";
 import { ProviderError } from "../provider.ts";
 import { DEFAULT_PROVIDER_TIMEOUTS, Exchange } from "./exchange.ts";
+import { BODY_READ_BUFFER_BYTES } from "./limits.ts";
 
 const encoder = new TextEncoder();
 const small = { connectMs: 20, headersMs: 20, idleMs: 30 };
+
+/**
+ * The chunks of `Exchange.body`, closed when the loop ends or fails. Each is a view valid
+ * until the next chunk is asked for, as the body hands it out.
+ */
+async function* chunksOf(exchange: Exchange, response: Response): AsyncGenerator<Uint8Array> {
+  const body = exchange.body(response);
+  try {
+    for (let chunk = await body.next(); chunk !== null; chunk = await body.next()) yield chunk;
+  } finally {
+    await body.close();
+  }
+}
 
 function isCategory(category: string) {
   return (error: unknown) => error instanceof ProviderError && error.category === category;
@@ -47,7 +61,7 @@ Deno.test("a body that goes silent times out; bytes reset the idle deadline", as
   const response = await exchange.open("http://x/", {});
   let received = 0;
   const reading = (async () => {
-    for await (const _ of exchange.read(response)) {
+    for await (const _ of chunksOf(exchange, response)) {
       received += 1;
       if (received < 20) setTimeout(() => send("piece"), 10);
     }
@@ -64,7 +78,7 @@ Deno.test("aborting the caller's signal cancels a pending read", async () => {
   const exchange = new Exchange(fetchFn, DEFAULT_PROVIDER_TIMEOUTS, controller.signal);
   const response = await exchange.open("http://x/", {});
   const reading = (async () => {
-    for await (const _ of exchange.read(response)) { /* nothing comes */ }
+    for await (const _ of chunksOf(exchange, response)) { /* nothing comes */ }
   })();
   controller.abort();
   await assert.rejects(reading, isCategory("cancelled"));
@@ -115,7 +129,7 @@ async function drain(
 ): Promise<{ received: number; failure: unknown }> {
   let received = 0;
   try {
-    for await (const _ of exchange.read(response)) {
+    for await (const _ of chunksOf(exchange, response)) {
       received += 1;
       await onPiece(received);
     }
@@ -193,23 +207,30 @@ function servedBody() {
   };
 }
 
-Deno.test("a fetched body's chunks stay whole after later reads reuse the read buffer", async () => {
+Deno.test("a fetched body's chunks are whole when handed out, though every read reuses one buffer", async () => {
   const served = servedBody();
   const exchange = new Exchange(fetch, small, new AbortController().signal);
   const response = await exchange.open(served.url, {});
-  const kept: Uint8Array[] = [];
+  const texts: string[] = [];
+  const buffers = new Set<number>();
   const words = ["alpha ", "beta ", "gamma ", "delta"];
   served.send(words[0]!);
-  for await (const chunk of exchange.read(response)) {
-    kept.push(chunk);
-    const next = words[kept.length];
+  for await (const chunk of chunksOf(exchange, response)) {
+    // Decoded at once: the view is valid until the next read.
+    texts.push(new TextDecoder().decode(chunk));
+    buffers.add(chunk.buffer.byteLength);
+    const next = words[texts.length];
     if (next === undefined) served.end();
     else setTimeout(() => served.send(next), 5);
   }
   exchange.close();
   await served.close();
-  const text = kept.map((chunk) => new TextDecoder().decode(chunk)).join("");
-  assert.equal(text, words.join(""), "every chunk kept by the consumer still holds its bytes");
+  assert.deepEqual(texts, words, "each chunk holds its own piece's bytes");
+  assert.deepEqual(
+    [...buffers],
+    [BODY_READ_BUFFER_BYTES],
+    "every chunk is a view of the read buffer",
+  );
 });
 
 Deno.test("a fetched body that goes silent fails with the idle timeout", async () => {
@@ -247,19 +268,19 @@ Deno.test("a fetched body's chunks hold only their own bytes, not a fresh read b
     const response = await exchange.open(`http://127.0.0.1:${server.addr.port}/`, {});
     const decoder = new TextDecoder();
     let text = "";
-    const seen: Uint8Array[] = [];
-    for await (const chunk of exchange.read(response)) {
+    let chunks = 0;
+    for await (const chunk of chunksOf(exchange, response)) {
       assert.ok(
         chunk.buffer.byteLength <= 16 * 1024,
         `a chunk of ${chunk.byteLength} bytes holds a ${chunk.buffer.byteLength}-byte buffer`,
       );
       text += decoder.decode(chunk, { stream: true });
-      seen.push(chunk);
+      chunks++;
       release();
     }
     exchange.close();
     assert.equal(text + decoder.decode(), pieces.join(""));
-    assert.ok(seen.length >= 2, `the body came in ${seen.length} chunk(s); the test needs several`);
+    assert.ok(chunks >= 2, `the body came in ${chunks} chunk(s); the test needs several`);
   } finally {
     await server.shutdown();
   }
