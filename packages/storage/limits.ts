@@ -63,6 +63,9 @@ export const STATEMENT_CACHE_MAX_ENTRIES = 256;
  */
 export const RUN_CONFIG_PART_CACHE_MAX_ENTRIES = 64;
 
+/** Resolved Run configs kept per connection by `readRunConfig` (the Runs in progress ask again). */
+export const RUN_CONFIG_CACHE_MAX_ENTRIES = 64;
+
 // --- Journal hash chain -------------------------------------------------------------------
 
 /**

@@ -16,7 +16,8 @@ import { contentHash, splitRunConfig, storeRunConfigParts } from "./run_config_p
 import { applyEvent, clearProjections } from "./projections.ts";
 import { iterateJournal } from "./journal.ts";
 import { checkState } from "./maintenance.ts";
-import { JournalError } from "./errors.ts";
+import { JournalError, StoreError } from "./errors.ts";
+import { ReadError } from "./reads/errors.ts";
 
 type Queued = Extract<JournalEvent, { type: "run.state_changed" }>;
 
@@ -77,6 +78,40 @@ Deno.test("readRunConfig resolves the references to the frozen config", async ()
   // The parts are shared, so a second Run reads the very same (cached) objects.
   const other = seedTurn(store, threadId, { runConfig: config });
   assert.equal(store.read((db) => readRunConfig(db, other.runId)).tools, read.tools);
+});
+
+Deno.test("readRunConfig parses a stored config once, but always reads its row", async () => {
+  await using fixture = await openTestStore();
+  const { store } = fixture;
+  const { threadId } = await seedThread(fixture);
+  const { runId } = seedTurn(store, threadId, { runConfig: TEST_RUN_CONFIG });
+  const first = store.read((db) => readRunConfig(db, runId));
+  assert.equal(
+    store.read((db) => readRunConfig(db, runId)),
+    first,
+    "the same text, the same config",
+  );
+  assert.ok(Object.isFrozen(first), "a shared config is frozen");
+  const set = (text: string) =>
+    store.db.connection.prepare("UPDATE run_configs SET config_json = ? WHERE run_id = ?")
+      .run(text, runId);
+  // A row edited behind the store's back is parsed again: a malformed one is refused.
+  const stored = String(
+    readRow(store, "SELECT config_json FROM run_configs WHERE run_id = ?", runId)
+      .config_json,
+  );
+  set(JSON.stringify({ ...JSON.parse(stored), modelId: "" }));
+  assert.throws(
+    () => store.read((db) => readRunConfig(db, runId)),
+    (error) => error instanceof ReadError && error.code === "projection_corrupt",
+  );
+  set(JSON.stringify({ ...JSON.parse(stored), modelId: "other-model" }));
+  assert.equal(store.read((db) => readRunConfig(db, runId)).modelId, "other-model");
+  store.db.connection.prepare("DELETE FROM run_configs WHERE run_id = ?").run(runId);
+  assert.throws(
+    () => store.read((db) => readRunConfig(db, runId)),
+    (error) => error instanceof StoreError && error.code === "run_not_found",
+  );
 });
 
 Deno.test("a new part whose content does not match its hash is refused; nothing is written", async () => {

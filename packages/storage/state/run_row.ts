@@ -15,6 +15,8 @@ import { statement } from "../_statements.ts";
 import { StoreError } from "./errors.ts";
 import { ReadError } from "./reads/errors.ts";
 import { resolveRunConfig } from "./run_config_parts.ts";
+import { RUN_CONFIG_CACHE_MAX_ENTRIES } from "../limits.ts";
+import type { DatabaseSync } from "node:sqlite";
 
 /**
  * Reads one Run as the wire's RunSummary, with its model-call and compaction counts.
@@ -72,7 +74,7 @@ export function readRunSummary(db: StateDatabase, runId: string): RunSummary {
  *
  * @param db the database
  * @param runId the run
- * @returns the resolved config (its parts are shared and frozen)
+ * @returns the resolved config (frozen; its parts are shared and frozen)
  * @throws {StoreError} `run_not_found` when the run has no config
  * @throws {ReadError} `projection_corrupt` when the stored config or a part is malformed
  */
@@ -81,7 +83,15 @@ export function readRunConfig(db: StateDatabase, runId: string): RunConfig {
     runId,
   );
   if (!row) throw new StoreError("run_not_found", `Run ${runId} has no frozen config`);
-  const parsed = RunConfigRecord.safeParse(JSON.parse(String(row.config_json)));
+  const text = String(row.config_json);
+  // A frozen config never changes, and a Run's loop, tools and after-Run work ask for it
+  // several times: the same stored text gives the same (frozen) config without a second
+  // parse. The row is still read, so a deleted Run is still not found.
+  let cache = resolvedConfigs.get(db.connection);
+  if (cache === undefined) resolvedConfigs.set(db.connection, cache = new Map());
+  const cached = cache.get(runId);
+  if (cached !== undefined && cached.text === text) return cached.config;
+  const parsed = RunConfigRecord.safeParse(JSON.parse(text));
   if (!parsed.success) {
     throw new ReadError(
       "projection_corrupt",
@@ -90,8 +100,18 @@ export function readRunConfig(db: StateDatabase, runId: string): RunConfig {
       { cause: parsed.error },
     );
   }
-  return resolveRunConfig(db.connection, parsed.data);
+  const config = Object.freeze(resolveRunConfig(db.connection, parsed.data));
+  // Oldest first out: only the Runs in progress ask again.
+  if (cache.size >= RUN_CONFIG_CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.set(runId, { text, config });
+  return config;
 }
+
+/** The configs {@linkcode readRunConfig} resolved, per connection, by run id. */
+const resolvedConfigs = new WeakMap<
+  DatabaseSync,
+  Map<string, { text: string; config: RunConfig }>
+>();
 
 /**
  * Where a Run stands in submission order: the seq of its first event (the `queued`
