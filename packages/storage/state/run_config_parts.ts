@@ -186,8 +186,14 @@ function isStored(connection: DatabaseSync, kind: RunConfigPartKind, hash: strin
   ).get(kind, hash) !== undefined;
 }
 
-/** Shared between Runs, so no reader may change what another reads. */
-function deepFreeze<T>(value: T): T {
+/**
+ * Freezes a value and everything in it: what is shared between Runs, so no reader may
+ * change what another reads.
+ *
+ * @param value the value
+ * @returns the same value, frozen
+ */
+export function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     for (const child of Object.values(value)) deepFreeze(child);
     Object.freeze(value);

@@ -91,7 +91,7 @@ Deno.test("readRunConfig parses a stored config once, but always reads its row",
     first,
     "the same text, the same config",
   );
-  assert.ok(Object.isFrozen(first), "a shared config is frozen");
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first.parts), "a shared config is frozen");
   const set = (text: string) =>
     store.db.connection.prepare("UPDATE run_configs SET config_json = ? WHERE run_id = ?")
       .run(text, runId);

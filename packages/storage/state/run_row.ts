@@ -14,7 +14,7 @@ import type { StateDatabase } from "./database.ts";
 import { statement } from "../_statements.ts";
 import { StoreError } from "./errors.ts";
 import { ReadError } from "./reads/errors.ts";
-import { resolveRunConfig } from "./run_config_parts.ts";
+import { deepFreeze, resolveRunConfig } from "./run_config_parts.ts";
 import { RUN_CONFIG_CACHE_MAX_ENTRIES } from "../limits.ts";
 import type { DatabaseSync } from "node:sqlite";
 
@@ -74,7 +74,7 @@ export function readRunSummary(db: StateDatabase, runId: string): RunSummary {
  *
  * @param db the database
  * @param runId the run
- * @returns the resolved config (frozen; its parts are shared and frozen)
+ * @returns the resolved config, shared and deeply frozen
  * @throws {StoreError} `run_not_found` when the run has no config
  * @throws {ReadError} `projection_corrupt` when the stored config or a part is malformed
  */
@@ -100,7 +100,7 @@ export function readRunConfig(db: StateDatabase, runId: string): RunConfig {
       { cause: parsed.error },
     );
   }
-  const config = Object.freeze(resolveRunConfig(db.connection, parsed.data));
+  const config = deepFreeze(resolveRunConfig(db.connection, parsed.data));
   // Oldest first out: only the Runs in progress ask again.
   if (cache.size >= RUN_CONFIG_CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   cache.set(runId, { text, config });
