@@ -24,7 +24,7 @@ import {
  * schema exactly is migrated forward on open (database.ts); any other version means
  * "reset required".
  */
-export const STATE_SCHEMA_VERSION = 9;
+export const STATE_SCHEMA_VERSION = 10;
 
 /**
  * The oldest version that is migrated forward on open; older files need a reset.
@@ -134,6 +134,16 @@ export const STATE_SCHEMA_MIGRATIONS: readonly StateSchemaMigration[] = Object.f
   // 9: who started a thread the owner did not (a gateway app key: its id and name then),
   // from thread.created. Null on rows written before: the owner's own threads.
   { toVersion: 9, statements: ["ALTER TABLE threads ADD COLUMN source_json TEXT"] },
+  // 10: a thread's compactions without walking its whole journal. Every Run reads them
+  // (thread_compactions.ts); through events_thread_seq_idx that visited every event of the
+  // thread, so a turn's cost grew with the conversation's length.
+  {
+    toVersion: 10,
+    statements: [
+      `CREATE INDEX events_thread_compacted_idx ON events(thread_id, seq)
+    WHERE event_type = 'thread.compacted'`,
+    ],
+  },
 ]);
 
 /**

@@ -40,6 +40,7 @@ const INDEXES = [
   "branches_default_thread_idx",
   "events_one_settled_per_run",
   "events_run_seq_idx",
+  "events_thread_compacted_idx",
   "events_thread_seq_idx",
   "items_turn_context_idx",
   "model_calls_execution_step_idx",
@@ -80,14 +81,14 @@ function seedRun(db: DatabaseSync): void {
   ).run("run_1", "trn_1", now);
 }
 
-Deno.test("the schema creates exactly the seed's 12 tables, run_config_parts, approvals, the search index and 17 indexes", () => {
+Deno.test("the schema creates exactly the seed's 12 tables, run_config_parts, approvals, the search index and 18 indexes", () => {
   const db = freshSchema();
   try {
-    assert.equal(STATE_SCHEMA_VERSION, 9);
+    assert.equal(STATE_SCHEMA_VERSION, 10);
     // run_config_parts comes from migration 3 and approvals (with its 2 indexes) from
     // migration 4, two indexes from migration 7 (branches) and the search index with its
-    // 5 shadow tables from migration 8, not the version-1 DDL.
-    assert.equal(STATE_SCHEMA_STATEMENTS.length, TABLES.length - 2 - 6 + INDEXES.length - 4);
+    // 5 shadow tables from migration 8 and one index from migration 10, not the version-1 DDL.
+    assert.equal(STATE_SCHEMA_STATEMENTS.length, TABLES.length - 2 - 6 + INDEXES.length - 5);
     assert.deepEqual(namesOf(db, "table"), TABLES);
     assert.deepEqual(namesOf(db, "index"), INDEXES);
     assert.equal(db.prepare("PRAGMA user_version").get()?.user_version, STATE_SCHEMA_VERSION);
@@ -125,8 +126,8 @@ Deno.test("drift names the version and each missing, unexpected and changed obje
     db.exec("DROP INDEX runs_turn_history_idx");
     db.exec("CREATE TABLE notes (id TEXT)");
     db.exec("ALTER TABLE items ADD COLUMN extra TEXT");
-    assert.deepEqual(describeStateSchemaDrift(db, 10), [
-      "version 10, expected 9",
+    assert.deepEqual(describeStateSchemaDrift(db, 11), [
+      "version 11, expected 10",
       "changed table items",
       "missing index runs_turn_history_idx",
       "unexpected table notes",

@@ -11,6 +11,7 @@ import {
   readLastBranchRun,
   readThreadCompactions,
   readThreadContextUse,
+  THREAD_COMPACTIONS_SQL,
 } from "./thread_compactions.ts";
 import { settleRun } from "./run_writes.ts";
 import { activateRun } from "./run_writes.ts";
@@ -155,4 +156,16 @@ Deno.test("a thread compaction records its summary call on the last Run and its 
   assert.equal(cuts.size, 1);
   assert.equal(cuts.get(second.turnId)?.summary, "S2", "the newest compaction of a turn wins");
   assert.equal(cuts.has(first.turnId), false);
+});
+
+Deno.test("a thread's compactions are read through their own index, not the thread's whole journal", async () => {
+  await using fixture = await openTestStore();
+  const plan = fixture.store.db.connection.prepare(`EXPLAIN QUERY PLAN ${THREAD_COMPACTIONS_SQL}`)
+    .all("thread_0123456789abcdef0123456789abcdef")
+    .map((row) => String(row.detail));
+  assert.ok(
+    plan.some((detail) => detail.includes("events_thread_compacted_idx")),
+    `every Run reads them; the plan was: ${plan.join("; ")}`,
+  );
+  assert.ok(!plan.some((detail) => /TEMP B-TREE/.test(detail)), `no sort: ${plan.join("; ")}`);
 });
