@@ -118,7 +118,7 @@ export class ChildProcess implements AsyncDisposable {
    */
   constructor(script: string, args: string[], env: Record<string, string>) {
     this.process = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...(Deno.env.get("PROF") ? RUNTIME_RUN_FLAGS.map((f) => f.startsWith("--v8-flags=") ? f + "," + Deno.env.get("PROF") : f) : RUNTIME_RUN_FLAGS), script, ...args],
+      args: ["run", ...RUNTIME_RUN_FLAGS, script, ...args],
       cwd: REPO_ROOT,
       env,
       clearEnv: true,
@@ -286,7 +286,7 @@ async function startServer(
     } catch (error) {
       throw new Error(`the first stdout line is not JSON\n${child.describe()}`, { cause: error });
     }
-    if (!Deno.env.get("PROF")) await assertShippedFlags(child.process.pid);
+    await assertShippedFlags(child.process.pid);
   } catch (error) {
     await child[Symbol.asyncDispose]();
     throw error;
