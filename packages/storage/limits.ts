@@ -66,6 +66,24 @@ export const RUN_CONFIG_PART_CACHE_MAX_ENTRIES = 64;
 /** Resolved Run configs kept per connection by `readRunConfig` (the Runs in progress ask again). */
 export const RUN_CONFIG_CACHE_MAX_ENTRIES = 64;
 
+/**
+ * Threads whose earlier turns' runs one connection keeps between history reads
+ * (state/reads/turn_runs_cache.ts): the conversations in use; the least recently read goes.
+ */
+export const TURN_RUNS_CACHE_MAX_THREADS = 4;
+
+/**
+ * Turns kept per thread: more than a Run's history reads in a 128K window of short
+ * turns; a long history's oldest kept turns go first.
+ */
+export const TURN_RUNS_CACHE_MAX_TURNS = 256;
+
+/**
+ * New events of a thread read to bring its kept turns up to date; past this many the
+ * thread's entry is dropped and read afresh (a thread busy elsewhere for a long while).
+ */
+export const TURN_RUNS_CACHE_MAX_CHANGED_EVENTS = 2_000;
+
 // --- Journal hash chain -------------------------------------------------------------------
 
 /**

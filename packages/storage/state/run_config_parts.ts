@@ -17,6 +17,7 @@ import {
 } from "@daedalus/protocol";
 import { statement } from "../_statements.ts";
 import { RUN_CONFIG_PART_CACHE_MAX_ENTRIES } from "../limits.ts";
+import { deepFreeze } from "../_deep_freeze.ts";
 import { JournalError } from "./errors.ts";
 import { ReadError } from "./reads/errors.ts";
 
@@ -184,21 +185,6 @@ function isStored(connection: DatabaseSync, kind: RunConfigPartKind, hash: strin
     connection,
     "SELECT 1 AS found FROM run_config_parts WHERE kind = ? AND hash = ?",
   ).get(kind, hash) !== undefined;
-}
-
-/**
- * Freezes a value and everything in it: what is shared between Runs, so no reader may
- * change what another reads.
- *
- * @param value the value
- * @returns the same value, frozen
- */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /**

@@ -14,7 +14,8 @@ import type { StateDatabase } from "./database.ts";
 import { statement } from "../_statements.ts";
 import { StoreError } from "./errors.ts";
 import { ReadError } from "./reads/errors.ts";
-import { deepFreeze, resolveRunConfig } from "./run_config_parts.ts";
+import { resolveRunConfig } from "./run_config_parts.ts";
+import { deepFreeze } from "../_deep_freeze.ts";
 import { RUN_CONFIG_CACHE_MAX_ENTRIES } from "../limits.ts";
 import type { DatabaseSync } from "node:sqlite";
 

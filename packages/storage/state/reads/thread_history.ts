@@ -39,6 +39,7 @@ import { ReadError } from "./errors.ts";
 import { PAGE_DEFAULT_ROWS, PAGE_MAX_ROWS } from "./limits.ts";
 import { statement } from "../../_statements.ts";
 import { branchLineage, readLineageTurns, turnTreePlaces } from "./branch_lineage.ts";
+import { currentTurnRuns, keepTurnRuns } from "./turn_runs_cache.ts";
 
 /** What {@linkcode listTurns} returns: the `turn.list` result. */
 export type TurnPage = ResultOf<"turn.list">;
@@ -249,7 +250,8 @@ export interface RecentTurnsOptions {
 /**
  * Reads a branch's history newest first (its lineage: shared turns too), each turn with
  * its runs and items — how the context builder walks history back from the present, one
- * page at a time.
+ * page at a time. The turns' runs are kept between reads (turn_runs_cache.ts) and shared,
+ * frozen; the turn rows are read every time.
  *
  * @param db the state database
  * @param options thread, branch, where to continue, and how many
@@ -270,7 +272,24 @@ export function readTurnsNewestFirst(db: StateDatabase, options: RecentTurnsOpti
       { direction: "backward", position: options.beforeOrdinal ?? null, limit },
       TURN_COLUMNS,
     );
-    return turnsWithRuns(db, threadId, turnRows, false);
+    // The earlier turns' runs rarely change between Runs: the ones kept since the last
+    // read (still true by the journal) are used, the rest read and kept.
+    const kept = currentTurnRuns(db.connection, threadId);
+    const missing = turnRows.filter((row) => !kept.has(textColumn(row, "id")));
+    const read = selectRunsOfTurns(
+      db,
+      threadId,
+      new Map(missing.map((row) => [textColumn(row, "id"), textColumn(row, "branch_id")])),
+    );
+    for (const row of missing) {
+      const id = textColumn(row, "id");
+      if (!read.has(id)) read.set(id, []);
+    }
+    keepTurnRuns(db.connection, threadId, read);
+    return turnRows.map((row) => {
+      const id = textColumn(row, "id");
+      return turnFromRow(row, [...(kept.get(id) ?? read.get(id) ?? [])]);
+    });
   });
 }
 

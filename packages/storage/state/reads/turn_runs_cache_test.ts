@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import type { Turn } from "@daedalus/protocol";
+import { openTestStore, seedThread, seedTurn, type TestStore } from "../_test_store.ts";
+import { activateRun, settleRun } from "../run_writes.ts";
+import { renameThread } from "../thread_writes.ts";
+import { listTurns, readTurnsNewestFirst } from "./thread_history.ts";
+
+/** A thread with `settled` completed turns and, when asked, a last one still running. */
+async function threadWithTurns(fixture: TestStore, settled: number, running = false) {
+  const { threadId } = await seedThread(fixture);
+  const runs: string[] = [];
+  for (let n = 0; n < settled + (running ? 1 : 0); n++) {
+    const { runId } = seedTurn(fixture.store, threadId, { content: `turn ${n + 1}` });
+    activateRun(fixture.store, runId);
+    if (n < settled) settleRun(fixture.store, runId, "completed", null);
+    runs.push(runId);
+  }
+  return { threadId, runs };
+}
+
+const history = (fixture: TestStore, threadId: string): Turn[] =>
+  fixture.store.read((db) => readTurnsNewestFirst(db, { threadId, limit: 32 }));
+
+Deno.test("a second history read shares the kept runs; a turn that changed is read afresh", async () => {
+  await using fixture = await openTestStore();
+  const { threadId, runs } = await threadWithTurns(fixture, 2, true);
+  const first = history(fixture, threadId);
+  assert.deepEqual(first.map((turn) => turn.runs[0]!.status), [
+    "running",
+    "completed",
+    "completed",
+  ]);
+  const again = history(fixture, threadId);
+  assert.deepEqual(again, first);
+  for (const [n, turn] of again.entries()) {
+    assert.equal(turn.runs[0], first[n]!.runs[0], `turn ${turn.ordinal}'s run is the kept one`);
+  }
+  settleRun(fixture.store, runs[2]!, "completed", null);
+  const later = history(fixture, threadId);
+  assert.equal(later[0]!.runs[0]!.status, "completed", "the settled run is read afresh");
+  assert.equal(later[0]!.status, "completed", "and its turn row");
+  assert.notEqual(later[0]!.runs[0], first[0]!.runs[0]);
+  assert.equal(later[1]!.runs[0], first[1]!.runs[0], "an unchanged turn stays kept");
+  assert.equal(later[2]!.runs[0], first[2]!.runs[0]);
+});
+
+Deno.test("an event of the thread that names no turn drops its kept runs", async () => {
+  await using fixture = await openTestStore();
+  const { threadId } = await threadWithTurns(fixture, 2);
+  const first = history(fixture, threadId);
+  renameThread(fixture.store, threadId, "Renamed");
+  const after = history(fixture, threadId);
+  assert.deepEqual(after, first, "the same history");
+  assert.notEqual(after[0]!.runs[0], first[0]!.runs[0], "read afresh, not kept");
+});
+
+Deno.test("kept history is what an uncached read returns, and nobody can change it", async () => {
+  await using fixture = await openTestStore();
+  const { threadId } = await threadWithTurns(fixture, 3);
+  history(fixture, threadId);
+  seedTurn(fixture.store, threadId, { content: "turn 4" });
+  const kept = history(fixture, threadId);
+  const listed = fixture.store.read((db) =>
+    listTurns(db, { threadId, direction: "backward", limit: 32 })
+  ).turns.reverse();
+  assert.deepEqual(kept.map((turn) => turn.runs), listed.map((turn) => turn.runs));
+  assert.deepEqual(kept.map((turn) => turn.status), listed.map((turn) => turn.status));
+  const run = kept[1]!.runs[0]!;
+  assert.throws(() => {
+    (run as { status: string }).status = "failed";
+  }, TypeError);
+  assert.throws(() => run.items.push(run.items[0]!), TypeError);
+});
+
+Deno.test("a journal whose newest seq went back drops the kept runs", async () => {
+  await using fixture = await openTestStore();
+  const { threadId } = await threadWithTurns(fixture, 2);
+  const first = history(fixture, threadId);
+  // What a file restored from an older copy looks like to the cache: fewer events.
+  fixture.store.db.connection.exec(
+    "DELETE FROM events WHERE seq = (SELECT max(seq) FROM events)",
+  );
+  const after = history(fixture, threadId);
+  assert.notEqual(after[0]!.runs[0], first[0]!.runs[0], "read afresh, not kept");
+});
