@@ -21,6 +21,7 @@ import { statement } from "../_statements.ts";
 import { clearThreadIndex } from "./search_index.ts";
 import { hasActiveRun, readThread } from "./thread_writes.ts";
 import { ERASED_PAYLOAD_JSON } from "./erased_payload.ts";
+import { forgetThreadTurnRuns } from "./reads/turn_runs_cache.ts";
 import { isPartReferenced } from "./run_config_parts.ts";
 
 /**
@@ -170,6 +171,8 @@ export function deleteThread(
     connection.exec(`PRAGMA secure_delete = ${mode === 2 ? "FAST" : mode}`);
   }
   if (committed.result.deleted) {
+    // Nothing of the thread stays in memory either (its kept history).
+    forgetThreadTurnRuns(connection, input.threadId);
     // Older WAL frames still hold the erased pages; a busy reader only makes it partial.
     try {
       connection.exec("PRAGMA wal_checkpoint(TRUNCATE)");

@@ -90,6 +90,27 @@ export function keepTurnRuns(
 }
 
 /**
+ * Forgets what is kept of a thread (a deleted one: its content leaves memory too).
+ *
+ * @param connection the state.db connection
+ * @param threadId the thread
+ */
+export function forgetThreadTurnRuns(connection: DatabaseSync, threadId: string): void {
+  caches.get(connection)?.delete(threadId);
+}
+
+/**
+ * How many turns' runs are kept for a thread (tests: what is kept, and when it goes).
+ *
+ * @param connection the state.db connection
+ * @param threadId the thread
+ * @returns the count (0 when nothing is kept)
+ */
+export function keptTurnCount(connection: DatabaseSync, threadId: string): number {
+  return caches.get(connection)?.get(threadId)?.runs.size ?? 0;
+}
+
+/**
  * Drops the turns the thread's new events name.
  *
  * @returns false when the whole entry must go

@@ -4,6 +4,9 @@ import { openTestStore, seedThread, seedTurn, type TestStore } from "../_test_st
 import { activateRun, settleRun } from "../run_writes.ts";
 import { renameThread } from "../thread_writes.ts";
 import { listTurns, readTurnsNewestFirst } from "./thread_history.ts";
+import { keptTurnCount } from "./turn_runs_cache.ts";
+import { deleteThread } from "../thread_delete.ts";
+import { TURN_RUNS_CACHE_MAX_THREADS } from "../../limits.ts";
 
 /** A thread with `settled` completed turns and, when asked, a last one still running. */
 async function threadWithTurns(fixture: TestStore, settled: number, running = false) {
@@ -82,4 +85,23 @@ Deno.test("a journal whose newest seq went back drops the kept runs", async () =
   );
   const after = history(fixture, threadId);
   assert.notEqual(after[0]!.runs[0], first[0]!.runs[0], "read afresh, not kept");
+});
+
+Deno.test("a deleted thread's kept history leaves memory with it; the bound holds", async () => {
+  await using fixture = await openTestStore();
+  const { threadId } = await threadWithTurns(fixture, 2);
+  history(fixture, threadId);
+  const connection = fixture.store.db.connection;
+  assert.equal(keptTurnCount(connection, threadId), 2);
+  deleteThread(fixture.store, { threadId, clientRequestId: "delete-1" });
+  assert.equal(keptTurnCount(connection, threadId), 0);
+
+  // Past TURN_RUNS_CACHE_MAX_THREADS threads, the one read least recently goes.
+  const threads: string[] = [];
+  for (let n = 0; n <= TURN_RUNS_CACHE_MAX_THREADS; n++) {
+    threads.push((await threadWithTurns(fixture, 1)).threadId);
+    history(fixture, threads.at(-1)!);
+  }
+  assert.equal(keptTurnCount(connection, threads[0]!), 0, "the oldest thread went");
+  assert.equal(keptTurnCount(connection, threads.at(-1)!), 1);
 });
