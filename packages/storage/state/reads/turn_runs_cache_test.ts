@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import type { Turn } from "@daedalus/protocol";
-import { openTestStore, seedThread, seedTurn, type TestStore } from "../_test_store.ts";
+import {
+  openTestStore,
+  seedThread,
+  seedTurn,
+  TEST_RUN_CONFIG,
+  type TestStore,
+} from "../_test_store.ts";
+import { resumeRun } from "../resume_writes.ts";
 import { activateRun, settleRun } from "../run_writes.ts";
 import { renameThread } from "../thread_writes.ts";
 import { listTurns, readTurnsNewestFirst } from "./thread_history.ts";
@@ -104,4 +111,22 @@ Deno.test("a deleted thread's kept history leaves memory with it; the bound hold
   }
   assert.equal(keptTurnCount(connection, threads[0]!), 0, "the oldest thread went");
   assert.equal(keptTurnCount(connection, threads.at(-1)!), 1);
+});
+
+Deno.test("a Run resumed in a kept turn shows in the next history read", async () => {
+  await using fixture = await openTestStore();
+  const { threadId, runs } = await threadWithTurns(fixture, 1);
+  const failed = seedTurn(fixture.store, threadId, { content: "turn 2" });
+  activateRun(fixture.store, failed.runId);
+  settleRun(fixture.store, failed.runId, "failed", "provider_server");
+  const first = history(fixture, threadId);
+  assert.deepEqual(first.map((turn) => turn.runs.length), [1, 1]);
+  const { result } = resumeRun(fixture.store, {
+    fromRunId: failed.runId,
+    runConfig: TEST_RUN_CONFIG,
+  });
+  const after = history(fixture, threadId);
+  assert.deepEqual(after[0]!.runs.map((run) => run.id), [failed.runId, result.runId]);
+  assert.equal(after[1]!.runs[0], first[1]!.runs[0], "the untouched turn stays kept");
+  assert.equal(after[1]!.runs[0]!.id, runs[0]);
 });
