@@ -79,6 +79,12 @@ export const TURN_RUNS_CACHE_MAX_THREADS = 4;
 export const TURN_RUNS_CACHE_MAX_TURNS = 256;
 
 /**
+ * Most characters (JSON length of the runs and items) kept per thread: 4 threads of long
+ * tool outputs stay within a few tens of MiB; the oldest kept turns go first.
+ */
+export const TURN_RUNS_CACHE_MAX_CHARS = 4 * 1024 * 1024;
+
+/**
  * New events of a thread read to bring its kept turns up to date; past this many the
  * thread's entry is dropped and read afresh (a thread busy elsewhere for a long while).
  */

@@ -3,13 +3,20 @@
  * warm tool turn as tool_turn_bench.ts, but every turn in ONE thread, so each Run's
  * context carries a growing history (up to what the fake model's window holds). Reports,
  * per block of 50 turns, the median turn time, the runtime's CPU per turn (all threads,
- * /proc) and the size of the last model request: a turn's cost must level off once the
+ * /proc), the size of the last model request and the runtime's resident memory: a turn's cost must level off once the
  * history fills the window, not keep growing with the conversation.
  *
  * Run: `deno run -A tests/bench/long_thread_turns.ts [turns]` (default 300). Results in
  * packages/runtime/README.md.
  */
-import { cpuMs, startDaedalus, summarize, timedTurn, toolTurnResponses } from "./_tool_turn.ts";
+import {
+  cpuMs,
+  rssMiB,
+  startDaedalus,
+  summarize,
+  timedTurn,
+  toolTurnResponses,
+} from "./_tool_turn.ts";
 
 const BLOCK = 50;
 const turns = Number(Deno.args[0] ?? 300);
@@ -36,7 +43,9 @@ for (let turn = 1; turn <= turns; turn++) {
       `runtime CPU ${
         cpu === null || cpuBefore === null ? "?" : ((cpu - cpuBefore) / BLOCK).toFixed(1)
       } ms per turn; last request ${(JSON.stringify(last).length / 1024).toFixed(1)} KB, ` +
-      `${last?.messages?.length ?? "?"} messages`,
+      `${last?.messages?.length ?? "?"} messages; VmRSS ${
+        (await rssMiB(daedalus.pid)).toFixed(1)
+      } MiB`,
   );
   daedalus.fake.requests.length = 0;
   times = [];

@@ -281,11 +281,14 @@ export function readTurnsNewestFirst(db: StateDatabase, options: RecentTurnsOpti
       threadId,
       new Map(missing.map((row) => [textColumn(row, "id"), textColumn(row, "branch_id")])),
     );
-    for (const row of missing) {
-      const id = textColumn(row, "id");
-      if (!read.has(id)) read.set(id, []);
-    }
-    keepTurnRuns(db.connection, threadId, read);
+    keepTurnRuns(
+      db.connection,
+      threadId,
+      missing.map((row) => {
+        const turnId = textColumn(row, "id");
+        return { turnId, ordinal: Number(row.ordinal), runs: read.get(turnId) ?? [] };
+      }),
+    );
     return turnRows.map((row) => {
       const id = textColumn(row, "id");
       return turnFromRow(row, [...(kept.get(id) ?? read.get(id) ?? [])]);

@@ -11,7 +11,8 @@
  * of `events_thread_seq_idx`: a few dozen rows per turn) and the turns they name are
  * dropped. A new event of the thread that names no turn (a rename, a compaction, a
  * deletion) drops the thread's whole entry, as does a journal whose newest seq went back
- * (a restored file). Only the turn rows themselves are always read, so a turn's own
+ * (a restored file). What is kept is bounded by threads, turns and the JSON length of the
+ * turns' runs (long tool outputs count in full). Only the turn rows themselves are always read, so a turn's own
  * status is never stale.
  *
  * @module
@@ -23,6 +24,7 @@ import { statement } from "../../_statements.ts";
 import { deepFreeze } from "../../_deep_freeze.ts";
 import {
   TURN_RUNS_CACHE_MAX_CHANGED_EVENTS,
+  TURN_RUNS_CACHE_MAX_CHARS,
   TURN_RUNS_CACHE_MAX_THREADS,
   TURN_RUNS_CACHE_MAX_TURNS,
 } from "../../limits.ts";
@@ -31,6 +33,11 @@ import {
 interface ThreadEntry {
   seq: number;
   runs: Map<string, readonly RunWithItems[]>;
+  /** Each kept turn's ordinal: the lowest go first at a bound. */
+  ordinals: Map<string, number>;
+  /** The JSON length of each kept turn's runs, and their sum: the memory bound. */
+  chars: Map<string, number>;
+  totalChars: number;
 }
 
 const caches = new WeakMap<DatabaseSync, Map<string, ThreadEntry>>();
@@ -59,7 +66,7 @@ export function currentTurnRuns(
   if (entry === undefined) {
     // Past the bound the thread asked about least recently goes.
     if (threads.size >= TURN_RUNS_CACHE_MAX_THREADS) threads.delete(threads.keys().next().value!);
-    entry = { seq: latest, runs: new Map() };
+    entry = { seq: latest, runs: new Map(), ordinals: new Map(), chars: new Map(), totalChars: 0 };
   } else {
     threads.delete(threadId); // re-inserted below: the Map's order is the order of use
   }
@@ -67,26 +74,69 @@ export function currentTurnRuns(
   return entry.runs;
 }
 
+/** A turn just read: its id, its ordinal in the history and its runs. */
+export interface ReadTurnRuns {
+  /** The turn. */
+  turnId: string;
+  /** Its ordinal: when the bound is reached, the lowest (oldest) go first. */
+  ordinal: number;
+  /** Its runs with their items (frozen here: readers share them). */
+  runs: RunWithItems[];
+}
+
 /**
- * Keeps the runs of turns just read, for the next history read of the thread.
+ * Keeps the runs of turns just read, for the next history read of the thread. When a
+ * bound is reached the oldest turns of the conversation go first: a Run's context is
+ * filled from the newest turn back.
  *
  * @param connection the state.db connection
  * @param threadId the thread
- * @param runsByTurn the runs read, by turn id (frozen here: readers share them)
+ * @param turns the turns read
  */
 export function keepTurnRuns(
   connection: DatabaseSync,
   threadId: string,
-  runsByTurn: ReadonlyMap<string, RunWithItems[]>,
+  turns: readonly ReadTurnRuns[],
 ): void {
   const entry = caches.get(connection)?.get(threadId);
   if (entry === undefined) return;
-  for (const [turnId, runs] of runsByTurn) {
-    if (entry.runs.size >= TURN_RUNS_CACHE_MAX_TURNS) {
-      entry.runs.delete(entry.runs.keys().next().value!);
+  for (const { turnId, ordinal, runs } of turns) {
+    drop(entry, turnId);
+    const chars = JSON.stringify(runs).length;
+    if (chars > TURN_RUNS_CACHE_MAX_CHARS) continue; // larger than the whole bound
+    while (
+      entry.runs.size >= TURN_RUNS_CACHE_MAX_TURNS ||
+      entry.totalChars + chars > TURN_RUNS_CACHE_MAX_CHARS
+    ) {
+      const oldest = oldestKept(entry);
+      if (oldest === null || entry.ordinals.get(oldest)! > ordinal) break;
+      drop(entry, oldest);
     }
+    if (
+      entry.runs.size >= TURN_RUNS_CACHE_MAX_TURNS ||
+      entry.totalChars + chars > TURN_RUNS_CACHE_MAX_CHARS
+    ) continue; // older than everything kept, and no room
     entry.runs.set(turnId, deepFreeze(runs));
+    entry.ordinals.set(turnId, ordinal);
+    entry.chars.set(turnId, chars);
+    entry.totalChars += chars;
   }
+}
+
+/** The kept turn with the lowest ordinal (a scan: only when a bound is reached). */
+function oldestKept(entry: ThreadEntry): string | null {
+  let oldest: string | null = null;
+  for (const [turnId, ordinal] of entry.ordinals) {
+    if (oldest === null || ordinal < entry.ordinals.get(oldest)!) oldest = turnId;
+  }
+  return oldest;
+}
+
+function drop(entry: ThreadEntry, turnId: string): void {
+  entry.totalChars -= entry.chars.get(turnId) ?? 0;
+  entry.chars.delete(turnId);
+  entry.ordinals.delete(turnId);
+  entry.runs.delete(turnId);
 }
 
 /**
@@ -111,6 +161,17 @@ export function keptTurnCount(connection: DatabaseSync, threadId: string): numbe
 }
 
 /**
+ * The JSON length of what is kept for a thread (tests: the memory bound holds).
+ *
+ * @param connection the state.db connection
+ * @param threadId the thread
+ * @returns the characters (0 when nothing is kept)
+ */
+export function keptTurnChars(connection: DatabaseSync, threadId: string): number {
+  return caches.get(connection)?.get(threadId)?.totalChars ?? 0;
+}
+
+/**
  * Drops the turns the thread's new events name.
  *
  * @returns false when the whole entry must go
@@ -130,7 +191,7 @@ function bringUpToDate(
   if (changed.length > TURN_RUNS_CACHE_MAX_CHANGED_EVENTS) return false;
   for (const row of changed) {
     if (typeof row.turn_id !== "string") return false;
-    entry.runs.delete(row.turn_id);
+    drop(entry, row.turn_id);
   }
   entry.seq = latest;
   return true;

@@ -11,9 +11,9 @@ import { resumeRun } from "../resume_writes.ts";
 import { activateRun, settleRun } from "../run_writes.ts";
 import { renameThread } from "../thread_writes.ts";
 import { listTurns, readTurnsNewestFirst } from "./thread_history.ts";
-import { keptTurnCount } from "./turn_runs_cache.ts";
+import { keptTurnChars, keptTurnCount } from "./turn_runs_cache.ts";
 import { deleteThread } from "../thread_delete.ts";
-import { TURN_RUNS_CACHE_MAX_THREADS } from "../../limits.ts";
+import { TURN_RUNS_CACHE_MAX_CHARS, TURN_RUNS_CACHE_MAX_THREADS } from "../../limits.ts";
 
 /** A thread with `settled` completed turns and, when asked, a last one still running. */
 async function threadWithTurns(fixture: TestStore, settled: number, running = false) {
@@ -129,4 +129,28 @@ Deno.test("a Run resumed in a kept turn shows in the next history read", async (
   assert.deepEqual(after[0]!.runs.map((run) => run.id), [failed.runId, result.runId]);
   assert.equal(after[1]!.runs[0], first[1]!.runs[0], "the untouched turn stays kept");
   assert.equal(after[1]!.runs[0]!.id, runs[0]);
+});
+
+Deno.test("what is kept of a thread stays within its character bound, newest turns kept", async () => {
+  await using fixture = await openTestStore();
+  const { threadId } = await seedThread(fixture);
+  // Six turns of ~900 K characters each: more than TURN_RUNS_CACHE_MAX_CHARS together.
+  for (let n = 0; n < 6; n++) {
+    const { runId } = seedTurn(fixture.store, threadId, {
+      content: `${n}`.repeat(900_000),
+    });
+    activateRun(fixture.store, runId);
+    settleRun(fixture.store, runId, "completed", null);
+  }
+  const turns = history(fixture, threadId);
+  assert.equal(turns.length, 6, "the read itself returns every turn");
+  const connection = fixture.store.db.connection;
+  const kept = keptTurnChars(connection, threadId);
+  assert.ok(kept <= TURN_RUNS_CACHE_MAX_CHARS, `${kept} characters kept`);
+  assert.ok(keptTurnCount(connection, threadId) >= 3, "as many as fit are kept");
+  const again = history(fixture, threadId);
+  // (assert.ok, not equal: a failure would print megabytes)
+  assert.ok(again[0]!.runs[0] === turns[0]!.runs[0], "the newest turn is among the kept");
+  assert.ok(again[5]!.runs[0] !== turns[5]!.runs[0], "the oldest went first");
+  assert.ok(JSON.stringify(again) === JSON.stringify(turns), "the same history");
 });
