@@ -281,6 +281,11 @@ export function readTurnsNewestFirst(db: StateDatabase, options: RecentTurnsOpti
       threadId,
       new Map(missing.map((row) => [textColumn(row, "id"), textColumn(row, "branch_id")])),
     );
+    // Taken before the new turns are kept: keeping them may push kept ones out.
+    const runsOf = turnRows.map((row) => {
+      const id = textColumn(row, "id");
+      return kept.get(id) ?? read.get(id) ?? [];
+    });
     keepTurnRuns(
       db.connection,
       threadId,
@@ -289,10 +294,7 @@ export function readTurnsNewestFirst(db: StateDatabase, options: RecentTurnsOpti
         return { turnId, ordinal: Number(row.ordinal), runs: read.get(turnId) ?? [] };
       }),
     );
-    return turnRows.map((row) => {
-      const id = textColumn(row, "id");
-      return turnFromRow(row, [...(kept.get(id) ?? read.get(id) ?? [])]);
-    });
+    return turnRows.map((row, index) => turnFromRow(row, [...runsOf[index]!]));
   });
 }
 

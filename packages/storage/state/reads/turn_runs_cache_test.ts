@@ -154,3 +154,21 @@ Deno.test("what is kept of a thread stays within its character bound, newest tur
   assert.ok(again[5]!.runs[0] !== turns[5]!.runs[0], "the oldest went first");
   assert.ok(JSON.stringify(again) === JSON.stringify(turns), "the same history");
 });
+
+Deno.test("a kept turn pushed out by the turns a read keeps still comes back whole from that read", async () => {
+  await using fixture = await openTestStore();
+  const { threadId } = await seedThread(fixture);
+  const turn = (n: number) => {
+    const { runId } = seedTurn(fixture.store, threadId, { content: `${n}`.repeat(900_000) });
+    activateRun(fixture.store, runId);
+    settleRun(fixture.store, runId, "completed", null);
+  };
+  const read = (limit: number) =>
+    fixture.store.read((db) => readTurnsNewestFirst(db, { threadId, limit }));
+  for (let n = 1; n <= 4; n++) turn(n);
+  read(4); // four kept: ~3.6 Mi characters
+  turn(5); // keeping it pushes turn 1 out, in the same read that returns turn 1
+  const turns = read(5);
+  assert.deepEqual(turns.map((t) => t.runs.length), [1, 1, 1, 1, 1], "every turn has its run");
+  assert.ok(turns[4]!.runs[0]!.items.length > 0, "and its items");
+});
