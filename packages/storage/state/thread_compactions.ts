@@ -27,14 +27,6 @@ export interface ThreadCompactionRecord extends ThreadCompaction {
 }
 
 /**
- * The select of {@linkcode readThreadCompactions}: the partial index
- * `events_thread_compacted_idx` (schema version 10) holds only `thread.compacted` rows, so
- * every Run's read costs the thread's compactions, not its whole journal.
- */
-export const THREAD_COMPACTIONS_SQL = `SELECT seq, branch_id, payload_json FROM events
-     WHERE thread_id = ? AND event_type = 'thread.compacted' ORDER BY seq DESC`;
-
-/**
  * The thread's compactions, newest first.
  *
  * @param db the database
@@ -45,7 +37,13 @@ export function readThreadCompactions(
   db: StateDatabase,
   threadId: string,
 ): ThreadCompactionRecord[] {
-  const rows = statement(db.connection, THREAD_COMPACTIONS_SQL).all(threadId);
+  // The partial index events_thread_compacted_idx (schema 10) holds only these rows, so
+  // every Run's read costs the thread's compactions, not its whole journal.
+  const rows = statement(
+    db.connection,
+    `SELECT seq, branch_id, payload_json FROM events
+     WHERE thread_id = ? AND event_type = 'thread.compacted' ORDER BY seq DESC`,
+  ).all(threadId);
   return rows.map((row) => {
     const { turnId: _turnId, ...payload } = JSON.parse(String(row.payload_json)) as
       & ThreadCompaction

@@ -11,8 +11,8 @@ import {
   readLastBranchRun,
   readThreadCompactions,
   readThreadContextUse,
-  THREAD_COMPACTIONS_SQL,
 } from "./thread_compactions.ts";
+import { explainQueryPlan, recordStatements } from "./reads/_fixtures.ts";
 import { settleRun } from "./run_writes.ts";
 import { activateRun } from "./run_writes.ts";
 import { recordModelInput } from "./run_facts.ts";
@@ -160,9 +160,11 @@ Deno.test("a thread compaction records its summary call on the last Run and its 
 
 Deno.test("a thread's compactions are read through their own index, not the thread's whole journal", async () => {
   await using fixture = await openTestStore();
-  const plan = fixture.store.db.connection.prepare(`EXPLAIN QUERY PLAN ${THREAD_COMPACTIONS_SQL}`)
-    .all("thread_0123456789abcdef0123456789abcdef")
-    .map((row) => String(row.detail));
+  const recording = recordStatements(fixture.store.db);
+  readThreadCompactions(recording.db, "thread_0123456789abcdef0123456789abcdef");
+  const [sql] = recording.statements;
+  assert.ok(sql, "the read prepares its select");
+  const plan = explainQueryPlan(fixture.store.db, sql);
   assert.ok(
     plan.some((detail) => detail.includes("events_thread_compacted_idx")),
     `every Run reads them; the plan was: ${plan.join("; ")}`,

@@ -284,7 +284,7 @@ export function readTurnsNewestFirst(db: StateDatabase, options: RecentTurnsOpti
     // Taken before the new turns are kept: keeping them may push kept ones out.
     const runsOf = turnRows.map((row) => {
       const id = textColumn(row, "id");
-      return kept.get(id) ?? read.get(id) ?? [];
+      return kept.get(id)?.runs ?? read.get(id) ?? [];
     });
     keepTurnRuns(
       db.connection,

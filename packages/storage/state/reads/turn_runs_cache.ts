@@ -12,8 +12,8 @@
  * dropped. A new event of the thread that names no turn (a rename, a compaction, a
  * deletion) drops the thread's whole entry, as does a journal whose newest seq went back
  * (a restored file). What is kept is bounded by threads, turns and the JSON length of the
- * turns' runs (long tool outputs count in full). Only the turn rows themselves are always read, so a turn's own
- * status is never stale.
+ * turns' runs (long tool outputs count in full). Only the turn rows themselves are always
+ * read, so a turn's own status is never stale.
  *
  * @module
  */
@@ -29,15 +29,21 @@ import {
   TURN_RUNS_CACHE_MAX_TURNS,
 } from "../../limits.ts";
 
-/** One thread's kept runs, and the journal seq they reflect. */
+/** One kept turn: its runs, its ordinal (the lowest go first at a bound) and its size. */
+export interface KeptTurn {
+  /** Its runs with their items, frozen: readers share them. */
+  runs: readonly RunWithItems[];
+  /** Its ordinal in the history. */
+  ordinal: number;
+  /** The JSON length of its runs: the memory bound counts it. */
+  chars: number;
+}
+
+/** One thread's kept turns, their total size, and the journal seq they reflect. */
 interface ThreadEntry {
   seq: number;
-  runs: Map<string, readonly RunWithItems[]>;
-  /** Each kept turn's ordinal: the lowest go first at a bound. */
-  ordinals: Map<string, number>;
-  /** The JSON length of each kept turn's runs, and their sum: the memory bound. */
-  chars: Map<string, number>;
-  totalChars: number;
+  turns: Map<string, KeptTurn>;
+  chars: number;
 }
 
 const caches = new WeakMap<DatabaseSync, Map<string, ThreadEntry>>();
@@ -48,13 +54,13 @@ const caches = new WeakMap<DatabaseSync, Map<string, ThreadEntry>>();
  *
  * @param connection the state.db connection
  * @param threadId the thread
- * @returns the kept runs by turn id (read them, add the turns read afresh with
+ * @returns the kept turns by id (read them, add the turns read afresh with
  *   {@linkcode keepTurnRuns})
  */
 export function currentTurnRuns(
   connection: DatabaseSync,
   threadId: string,
-): ReadonlyMap<string, readonly RunWithItems[]> {
+): ReadonlyMap<string, KeptTurn> {
   let threads = caches.get(connection);
   if (threads === undefined) caches.set(connection, threads = new Map());
   const latest = selectLatestSeq(connection);
@@ -66,12 +72,12 @@ export function currentTurnRuns(
   if (entry === undefined) {
     // Past the bound the thread asked about least recently goes.
     if (threads.size >= TURN_RUNS_CACHE_MAX_THREADS) threads.delete(threads.keys().next().value!);
-    entry = { seq: latest, runs: new Map(), ordinals: new Map(), chars: new Map(), totalChars: 0 };
+    entry = { seq: latest, turns: new Map(), chars: 0 };
   } else {
     threads.delete(threadId); // re-inserted below: the Map's order is the order of use
   }
   threads.set(threadId, entry);
-  return entry.runs;
+  return entry.turns;
 }
 
 /** A turn just read: its id, its ordinal in the history and its runs. */
@@ -100,43 +106,37 @@ export function keepTurnRuns(
 ): void {
   const entry = caches.get(connection)?.get(threadId);
   if (entry === undefined) return;
+  const fits = (chars: number) =>
+    entry.turns.size < TURN_RUNS_CACHE_MAX_TURNS &&
+    entry.chars + chars <= TURN_RUNS_CACHE_MAX_CHARS;
   for (const { turnId, ordinal, runs } of turns) {
     drop(entry, turnId);
     const chars = JSON.stringify(runs).length;
     if (chars > TURN_RUNS_CACHE_MAX_CHARS) continue; // larger than the whole bound
-    while (
-      entry.runs.size >= TURN_RUNS_CACHE_MAX_TURNS ||
-      entry.totalChars + chars > TURN_RUNS_CACHE_MAX_CHARS
-    ) {
+    while (!fits(chars)) {
       const oldest = oldestKept(entry);
-      if (oldest === null || entry.ordinals.get(oldest)! > ordinal) break;
+      // Nothing older left to make room: a turn older than everything kept is not kept.
+      if (oldest === null || entry.turns.get(oldest)!.ordinal > ordinal) break;
       drop(entry, oldest);
     }
-    if (
-      entry.runs.size >= TURN_RUNS_CACHE_MAX_TURNS ||
-      entry.totalChars + chars > TURN_RUNS_CACHE_MAX_CHARS
-    ) continue; // older than everything kept, and no room
-    entry.runs.set(turnId, deepFreeze(runs));
-    entry.ordinals.set(turnId, ordinal);
-    entry.chars.set(turnId, chars);
-    entry.totalChars += chars;
+    if (!fits(chars)) continue;
+    entry.turns.set(turnId, { runs: deepFreeze(runs), ordinal, chars });
+    entry.chars += chars;
   }
 }
 
 /** The kept turn with the lowest ordinal (a scan: only when a bound is reached). */
 function oldestKept(entry: ThreadEntry): string | null {
-  let oldest: string | null = null;
-  for (const [turnId, ordinal] of entry.ordinals) {
-    if (oldest === null || ordinal < entry.ordinals.get(oldest)!) oldest = turnId;
+  let oldest: [string, number] | null = null;
+  for (const [turnId, { ordinal }] of entry.turns) {
+    if (oldest === null || ordinal < oldest[1]) oldest = [turnId, ordinal];
   }
-  return oldest;
+  return oldest?.[0] ?? null;
 }
 
 function drop(entry: ThreadEntry, turnId: string): void {
-  entry.totalChars -= entry.chars.get(turnId) ?? 0;
-  entry.chars.delete(turnId);
-  entry.ordinals.delete(turnId);
-  entry.runs.delete(turnId);
+  entry.chars -= entry.turns.get(turnId)?.chars ?? 0;
+  entry.turns.delete(turnId);
 }
 
 /**
@@ -157,7 +157,7 @@ export function forgetThreadTurnRuns(connection: DatabaseSync, threadId: string)
  * @returns the count (0 when nothing is kept)
  */
 export function keptTurnCount(connection: DatabaseSync, threadId: string): number {
-  return caches.get(connection)?.get(threadId)?.runs.size ?? 0;
+  return caches.get(connection)?.get(threadId)?.turns.size ?? 0;
 }
 
 /**
@@ -168,7 +168,7 @@ export function keptTurnCount(connection: DatabaseSync, threadId: string): numbe
  * @returns the characters (0 when nothing is kept)
  */
 export function keptTurnChars(connection: DatabaseSync, threadId: string): number {
-  return caches.get(connection)?.get(threadId)?.totalChars ?? 0;
+  return caches.get(connection)?.get(threadId)?.chars ?? 0;
 }
 
 /**
